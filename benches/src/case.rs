@@ -1,0 +1,148 @@
+//! A benchmark or test case as data: which program and operation, the exact
+//! instruction and accounts, and what the contract says must come out.
+
+use mollusk_svm::{
+    Mollusk,
+    result::{InstructionResult, ProgramResult},
+};
+use solana_account::Account;
+use solana_instruction::{AccountMeta, Instruction};
+use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
+
+use crate::{HarnessError, Input, Program};
+
+/// Key of account [0], the account holding the data.
+pub const DATA_ACCOUNT: Pubkey = Pubkey::new_from_array([0xDA; 32]);
+/// Key of account [2], which the contract ignores.
+pub const EXTRA_ACCOUNT: Pubkey = Pubkey::new_from_array([0xEE; 32]);
+/// Lamports of every account: rent-exempt at any size the tests use.
+const LAMPORTS: u64 = 1_000_000_000;
+
+/// What a case must produce.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// Success, with account [0]'s data afterwards; other accounts unchanged.
+    Success(Vec<u8>),
+    /// This exact program error, with every account unchanged.
+    Failure(ProgramError),
+}
+
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub program: String,
+    pub operation: String,
+    pub instruction: Instruction,
+    pub accounts: Vec<(Pubkey, Account)>,
+    pub expected: Expected,
+}
+
+impl Case {
+    /// The case for one call of `program`, with its outcome from the contract.
+    pub fn new(program: &Program, operation: impl Into<String>, input: &Input) -> Self {
+        let data_account = Account {
+            lamports: LAMPORTS,
+            data: input.data.clone(),
+            owner: program.id,
+            ..Account::default()
+        };
+        let other = Account {
+            lamports: LAMPORTS,
+            ..Account::default()
+        };
+        let owner_key = Pubkey::new_from_array(input.owner_key);
+        let all = [
+            (
+                AccountMeta {
+                    pubkey: DATA_ACCOUNT,
+                    is_signer: false,
+                    is_writable: input.writable,
+                },
+                data_account,
+            ),
+            (AccountMeta::new_readonly(owner_key, false), other.clone()),
+            (AccountMeta::new_readonly(EXTRA_ACCOUNT, false), other),
+        ];
+        let (metas, accounts) = all
+            .into_iter()
+            .take(input.account_count)
+            .map(|(meta, account)| (meta.clone(), (meta.pubkey, account)))
+            .unzip();
+        Self {
+            program: program.name.clone(),
+            operation: operation.into(),
+            instruction: Instruction::new_with_bytes(program.id, &input.instruction_data, metas),
+            accounts,
+            expected: match input.expected() {
+                Ok(data) => Expected::Success(data),
+                Err(error) => Expected::Failure(error),
+            },
+        }
+    }
+
+    /// The row name in reports: `<program>::<operation>`.
+    pub fn name(&self) -> String {
+        format!("{}::{}", self.program, self.operation)
+    }
+
+    /// Runs the case and checks it against the contract.
+    pub fn run(&self, mollusk: &Mollusk) -> Result<InstructionResult, HarnessError> {
+        let result = mollusk.process_instruction(&self.instruction, &self.accounts);
+        self.check(&result).map(|()| result)
+    }
+
+    /// Checks a result: the exact outcome, account [0]'s exact bytes, and
+    /// every account that must not change.
+    pub fn check(&self, result: &InstructionResult) -> Result<(), HarnessError> {
+        let fail = |detail: String| HarnessError::WrongResult {
+            program: self.program.clone(),
+            operation: self.operation.clone(),
+            detail,
+        };
+        let mut expected_accounts = self.accounts.clone();
+        match (&self.expected, &result.program_result) {
+            (Expected::Success(data), ProgramResult::Success) => {
+                expected_accounts[0].1.data = data.clone();
+            }
+            (Expected::Failure(want), ProgramResult::Failure(got)) if want == got => {}
+            (_, ProgramResult::UnknownError(error)) => {
+                return Err(fail(format!(
+                    "VM fault {error:?} (expected {})",
+                    self.describe()
+                )));
+            }
+            (_, got) => {
+                return Err(fail(format!("expected {}, got {got:?}", self.describe())));
+            }
+        }
+        for ((key, want), (_, got)) in expected_accounts.iter().zip(&result.resulting_accounts) {
+            if want != got {
+                return Err(fail(format!(
+                    "account {key} differs after the call: {}",
+                    first_difference(&want.data, &got.data)
+                        .unwrap_or_else(|| "lamports or owner changed".into())
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        match &self.expected {
+            Expected::Success(_) => "success".into(),
+            Expected::Failure(error) => format!("Failure({error:?})"),
+        }
+    }
+}
+
+fn first_difference(want: &[u8], got: &[u8]) -> Option<String> {
+    if want.len() != got.len() {
+        return Some(format!(
+            "data length {} instead of {}",
+            got.len(),
+            want.len()
+        ));
+    }
+    let at = want.iter().zip(got).position(|(a, b)| a != b)?;
+    Some(format!("byte {at} is {} instead of {}", got[at], want[at]))
+}

@@ -1,0 +1,87 @@
+//! The contract every program meets, written down independently of the
+//! programs: the test oracle that says what any input must produce.
+
+use std::ops::Range;
+
+use common::{NEW_AMOUNT, NEW_STATE, Operation};
+use solana_program_error::ProgramError;
+
+/// Length of the account data every operation expects.
+pub const ACCOUNT_LEN: usize = 160;
+// Field offsets, from the contract's field order (not from `common`).
+const OWNER: Range<usize> = 32..64;
+const AMOUNT: Range<usize> = 64..72;
+const STATE: usize = 104;
+
+const FULL: u8 = Operation::Full as u8;
+const READ_OWNER: u8 = Operation::ReadOwner as u8;
+const UPDATE_AMOUNT: u8 = Operation::UpdateAmount as u8;
+
+/// The account data the tests and benchmarks start from: every byte distinct
+/// and non-zero, so a stray write to any field shows.
+pub fn fixture() -> Vec<u8> {
+    (1..=ACCOUNT_LEN as u8).collect()
+}
+
+/// The owner stored in [`fixture`].
+pub fn fixture_owner() -> [u8; 32] {
+    fixture()[OWNER].try_into().unwrap()
+}
+
+/// One call of a program, described by what the contract looks at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub instruction_data: Vec<u8>,
+    /// How many accounts are passed: [0] the data account, [1] the owner,
+    /// [2] an extra account the contract ignores.
+    pub account_count: usize,
+    /// Whether account [0] is passed writable.
+    pub writable: bool,
+    /// Account [0]'s data.
+    pub data: Vec<u8>,
+    /// Account [1]'s key.
+    pub owner_key: [u8; 32],
+}
+
+impl Input {
+    /// The call a benchmark makes: the fixture, the right owner, both
+    /// accounts, account [0] writable.
+    pub fn valid(operation: Operation) -> Self {
+        Self {
+            instruction_data: vec![operation as u8],
+            account_count: 2,
+            writable: true,
+            data: fixture(),
+            owner_key: fixture_owner(),
+        }
+    }
+
+    /// What the program must do: the data of account [0] afterwards, or the
+    /// error, checked in the contract's order. On error nothing changes.
+    pub fn expected(&self) -> Result<Vec<u8>, ProgramError> {
+        if self.account_count < 2 {
+            return Err(ProgramError::NotEnoughAccountKeys);
+        }
+        let op = match self.instruction_data.first() {
+            Some(&op @ (FULL | READ_OWNER | UPDATE_AMOUNT)) => op,
+            _ => return Err(ProgramError::InvalidInstructionData),
+        };
+        if self.data.len() != ACCOUNT_LEN {
+            return Err(ProgramError::InvalidAccountData);
+        }
+        let writes = op != READ_OWNER;
+        if writes && !self.writable {
+            return Err(ProgramError::Immutable);
+        }
+        let checks_owner = op != UPDATE_AMOUNT;
+        if checks_owner && self.data[OWNER] != self.owner_key {
+            return Err(ProgramError::IncorrectAuthority);
+        }
+        let mut data = self.data.clone();
+        if writes {
+            data[STATE] = NEW_STATE;
+            data[AMOUNT].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
+        }
+        Ok(data)
+    }
+}

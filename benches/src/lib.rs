@@ -1,0 +1,13 @@
+//! The harness: finds the programs under `programs/`, turns every benchmark
+//! and test into a [`Case`] (data, not code per crate), runs cases through
+//! Mollusk and checks each result against the contract before any number is
+//! reported.
+
+pub mod case;
+pub mod contract;
+pub mod report;
+pub mod workspace;
+
+pub use case::{Case, Expected};
+pub use contract::Input;
+pub use workspace::{HarnessError, Program, Workspace};

@@ -1,0 +1,22 @@
+//! What every benchmark program shares: the `Account` layout, the operation
+//! codes and the values they write, and the on-chain plumbing (entrypoint,
+//! dispatch, checks). A program crate implements [`Operations`] with its
+//! serializer and calls [`program!`]; nothing else.
+#![no_std]
+
+mod account;
+mod operation;
+mod program;
+
+pub use account::{Account, NEW_AMOUNT, NEW_STATE};
+pub use operation::Operation;
+pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
+pub use program::{AccountBytes, Operations, dispatch};
+
+// Re-exported for `program!`, so program crates need no direct dependency.
+#[doc(hidden)]
+pub use pinocchio;
+
+// Links the SVM's memcpy/memset/memcmp/memmove (small copies inline, large
+// ones through the `sol_mem*_` syscalls) and the integer builtins.
+use solana_compiler_builtins as _;
