@@ -85,3 +85,51 @@ impl Input {
         Ok(data)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The oracle against bytes written out by hand, so that it is not
+    /// checked only against itself.
+    #[test]
+    fn oracle_writes_exactly_state_and_amount() {
+        let mut updated = fixture();
+        updated[64..72].copy_from_slice(&[0x00, 0xCA, 0x9A, 0x3B, 0, 0, 0, 0]);
+        updated[104] = 0xFF;
+        assert_eq!(
+            Input::valid(Operation::Full).expected(),
+            Ok(updated.clone())
+        );
+        assert_eq!(
+            Input::valid(Operation::UpdateAmount).expected(),
+            Ok(updated)
+        );
+        assert_eq!(Input::valid(Operation::ReadOwner).expected(), Ok(fixture()));
+    }
+
+    #[test]
+    fn oracle_checks_in_contract_order() {
+        let mut input = Input::valid(Operation::Full);
+        input.owner_key = [0; 32];
+        assert_eq!(input.expected(), Err(ProgramError::IncorrectAuthority));
+        input.writable = false;
+        assert_eq!(input.expected(), Err(ProgramError::Immutable));
+        input.data.push(0);
+        assert_eq!(input.expected(), Err(ProgramError::InvalidAccountData));
+        input.instruction_data = vec![3];
+        assert_eq!(input.expected(), Err(ProgramError::InvalidInstructionData));
+        input.account_count = 1;
+        assert_eq!(input.expected(), Err(ProgramError::NotEnoughAccountKeys));
+    }
+
+    #[test]
+    fn fixture_bytes_are_distinct() {
+        let data = fixture();
+        let mut sorted = data.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), ACCOUNT_LEN);
+        assert!(!data.contains(&0) && !data.contains(&NEW_STATE));
+    }
+}

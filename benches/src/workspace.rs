@@ -88,6 +88,12 @@ impl Workspace {
         )
     }
 
+    /// `BENCH_WORKSPACE` if set (the harness's own tests point it at a
+    /// copy), else [`Workspace::current`].
+    pub fn from_env() -> Self {
+        std::env::var_os("BENCH_WORKSPACE").map_or_else(Self::current, Self::at)
+    }
+
     pub fn at(root: impl Into<PathBuf>) -> Self {
         Self { root: root.into() }
     }
@@ -164,6 +170,13 @@ impl Workspace {
         Ok(mollusk)
     }
 
+    /// Every program, and a Mollusk with all of them loaded.
+    pub fn load(&self) -> Result<(Vec<Program>, Mollusk), HarnessError> {
+        let programs = self.programs()?;
+        let mollusk = self.mollusk(&programs)?;
+        Ok((programs, mollusk))
+    }
+
     fn relative(&self, path: &Path) -> PathBuf {
         path.strip_prefix(&self.root).unwrap_or(path).to_path_buf()
     }
@@ -189,6 +202,7 @@ fn add_program(mollusk: &mut Mollusk, program: &Program, elf: &[u8]) -> Result<(
             .downcast_ref::<String>()
             .cloned()
             .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .map(|message| message.replace("called `Result::unwrap()` on an `Err` value: ", ""))
             .unwrap_or_else(|| "the loader rejected it".into())
     })
 }
