@@ -34,7 +34,7 @@ build-sbf-%: setup ## Build one program: make build-sbf-<name>
 	@mkdir -p $(DEPLOY) && cp target/$(SBF_TARGET)/release/lib$(subst -,_,$*)_program.so $(DEPLOY)/$*.so
 
 bench: setup ## Run every program x operation; write target/benches/
-	@cargo run --quiet -p benches --bin bench
+	cargo run -p benches --bin bench
 
 test: all ## Build, then run the contract tests through Mollusk
 	cargo test -p benches

@@ -82,53 +82,87 @@ impl Provenance {
     }
 }
 
-/// Versions from Cargo.lock of the runtime and harness crates and of every
-/// dependency a program declares besides `common`.
+/// Versions from Cargo.lock of the runtime and harness crates and of each
+/// program's serializer, as the lock resolved them for that program.
 fn crate_versions(workspace: &Workspace, programs: &[Program]) -> Vec<(String, String)> {
-    let mut names: Vec<String> = ["pinocchio", "solana-compiler-builtins", "mollusk-svm"]
-        .map(String::from)
-        .to_vec();
+    let lock = Lock::read(workspace);
+    let mut versions: Vec<(String, String)> =
+        ["pinocchio", "solana-compiler-builtins", "mollusk-svm"]
+            .iter()
+            .filter_map(|name| Some((name.to_string(), lock.version(name)?)))
+            .collect();
     for program in programs {
-        names.extend(program_crates(program));
-    }
-    let lock = read_toml(&workspace.root.join("Cargo.lock"));
-    let packages = lock
-        .get("package")
-        .and_then(|p| p.as_array())
-        .cloned()
-        .unwrap_or_default();
-    let mut versions = Vec::new();
-    for name in names {
-        for package in &packages {
-            if package.get("name").and_then(|n| n.as_str()) == Some(name.as_str())
-                && package.get("source").is_some()
-            {
-                let version = package
-                    .get("version")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("?");
-                versions.push((name.clone(), version.to_string()));
-            }
-        }
+        versions.extend(lock.program_crates(program));
     }
     versions.sort();
     versions.dedup();
     versions
 }
 
-/// The crates a program depends on besides `common`: its serializer.
-pub fn program_crates(program: &Program) -> Vec<String> {
-    let manifest = read_toml(&program.dir.join("Cargo.toml"));
-    manifest
-        .get("dependencies")
-        .and_then(|deps| deps.as_table())
-        .map(|deps| {
-            deps.keys()
-                .filter(|name| *name != "common")
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default()
+/// The parts of Cargo.lock the report needs.
+pub struct Lock {
+    packages: Vec<toml::Value>,
+}
+
+impl Lock {
+    pub fn read(workspace: &Workspace) -> Self {
+        let lock = read_toml(&workspace.root.join("Cargo.lock"));
+        let packages = lock.get("package").and_then(|p| p.as_array()).cloned();
+        Self {
+            packages: packages.unwrap_or_default(),
+        }
+    }
+
+    fn field<'a>(package: &'a toml::Value, key: &str) -> &'a str {
+        package
+            .get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+    }
+
+    /// The version of a crate that appears once in the lock.
+    fn version(&self, name: &str) -> Option<String> {
+        let mut found = self
+            .packages
+            .iter()
+            .filter(|p| Self::field(p, "name") == name);
+        let only = found.next()?;
+        found
+            .next()
+            .is_none()
+            .then(|| Self::field(only, "version").to_string())
+    }
+
+    /// (crate, version) of what `<program>-program` depends on besides
+    /// `common`: its serializer (nothing for the raw cast).
+    pub fn program_crates(&self, program: &Program) -> Vec<(String, String)> {
+        let package = format!("{}-program", program.name);
+        let Some(entry) = self
+            .packages
+            .iter()
+            .find(|p| Self::field(p, "name") == package)
+        else {
+            return Vec::new();
+        };
+        let deps = entry
+            .get("dependencies")
+            .and_then(|d| d.as_array())
+            .cloned();
+        deps.unwrap_or_default()
+            .iter()
+            .filter_map(|dep| {
+                // "name" when one version is locked, else "name version".
+                let mut words = dep.as_str()?.split(' ');
+                let name = words.next()?.to_string();
+                let version = match words.next() {
+                    Some(version) => version.to_string(),
+                    None => self.version(&name)?,
+                };
+                Some((name, version))
+            })
+            .filter(|(name, _)| name != "common")
+            .collect()
+    }
 }
 
 fn read_toml(path: &std::path::Path) -> toml::Table {

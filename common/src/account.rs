@@ -59,6 +59,14 @@ impl Account {
     }
 }
 
+/// Maps a serializer's decode or encode error to the contract's error. With
+/// the length checked first, no crate here can fail on this fixed layout,
+/// but every call still handles its `Result`.
+#[inline(always)]
+pub fn invalid_account_data<E>(_: E) -> ProgramError {
+    ProgramError::InvalidAccountData
+}
+
 /// Compares a stored owner with the key of account [1].
 #[inline(always)]
 pub fn check_owner(owner: &[u8; 32], key: &Address) -> ProgramResult {

@@ -8,7 +8,7 @@ mod account;
 mod operation;
 mod program;
 
-pub use account::{Account, NEW_AMOUNT, NEW_STATE};
+pub use account::{Account, NEW_AMOUNT, NEW_STATE, invalid_account_data};
 pub use operation::Operation;
 pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
 pub use program::{AccountBytes, Operations, dispatch};
