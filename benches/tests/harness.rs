@@ -1,0 +1,216 @@
+//! The harness refuses to run, or to report, anything it cannot trust: each
+//! failure is one message naming the program (and operation) and what to do.
+
+use std::{
+    fs,
+    path::Path,
+    process::Command,
+    time::{Duration, SystemTime},
+};
+
+use benches::{Case, HarnessError, Input, Workspace, bench};
+use common::Operation;
+use tempfile::TempDir;
+
+/// A workspace with one program, `demo`, whose `.so` holds `elf` (if any).
+fn workspace_with(elf: Option<&[u8]>) -> (TempDir, Workspace) {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("programs/demo/src");
+    fs::create_dir_all(&program).unwrap();
+    fs::write(
+        dir.path().join("programs/demo/Cargo.toml"),
+        "[package]\nname = \"demo-program\"\n",
+    )
+    .unwrap();
+    fs::write(program.join("lib.rs"), "#![no_std]\n").unwrap();
+    if let Some(elf) = elf {
+        fs::create_dir_all(dir.path().join("target/deploy")).unwrap();
+        fs::write(dir.path().join("target/deploy/demo.so"), elf).unwrap();
+    }
+    let workspace = Workspace::at(dir.path());
+    (dir, workspace)
+}
+
+/// A real, current program binary from this workspace.
+fn real_elf() -> Vec<u8> {
+    let workspace = Workspace::current();
+    let transmute = workspace
+        .programs()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "transmute");
+    workspace
+        .elf(&transmute.expect("programs/transmute"))
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn load_error(workspace: &Workspace) -> HarnessError {
+    workspace
+        .load()
+        .map(|_| ())
+        .expect_err("the harness must refuse this binary")
+}
+
+/// The `make bench` binary on `workspace`: its exit and its stderr.
+fn run_bench(workspace: &Workspace) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .env("BENCH_WORKSPACE", &workspace.root)
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+fn assert_one_line(stderr: &str, parts: &[&str]) {
+    assert_eq!(stderr.lines().count(), 1, "one message expected: {stderr}");
+    for part in parts {
+        assert!(stderr.contains(part), "{part:?} missing from: {stderr}");
+    }
+}
+
+#[test]
+fn missing_binary_says_make_all() {
+    let (_dir, workspace) = workspace_with(None);
+    let error = load_error(&workspace);
+    assert_eq!(
+        error.to_string(),
+        "program `demo`: target/deploy/demo.so is missing; run `make all`"
+    );
+    let (ok, stderr) = run_bench(&workspace);
+    assert!(!ok);
+    assert_one_line(&stderr, &["program `demo`", "missing", "make all"]);
+}
+
+#[test]
+fn non_elf_binary_is_refused() {
+    let (_dir, workspace) = workspace_with(Some(b"not a program"));
+    let error = load_error(&workspace);
+    assert!(
+        matches!(&error, HarnessError::Invalid { program, reason, .. } if program == "demo" && reason == "no ELF header"),
+        "{error}"
+    );
+    let (ok, stderr) = run_bench(&workspace);
+    assert!(!ok);
+    assert_one_line(
+        &stderr,
+        &["program `demo`", "not a loadable sBPF program", "make all"],
+    );
+}
+
+#[test]
+fn truncated_binary_is_refused() {
+    let elf = real_elf();
+    let (_dir, workspace) = workspace_with(Some(&elf[..elf.len() / 2]));
+    let error = load_error(&workspace);
+    assert!(
+        matches!(&error, HarnessError::Invalid { program, .. } if program == "demo"),
+        "{error}"
+    );
+    let (ok, stderr) = run_bench(&workspace);
+    assert!(!ok);
+    assert_one_line(
+        &stderr,
+        &["program `demo`", "not a loadable sBPF program", "make all"],
+    );
+}
+
+#[test]
+fn binary_older_than_its_sources_is_stale() {
+    let (dir, workspace) = workspace_with(Some(&real_elf()));
+    workspace
+        .load()
+        .unwrap_or_else(|e| panic!("a fresh binary must load: {e}"));
+    let source = fs::File::options()
+        .write(true)
+        .open(dir.path().join("programs/demo/src/lib.rs"))
+        .unwrap();
+    source
+        .set_modified(SystemTime::now() + Duration::from_secs(60))
+        .unwrap();
+    assert_eq!(
+        load_error(&workspace).to_string(),
+        "program `demo`: target/deploy/demo.so is older than programs/demo/src/lib.rs; run `make all`"
+    );
+    let (ok, stderr) = run_bench(&workspace);
+    assert!(!ok);
+    assert_one_line(&stderr, &["program `demo`", "older than", "make all"]);
+}
+
+#[test]
+fn program_error_names_program_operation_and_error() {
+    let (_dir, workspace) = workspace_with(Some(&real_elf()));
+    let (programs, mollusk) = workspace.load().unwrap();
+    let mut case = Case::new(&programs[0], "full", &Input::valid(Operation::Full));
+    // The account now holds another owner, while the case still expects
+    // success: exactly what `must_pass` must not let through.
+    case.accounts[0].1.data[32] ^= 0xFF;
+    let error = case
+        .run(&mollusk)
+        .expect_err("the failure must be reported");
+    assert_eq!(
+        error.to_string(),
+        "program `demo`, operation `full`: expected success, got Failure(IncorrectAuthority)"
+    );
+}
+
+#[test]
+fn bench_measures_a_valid_copy() {
+    let (_dir, workspace) = workspace_with(Some(&real_elf()));
+    let rows = bench::measure(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<String> = rows
+        .iter()
+        .map(|m| format!("{}::{}", m.program, m.operation))
+        .collect();
+    assert_eq!(
+        names,
+        ["demo::full", "demo::read_owner", "demo::update_amount"]
+    );
+}
+
+/// `make` on this workspace with `PATH` set; its exit and stderr.
+fn make(args: &[&str], path: &str) -> (bool, String) {
+    let root = Workspace::current().root;
+    let output = Command::new("make")
+        .args(args)
+        .current_dir(&root)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn make_lists_programs_for_an_unknown_one() {
+    let (ok, stderr) = make(
+        &["--no-print-directory", "build-sbf-nosuchcrate"],
+        &std::env::var("PATH").unwrap(),
+    );
+    assert!(!ok);
+    assert!(
+        stderr.contains("no program 'nosuchcrate' under programs/. Programs: "),
+        "{stderr}"
+    );
+    for program in Workspace::current().programs().unwrap() {
+        assert!(stderr.contains(&program.name), "{stderr}");
+    }
+}
+
+#[test]
+fn setup_without_rustup_says_what_to_do() {
+    let no_rustup = Path::new("/usr/bin:/bin");
+    let (ok, stderr) = make(
+        &["--no-print-directory", "setup"],
+        no_rustup.to_str().unwrap(),
+    );
+    assert!(!ok);
+    assert!(
+        stderr.starts_with("setup failed: rustup not found. Install it from rustup.rs"),
+        "{stderr}"
+    );
+}
