@@ -12,7 +12,26 @@ PROGRAMS := $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/*/Carg
 
 export RUST_LOG ?= error
 
-.PHONY: help setup all bench test lint clean
+# upstream (default): pinned nightly + sbpf-linker, installed by `make setup`.
+# build-sbf: the Solana CLI's `cargo build-sbf`, where the user has it.
+SBF_TOOLCHAIN ?= upstream
+# $(call build,<package>,<dir>,<name>) builds <package> into target/deploy/<name>.so
+# and records the toolchain in target/deploy/<name>.toolchain.
+ifeq ($(SBF_TOOLCHAIN),upstream)
+TOOLCHAIN_READY := setup
+build = cargo build -Z build-std=core,alloc --release --target $(SBF_TARGET) -p $(1) \
+	&& mkdir -p $(DEPLOY) && cp target/$(SBF_TARGET)/release/lib$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
+	&& echo upstream > $(DEPLOY)/$(3).toolchain
+else ifeq ($(SBF_TOOLCHAIN),build-sbf)
+TOOLCHAIN_READY := check-build-sbf
+build = cargo build-sbf --manifest-path $(2)/Cargo.toml --sbf-out-dir target/build-sbf \
+	&& mkdir -p $(DEPLOY) && cp target/build-sbf/$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
+	&& cargo build-sbf --version | paste -sd, - | sed 's/,/, /g' > $(DEPLOY)/$(3).toolchain
+else
+$(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
+endif
+
+.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -26,15 +45,26 @@ setup: ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools
 	  echo "setup: compiling sbpf-linker $(SBPF_LINKER_VERSION) into .tools/ (about 2 minutes on 2 cores)..."; \
 	  cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --root $(TOOLS) || { echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io. Check the network, then run make setup again." >&2; exit 1; }; }
 
-all: $(addprefix build-sbf-,$(PROGRAMS)) ## Build every program into target/deploy/<name>.so
+check-build-sbf:
+	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
 
-build-sbf-%: setup ## Build one program: make build-sbf-<name>
+all: $(addprefix build-sbf-,$(PROGRAMS)) floor ## Build every program into target/deploy/<name>.so
+
+build-sbf-%: $(TOOLCHAIN_READY) ## Build one program: make build-sbf-<name>
 	@test -f programs/$*/Cargo.toml || { echo "no program '$*' under programs/. Programs: $(PROGRAMS)" >&2; exit 1; }
-	cargo build -Z build-std=core,alloc --release --target $(SBF_TARGET) -p $*-program
-	@mkdir -p $(DEPLOY) && cp target/$(SBF_TARGET)/release/lib$(subst -,_,$*)_program.so $(DEPLOY)/$*.so
+	$(call build,$*-program,programs/$*,$*)
 
-bench: setup ## Run every program x operation; write target/benches/
+floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop)
+	$(call build,noop-program,benches/noop,noop)
+
+bench: $(TOOLCHAIN_READY) ## Measure every program x operation into target/benches/
 	cargo run -p benches --bin bench
+
+bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs from benches/baseline.json
+	cargo run -p benches --bin bench -- check
+
+bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
+	cargo run -p benches --bin bench -- baseline
 
 test: all ## Build, then run the contract tests through Mollusk
 	cargo test -p benches
@@ -42,6 +72,9 @@ test: all ## Build, then run the contract tests through Mollusk
 lint: setup ## cargo fmt --check and clippy -D warnings
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
+
+new-program: setup ## Create programs/$(NAME) from the template: make new-program NAME=<crate>
+	cargo run -p benches --bin new-program -- "$(NAME)"
 
 clean: ## Remove build output (keeps .tools/)
 	cargo clean

@@ -1,34 +1,44 @@
 //! One `make bench` run: check every program x operation against the
-//! contract, then let mollusk-svm-bencher measure them into target/benches/.
+//! contract, measure the floor, let mollusk-svm-bencher write its table,
+//! and write the summary, JSON and chart, all from the same run.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, fs};
 
 use common::Operation;
+use mollusk_svm::Mollusk;
 use mollusk_svm_bencher::MolluskComputeUnitBencher;
 
 use crate::{
-    Case, HarnessError, Input, Workspace,
-    report::{self, Measurement, Provenance},
+    Case, Expected, HarnessError, Input, Program, Workspace,
+    baseline::Baseline,
+    chart,
+    report::{Lock, Measurement, Provenance, Run},
 };
 
 /// The benchmark cases: each program's valid call of each operation.
-pub fn cases(workspace: &Workspace) -> Result<Vec<Case>, HarnessError> {
-    Ok(workspace
-        .programs()?
+pub fn cases(programs: &[Program]) -> Vec<Case> {
+    programs
         .iter()
         .flat_map(|program| {
             Operation::ALL.map(|op| Case::new(program, op.name(), &Input::valid(op)))
         })
-        .collect())
+        .collect()
 }
 
-/// Runs every case once, failing on the first result the contract rejects.
-pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> {
-    let mollusk = workspace.mollusk(&workspace.programs()?)?;
-    cases(workspace)?
+/// The floor's cases: the same calls, which must succeed and change nothing.
+fn floor_cases(floor: &Program) -> Vec<Case> {
+    let mut cases = cases(std::slice::from_ref(floor));
+    for case in &mut cases {
+        case.expected = Expected::Success(case.accounts[0].1.data.clone());
+    }
+    cases
+}
+
+fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, HarnessError> {
+    cases
         .iter()
         .map(|case| {
-            case.run(&mollusk).map(|result| Measurement {
+            case.run(mollusk).map(|result| Measurement {
                 program: case.program.clone(),
                 operation: case.operation.clone(),
                 cus: result.compute_units_consumed,
@@ -37,16 +47,31 @@ pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> 
         .collect()
 }
 
-/// The whole run; returns the summary table it wrote.
-pub fn run(workspace: &Workspace) -> Result<String, HarnessError> {
+/// Runs every program's cases once, failing on the first result the
+/// contract rejects.
+pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> {
+    let (programs, mollusk) = workspace.load()?;
+    run_all(&cases(&programs), &mollusk)
+}
+
+/// The whole run, with every file of target/benches/ written.
+pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     let programs = workspace.programs()?;
+    let floor = workspace.floor();
+    let everything: Vec<Program> = programs.iter().chain(&floor).cloned().collect();
+    let mollusk = workspace.mollusk(&everything)?;
+
     // Every result is checked before any number is written.
-    let measurements = measure(workspace)?;
+    let cases = cases(&programs);
+    let measurements = run_all(&cases, &mollusk)?;
+    let floor_measurements = match &floor {
+        Some(floor) => run_all(&floor_cases(floor), &mollusk)?,
+        None => Vec::new(),
+    };
 
     let out_dir = workspace.benches_dir();
-    let cases = cases(workspace)?;
     let names: Vec<String> = cases.iter().map(Case::name).collect();
-    let mut bencher = MolluskComputeUnitBencher::new(workspace.mollusk(&programs)?)
+    let mut bencher = MolluskComputeUnitBencher::new(mollusk)
         .must_pass(true)
         .out_dir(out_dir.to_str().expect("UTF-8 path"));
     for (name, case) in names.iter().zip(&cases) {
@@ -58,13 +83,48 @@ pub fn run(workspace: &Workspace) -> Result<String, HarnessError> {
         .iter()
         .map(|p| workspace.elf(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let sizes: BTreeMap<String, u64> = programs
-        .iter()
-        .zip(&elfs)
-        .map(|(p, elf)| (p.name.clone(), elf.len() as u64))
-        .collect();
-    let provenance = Provenance::collect(workspace, &programs, &elfs);
-    let summary = report::summary_markdown(&provenance, &measurements, &sizes);
-    std::fs::write(out_dir.join("summary.md"), &summary).expect("write target/benches/summary.md");
-    Ok(summary)
+    let lock = Lock::read(workspace);
+    let run = Run {
+        provenance: Provenance::collect(workspace, &programs, &elfs),
+        measurements,
+        floor: floor_measurements,
+        sizes: programs
+            .iter()
+            .zip(&elfs)
+            .map(|(p, elf)| (p.name.clone(), elf.len() as u64))
+            .collect(),
+        crates: programs
+            .iter()
+            .map(|p| (p.name.clone(), lock.program_crates(p).into_iter().next()))
+            .collect::<BTreeMap<_, _>>(),
+    };
+    let write = |file: &str, contents: String| {
+        fs::write(out_dir.join(file), contents)
+            .map_err(|e| HarnessError::Report(format!("writing target/benches/{file}: {e}")))
+    };
+    write("summary.md", run.summary_markdown())?;
+    write(
+        "results.json",
+        serde_json::to_string_pretty(&run.results_json()).expect("JSON") + "\n",
+    )?;
+    write(
+        "compute_units.svg",
+        chart::svg(&run).map_err(HarnessError::Report)?,
+    )?;
+    Ok(run)
+}
+
+/// `make bench-check`: the differences from the committed baseline.
+pub fn check(workspace: &Workspace, run: &Run) -> Result<Vec<String>, HarnessError> {
+    let baseline = Baseline::read(&workspace.baseline_path()).map_err(|e| {
+        HarnessError::Report(format!("{e}; run `make bench-baseline` and commit it"))
+    })?;
+    Ok(baseline.differences(&Baseline::of(run)))
+}
+
+/// `make bench-baseline`: rewrite the committed baseline from `run`.
+pub fn write_baseline(workspace: &Workspace, run: &Run) -> Result<(), HarnessError> {
+    Baseline::of(run)
+        .write(&workspace.baseline_path())
+        .map_err(HarnessError::Report)
 }

@@ -3,8 +3,10 @@
 //! Mollusk and checks each result against the contract before any number is
 //! reported.
 
+pub mod baseline;
 pub mod bench;
 pub mod case;
+pub mod chart;
 pub mod contract;
 pub mod report;
 pub mod workspace;

@@ -3,13 +3,15 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, process::Command};
 
+use serde::{Deserialize, Serialize};
+
 use crate::{Program, Workspace};
 
 /// The program every ratio is relative to.
 pub const BASELINE: &str = "transmute";
 
 /// One program x operation, from a run whose result was checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Measurement {
     pub program: String,
     pub operation: String,
@@ -17,14 +19,17 @@ pub struct Measurement {
 }
 
 /// What produced the numbers, read from the tools and files themselves.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Provenance {
+    /// `cargo build-sbf --version` where `make all SBF_TOOLCHAIN=build-sbf`
+    /// built the programs; `None` for the default upstream route.
+    pub build_sbf: Option<String>,
     pub rustc: String,
     pub linker: String,
     pub sbpf_arch: String,
     /// (crate, version) from Cargo.lock: the runtime, the harness, and
     /// each program's serializer.
-    pub crates: Vec<(String, String)>,
+    pub crates: BTreeMap<String, String>,
     pub commit: String,
     pub date: String,
 }
@@ -53,7 +58,14 @@ impl Provenance {
         arches.sort();
         arches.dedup();
         let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"]) != "unknown";
+        let stamps: Vec<String> = programs
+            .iter()
+            .filter_map(|p| std::fs::read_to_string(p.so_path.with_extension("toolchain")).ok())
+            .map(|stamp| stamp.trim().to_string())
+            .filter(|stamp| stamp != "upstream")
+            .collect();
         Self {
+            build_sbf: stamps.first().cloned(),
             rustc: run("rustc", &["--version"]),
             linker: run(linker.to_str().unwrap_or_default(), &["--version"]),
             sbpf_arch: arches.join(", "),
@@ -70,33 +82,41 @@ impl Provenance {
             .iter()
             .map(|(n, v)| format!("{n} {v}"))
             .collect();
+        let toolchain = match &self.build_sbf {
+            Some(version) => format!("- toolchain: cargo build-sbf ({version})\n"),
+            None => format!("- rustc: {}\n- linker: {}\n", self.rustc, self.linker),
+        };
         format!(
-            "- rustc: {}\n- linker: {}\n- sBPF arch: {}\n- crates: {}\n- commit: {}, {}\n",
-            self.rustc,
-            self.linker,
+            "{toolchain}- sBPF arch: {}\n- crates: {}\n- commit: {}, {}\n",
             self.sbpf_arch,
             crates.join(", "),
             self.commit,
             self.date
         )
     }
+
+    /// One line naming the toolchain, for the baseline.
+    pub fn toolchain(&self) -> String {
+        match &self.build_sbf {
+            Some(version) => format!("cargo build-sbf ({version}), sBPF {}", self.sbpf_arch),
+            None => format!("{}, {}, sBPF {}", self.rustc, self.linker, self.sbpf_arch),
+        }
+    }
 }
 
 /// Versions from Cargo.lock of the runtime and harness crates and of each
 /// program's serializer, as the lock resolved them for that program.
-fn crate_versions(workspace: &Workspace, programs: &[Program]) -> Vec<(String, String)> {
+fn crate_versions(workspace: &Workspace, programs: &[Program]) -> BTreeMap<String, String> {
     let lock = Lock::read(workspace);
-    let mut versions: Vec<(String, String)> =
-        ["pinocchio", "solana-compiler-builtins", "mollusk-svm"]
-            .iter()
-            .filter_map(|name| Some((name.to_string(), lock.version(name)?)))
-            .collect();
-    for program in programs {
-        versions.extend(lock.program_crates(program));
-    }
-    versions.sort();
-    versions.dedup();
-    versions
+    ["pinocchio", "solana-compiler-builtins", "mollusk-svm"]
+        .iter()
+        .filter_map(|name| Some((name.to_string(), lock.version(name)?)))
+        .chain(
+            programs
+                .iter()
+                .flat_map(|program| lock.program_crates(program)),
+        )
+        .collect()
 }
 
 /// The parts of Cargo.lock the report needs.
@@ -172,59 +192,145 @@ fn read_toml(path: &std::path::Path) -> toml::Table {
         .unwrap_or_default()
 }
 
-/// Operations as rows, programs as columns (cheapest `full` first), each
-/// cell the CUs and the ratio to the baseline; then each `.so` size.
-pub fn summary_markdown(
-    provenance: &Provenance,
-    measurements: &[Measurement],
-    sizes: &BTreeMap<String, u64>,
-) -> String {
-    let cus = |program: &str, operation: &str| {
-        measurements
-            .iter()
+/// A whole run: every program's measurements, the floor's, and sizes.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub provenance: Provenance,
+    pub measurements: Vec<Measurement>,
+    /// The no-op program's CUs per operation.
+    pub floor: Vec<Measurement>,
+    /// `.so` size in bytes, by program.
+    pub sizes: BTreeMap<String, u64>,
+    /// The serializer and its version, by program (none for the raw cast).
+    pub crates: BTreeMap<String, Option<(String, String)>>,
+}
+
+impl Run {
+    fn find(list: &[Measurement], program: &str, operation: &str) -> Option<u64> {
+        list.iter()
             .find(|m| m.program == program && m.operation == operation)
             .map(|m| m.cus)
-    };
-    let mut operations: Vec<&str> = Vec::new();
-    for m in measurements {
-        if !operations.contains(&m.operation.as_str()) {
-            operations.push(&m.operation);
-        }
     }
-    let mut programs: Vec<&str> = sizes.keys().map(String::as_str).collect();
-    let first_op = operations.first().copied().unwrap_or("full");
-    programs.sort_by_key(|p| (cus(p, first_op).unwrap_or(u64::MAX), p.to_string()));
 
-    let mut out = String::from("# Compute units per operation\n\n");
-    out.push_str(&provenance.markdown());
-    let _ = write!(
-        out,
-        "\nEach cell: CUs (ratio to `{BASELINE}`).\n\n| operation |"
-    );
-    for p in &programs {
-        let _ = write!(out, " {p} |");
+    pub fn cus(&self, program: &str, operation: &str) -> Option<u64> {
+        Self::find(&self.measurements, program, operation)
     }
-    out.push_str("\n|---|");
-    out.push_str(&"---:|".repeat(programs.len()));
-    out.push('\n');
-    for op in &operations {
-        let _ = write!(out, "| {op} |");
-        for p in &programs {
-            let cell = match (cus(p, op), cus(BASELINE, op)) {
-                (Some(c), Some(base)) if base > 0 => {
-                    format!("{c} ({:.1}x)", c as f64 / base as f64)
-                }
-                (Some(c), _) => c.to_string(),
-                (None, _) => "-".into(),
-            };
-            let _ = write!(out, " {cell} |");
+
+    fn floor(&self, operation: &str) -> Option<u64> {
+        self.floor
+            .iter()
+            .find(|m| m.operation == operation)
+            .map(|m| m.cus)
+    }
+
+    fn ratio(&self, program: &str, operation: &str) -> Option<f64> {
+        let base = self.cus(BASELINE, operation).filter(|b| *b > 0)?;
+        Some(self.cus(program, operation)? as f64 / base as f64)
+    }
+
+    pub fn operations(&self) -> Vec<&str> {
+        let mut operations: Vec<&str> = Vec::new();
+        for m in &self.measurements {
+            if !operations.contains(&m.operation.as_str()) {
+                operations.push(&m.operation);
+            }
         }
+        operations
+    }
+
+    /// Programs, cheapest first operation (`full`) first, then by name.
+    pub fn programs(&self) -> Vec<&str> {
+        let mut programs: Vec<&str> = self.sizes.keys().map(String::as_str).collect();
+        let first = self.operations().first().copied().unwrap_or_default();
+        programs.sort_by_key(|p| (self.cus(p, first).unwrap_or(u64::MAX), p.to_string()));
+        programs
+    }
+
+    /// Operations as rows, programs as columns; each cell the CUs and the
+    /// ratio to the baseline; then CUs net of the floor, and `.so` sizes.
+    pub fn summary_markdown(&self) -> String {
+        let programs = self.programs();
+        let operations = self.operations();
+        let mut out = String::from("# Compute units per operation\n\n");
+        out.push_str(&self.provenance.markdown());
+        let floor: Vec<String> = operations
+            .iter()
+            .map(|op| {
+                format!(
+                    "{op} {}",
+                    self.floor(op).map_or("-".into(), |f| f.to_string())
+                )
+            })
+            .collect();
+        let _ = write!(
+            out,
+            "\nEach cell: CUs (ratio to `{BASELINE}`). Floor, a no-op program with the same \
+             entrypoint and checks: {}. The `net` rows subtract it.\n\n| operation |",
+            floor.join(", ")
+        );
+        for p in &programs {
+            let _ = write!(out, " {p} |");
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---:|".repeat(programs.len()));
         out.push('\n');
+        let mut row = |label: String, cell: &dyn Fn(&str) -> String| {
+            let _ = write!(out, "| {label} |");
+            for p in &programs {
+                let _ = write!(out, " {} |", cell(p));
+            }
+            out.push('\n');
+        };
+        for op in &operations {
+            row(
+                op.to_string(),
+                &|p| match (self.cus(p, op), self.ratio(p, op)) {
+                    (Some(c), Some(r)) => format!("{c} ({r:.1}x)"),
+                    (Some(c), None) => c.to_string(),
+                    (None, _) => "-".into(),
+                },
+            );
+        }
+        for op in &operations {
+            row(
+                format!("net {op}"),
+                &|p| match (self.cus(p, op), self.floor(op)) {
+                    (Some(c), Some(f)) => (c as i64 - f as i64).to_string(),
+                    _ => "-".into(),
+                },
+            );
+        }
+        row(".so bytes".into(), &|p| self.sizes[p].to_string());
+        out
     }
-    out.push_str("| .so bytes |");
-    for p in &programs {
-        let _ = write!(out, " {} |", sizes[*p]);
+
+    /// One record per program x operation, with the provenance.
+    pub fn results_json(&self) -> serde_json::Value {
+        let records: Vec<serde_json::Value> = self
+            .measurements
+            .iter()
+            .map(|m| {
+                let (krate, version) = match &self.crates[&m.program] {
+                    Some((name, version)) => (Some(name.as_str()), Some(version.as_str())),
+                    None => (None, None),
+                };
+                serde_json::json!({
+                    "program": m.program,
+                    "crate": krate,
+                    "crate_version": version,
+                    "operation": m.operation,
+                    "cus": m.cus,
+                    "net_cus": self.floor(&m.operation).map(|f| m.cus as i64 - f as i64),
+                    "ratio": self.ratio(&m.program, &m.operation),
+                    "so_bytes": self.sizes[&m.program],
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "provenance": self.provenance,
+            "baseline_program": BASELINE,
+            "floor": self.floor,
+            "results": records,
+        })
     }
-    out.push('\n');
-    out
 }

@@ -34,6 +34,8 @@ pub enum HarnessError {
         path: PathBuf,
         reason: String,
     },
+    #[error("{0}")]
+    Report(String),
     #[error("program `{program}`, operation `{operation}`: {detail}")]
     WrongResult {
         program: String,
@@ -104,6 +106,21 @@ impl Workspace {
 
     pub fn benches_dir(&self) -> PathBuf {
         self.root.join("target/benches")
+    }
+
+    pub fn baseline_path(&self) -> PathBuf {
+        self.root.join("benches/baseline.json")
+    }
+
+    /// The no-op floor program, `benches/noop`, where the workspace has it.
+    pub fn floor(&self) -> Option<Program> {
+        let dir = self.root.join("benches/noop");
+        dir.join("Cargo.toml").is_file().then(|| Program {
+            name: "noop".into(),
+            id: Program::id_for("noop"),
+            so_path: self.deploy_dir().join("noop.so"),
+            dir,
+        })
     }
 
     /// Every folder under `programs/` that has a `Cargo.toml`, by name.

@@ -1,19 +1,56 @@
-//! `make bench`. Prints the summary, or one line saying what is wrong and
-//! what to do, with a non-zero exit.
+//! `make bench` (no argument), `make bench-check` (`check`) and
+//! `make bench-baseline` (`baseline`). Prints the summary; on failure, what
+//! is wrong and what to do, with a non-zero exit.
 
 use std::process::ExitCode;
 
-use benches::{Workspace, bench};
+use benches::{HarnessError, Workspace, bench};
 
 fn main() -> ExitCode {
-    match bench::run(&Workspace::from_env()) {
-        Ok(summary) => {
-            println!("{summary}");
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("make bench: {error}");
+    let mode = std::env::args().nth(1);
+    match run(mode.as_deref()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prefixes an error with the make target the user ran.
+fn fail(target: &'static str) -> impl Fn(HarnessError) -> String {
+    move |error| format!("make {target}: {error}")
+}
+
+fn run(mode: Option<&str>) -> Result<(), String> {
+    let workspace = Workspace::from_env();
+    match mode {
+        None => {
+            let run = bench::run(&workspace).map_err(fail("bench"))?;
+            println!("{}", run.summary_markdown());
+        }
+        Some("check") => {
+            let run = bench::run(&workspace).map_err(fail("bench-check"))?;
+            let differences = bench::check(&workspace, &run).map_err(fail("bench-check"))?;
+            if !differences.is_empty() {
+                return Err(format!(
+                    "make bench-check: {} compute-unit figures differ from benches/baseline.json:\n  {}\nIf the change is intended, run `make bench-baseline` and commit benches/baseline.json with it.",
+                    differences.len(),
+                    differences.join("\n  ")
+                ));
+            }
+            println!("make bench-check: every compute-unit figure matches benches/baseline.json");
+        }
+        Some("baseline") => {
+            let run = bench::run(&workspace).map_err(fail("bench-baseline"))?;
+            bench::write_baseline(&workspace, &run).map_err(fail("bench-baseline"))?;
+            println!("make bench-baseline: wrote benches/baseline.json; commit it with the change");
+        }
+        Some(other) => {
+            return Err(format!(
+                "bench: unknown mode `{other}`; use no argument, `check` or `baseline`"
+            ));
+        }
+    }
+    Ok(())
 }

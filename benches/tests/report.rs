@@ -1,0 +1,165 @@
+//! What `make bench` writes, from a real run on a copy of one program, and
+//! how the Makefile chooses the toolchain that the report then names.
+
+use std::{fs, process::Command};
+
+use benches::{Workspace, bench};
+
+/// A workspace holding the real transmute binary as program `demo`.
+fn demo_workspace() -> (tempfile::TempDir, Workspace) {
+    let current = Workspace::current();
+    let transmute = current
+        .programs()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "transmute")
+        .unwrap();
+    let elf = current.elf(&transmute).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("programs/demo")).unwrap();
+    fs::write(
+        dir.path().join("programs/demo/Cargo.toml"),
+        "[package]\nname = \"demo-program\"\n",
+    )
+    .unwrap();
+    fs::create_dir_all(dir.path().join("target/deploy")).unwrap();
+    fs::write(dir.path().join("target/deploy/demo.so"), elf).unwrap();
+    let workspace = Workspace::at(dir.path());
+    (dir, workspace)
+}
+
+#[test]
+fn run_writes_summary_json_chart_and_bencher_table() {
+    let (_dir, workspace) = demo_workspace();
+    let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let out = workspace.benches_dir();
+
+    let summary = fs::read_to_string(out.join("summary.md")).unwrap();
+    assert_eq!(summary, run.summary_markdown());
+    assert!(summary.contains("- rustc: rustc "), "{summary}");
+    assert!(summary.contains("| operation | demo |"), "{summary}");
+    let full = run
+        .measurements
+        .iter()
+        .find(|m| m.operation == "full")
+        .unwrap()
+        .cus;
+    assert!(summary.contains(&format!("| full | {full} |")), "{summary}");
+    assert!(summary.contains("| .so bytes |"), "{summary}");
+
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let records = json["results"].as_array().unwrap();
+    assert_eq!(records.len(), 3);
+    assert_eq!(records[0]["program"], "demo");
+    assert_eq!(records[0]["operation"], "full");
+    assert_eq!(records[0]["cus"], full);
+    assert!(
+        json["provenance"]["rustc"]
+            .as_str()
+            .unwrap()
+            .starts_with("rustc ")
+    );
+
+    let svg = fs::read_to_string(out.join("compute_units.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains(">\nfull\n<"),
+        "chart names the operations"
+    );
+    assert!(
+        svg.contains(&format!(">\n{full}\n<")),
+        "chart shows the CUs on the bars"
+    );
+
+    let table = fs::read_to_string(out.join("compute_units.md")).unwrap();
+    assert!(
+        table.contains(&format!("| demo::full | {full} | - new - |")),
+        "{table}"
+    );
+}
+
+#[test]
+fn report_names_cargo_build_sbf_when_it_built_the_programs() {
+    let (dir, workspace) = demo_workspace();
+    fs::write(
+        dir.path().join("target/deploy/demo.toolchain"),
+        "solana-cargo-build-sbf 9.9.9, platform-tools v1.99\n",
+    )
+    .unwrap();
+    let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let summary = run.summary_markdown();
+    assert!(
+        summary.contains(
+            "- toolchain: cargo build-sbf (solana-cargo-build-sbf 9.9.9, platform-tools v1.99)"
+        ),
+        "{summary}"
+    );
+    assert!(!summary.contains("sbpf-linker"), "{summary}");
+}
+
+fn make(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new("make")
+        .args(args)
+        .current_dir(&Workspace::current().root)
+        .output()
+        .unwrap();
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (
+        output.status.success(),
+        text(output.stdout),
+        text(output.stderr),
+    )
+}
+
+#[test]
+fn build_sbf_toolchain_builds_every_program_with_cargo_build_sbf() {
+    let (ok, stdout, _) = make(&[
+        "-n",
+        "--no-print-directory",
+        "all",
+        "SBF_TOOLCHAIN=build-sbf",
+    ]);
+    assert!(ok);
+    for program in Workspace::current().programs().unwrap() {
+        let build = format!(
+            "cargo build-sbf --manifest-path programs/{}/Cargo.toml",
+            program.name
+        );
+        assert!(stdout.contains(&build), "{stdout}");
+    }
+    assert!(!stdout.contains("-Z build-std"), "{stdout}");
+}
+
+#[test]
+fn unknown_toolchain_is_refused() {
+    let (ok, _, stderr) = make(&["--no-print-directory", "all", "SBF_TOOLCHAIN=platform"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("SBF_TOOLCHAIN is 'platform'; use upstream (the default) or build-sbf"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn missing_cargo_build_sbf_says_how_to_install_it() {
+    let has_build_sbf = Command::new("cargo")
+        .args(["build-sbf", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let (ok, _, stderr) = make(&[
+        "--no-print-directory",
+        "check-build-sbf",
+        "SBF_TOOLCHAIN=build-sbf",
+    ]);
+    if has_build_sbf {
+        assert!(ok, "{stderr}");
+    } else {
+        assert!(!ok);
+        assert!(
+            stderr.starts_with(
+                "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI"
+            ),
+            "{stderr}"
+        );
+    }
+}
