@@ -1,7 +1,8 @@
 //! What every benchmark program shares: the `Account` layout, the operation
 //! codes and the values they write, and the on-chain plumbing (entrypoint,
-//! dispatch, checks). A program crate implements [`Operations`] with its
-//! serializer and calls [`program!`]; nothing else.
+//! dispatch, checks). A program crate implements [`View`] (zero-copy crates)
+//! or [`Codec`] (owned round trip) with its serializer, or [`Operations`]
+//! directly to mix the two, and calls [`program!`]; nothing else.
 #![no_std]
 
 mod account;
@@ -11,7 +12,7 @@ mod program;
 pub use account::{Account, NEW_AMOUNT, NEW_STATE, invalid_account_data};
 pub use operation::Operation;
 pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
-pub use program::{AccountBytes, Operations, dispatch};
+pub use program::{AccountBytes, Codec, InPlace, Operations, RoundTrip, View, dispatch};
 
 // Re-exported for `program!`, so program crates need no direct dependency.
 #[doc(hidden)]
