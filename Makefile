@@ -7,6 +7,8 @@ TOOLS := $(CURDIR)/.tools
 LINKER := $(TOOLS)/bin/sbpf-linker
 SBF_TARGET := bpfel-unknown-none
 DEPLOY := target/deploy
+# Cargo's output folder; target/deploy stays in the workspace either way.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # Every folder under programs/ with a Cargo.toml is a program.
 PROGRAMS := $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/*/Cargo.toml))))
 
@@ -20,12 +22,12 @@ SBF_TOOLCHAIN ?= upstream
 ifeq ($(SBF_TOOLCHAIN),upstream)
 TOOLCHAIN_READY := setup
 build = cargo build -Z build-std=core,alloc --release --target $(SBF_TARGET) -p $(1) \
-	&& mkdir -p $(DEPLOY) && cp target/$(SBF_TARGET)/release/lib$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
+	&& mkdir -p $(DEPLOY) && cp $(TARGET_DIR)/$(SBF_TARGET)/release/lib$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
 	&& echo upstream > $(DEPLOY)/$(3).toolchain
 else ifeq ($(SBF_TOOLCHAIN),build-sbf)
 TOOLCHAIN_READY := check-build-sbf
-build = cargo build-sbf --manifest-path $(2)/Cargo.toml --sbf-out-dir target/build-sbf \
-	&& mkdir -p $(DEPLOY) && cp target/build-sbf/$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
+build = cargo build-sbf --manifest-path $(2)/Cargo.toml --sbf-out-dir $(TARGET_DIR)/build-sbf \
+	&& mkdir -p $(DEPLOY) && cp $(TARGET_DIR)/build-sbf/$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
 	&& cargo build-sbf --version | paste -sd, - | sed 's/,/, /g' > $(DEPLOY)/$(3).toolchain
 else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)

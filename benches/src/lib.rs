@@ -9,6 +9,7 @@ pub mod case;
 pub mod chart;
 pub mod contract;
 pub mod report;
+pub mod scaffold;
 pub mod workspace;
 
 pub use case::{Case, Expected};

@@ -214,3 +214,84 @@ fn setup_without_rustup_says_what_to_do() {
         "{stderr}"
     );
 }
+
+/// Copies the tree without build output, tools or git history. Unchanged
+/// files keep their times, so cargo's build of the copy stays warm.
+fn copy_sources(from: &Path, to: &Path) {
+    let skip = [".git", ".tools", "target"].map(|name| from.join(name));
+    let entries = walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_entry(|e| !skip.iter().any(|s| e.path() == s));
+    for entry in entries {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else if fs::read(&target).ok() != Some(fs::read(entry.path()).unwrap()) {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Adding a crate is adding a folder: in a copy of this tree, a program made
+/// from the template builds, and the bench gives it three rows, with no
+/// other file edited.
+#[test]
+fn new_program_from_the_template_is_built_and_benched() {
+    let current = Workspace::current();
+    // A fixed place kept between runs, so only the first run compiles
+    // everything; the new program is made afresh each time. Outside the
+    // workspace, or cargo would merge both trees' .cargo/config.toml.
+    let scratch = std::env::temp_dir().join(format!(
+        "serialization-bench-template-test-{}",
+        benches::Program::id_for(&current.root.to_string_lossy())
+    ));
+    let copy = scratch.join("tree");
+    let _ = fs::remove_dir_all(copy.join("programs/fresh_crate"));
+    let _ = fs::remove_dir_all(copy.join("target/benches"));
+    copy_sources(&current.root, &copy);
+    // The installed toolchain is reused; set-up is tested elsewhere.
+    let _ = std::os::unix::fs::symlink(current.root.join(".tools"), copy.join(".tools"));
+    let workspace = Workspace::at(&copy);
+
+    let created = Command::new(env!("CARGO_BIN_EXE_new-program"))
+        .arg("fresh_crate")
+        .env("BENCH_WORKSPACE", &copy)
+        .output()
+        .unwrap();
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+
+    let built = Command::new("make")
+        .args(["--no-print-directory", "all"])
+        .current_dir(&copy)
+        .env("CARGO_TARGET_DIR", scratch.join("target"))
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+
+    let benched = Command::new(env!("CARGO_BIN_EXE_bench"))
+        .env("BENCH_WORKSPACE", &copy)
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    assert!(
+        benched.status.success(),
+        "{}",
+        String::from_utf8_lossy(&benched.stderr)
+    );
+    let table = fs::read_to_string(workspace.benches_dir().join("compute_units.md")).unwrap();
+    for op in ["full", "read_owner", "update_amount"] {
+        assert!(
+            table.contains(&format!("| fresh_crate::{op} | ")),
+            "{table}"
+        );
+    }
+}
