@@ -122,9 +122,13 @@ pub fn check(workspace: &Workspace, run: &Run) -> Result<Vec<String>, HarnessErr
     Ok(baseline.differences(&Baseline::of(run)))
 }
 
-/// `make bench-baseline`: rewrite the committed baseline from `run`.
+/// `make bench-baseline`: rewrite the committed baseline, and the chart the
+/// README shows, from `run`.
 pub fn write_baseline(workspace: &Workspace, run: &Run) -> Result<(), HarnessError> {
     Baseline::of(run)
         .write(&workspace.baseline_path())
-        .map_err(HarnessError::Report)
+        .map_err(HarnessError::Report)?;
+    let chart = workspace.root.join("benches/compute_units.svg");
+    fs::write(&chart, chart::svg(run).map_err(HarnessError::Report)?)
+        .map_err(|e| HarnessError::Report(format!("writing {}: {e}", chart.display())))
 }

@@ -25,7 +25,7 @@ fn draw<'a>(
     root.fill(&WHITE)?;
     let programs = run.programs();
     let operations = run.operations();
-    let top = run.measurements.iter().map(|m| m.cus).max().unwrap_or(1) as f64 * 1.2;
+    let top = run.measurements.iter().map(|m| m.cus).max().unwrap_or(1) as f64 * 1.3;
     let groups = operations.len() as f64;
     let mut chart = ChartBuilder::on(&root)
         .caption(
@@ -51,6 +51,7 @@ fn draw<'a>(
         .x_labels(2 * operations.len() + 1)
         .x_label_formatter(&name_at)
         .x_label_style(("sans-serif", 16))
+        .y_label_formatter(&|cus| format!("{cus:.0}"))
         .y_desc("CUs")
         .draw()?;
 

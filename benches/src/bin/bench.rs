@@ -44,7 +44,9 @@ fn run(mode: Option<&str>) -> Result<(), String> {
         Some("baseline") => {
             let run = bench::run(&workspace).map_err(fail("bench-baseline"))?;
             bench::write_baseline(&workspace, &run).map_err(fail("bench-baseline"))?;
-            println!("make bench-baseline: wrote benches/baseline.json; commit it with the change");
+            println!(
+                "make bench-baseline: wrote benches/baseline.json and benches/compute_units.svg; commit them with the change"
+            );
         }
         Some(other) => {
             return Err(format!(
