@@ -64,6 +64,13 @@ fn run_bench(workspace: &Workspace) -> (bool, String) {
     )
 }
 
+/// The bench exits non-zero with one line that contains every part.
+fn assert_bench_refuses(workspace: &Workspace, parts: &[&str]) {
+    let (ok, stderr) = run_bench(workspace);
+    assert!(!ok, "the bench must fail");
+    assert_one_line(&stderr, parts);
+}
+
 fn assert_one_line(stderr: &str, parts: &[&str]) {
     assert_eq!(stderr.lines().count(), 1, "one message expected: {stderr}");
     for part in parts {
@@ -79,9 +86,7 @@ fn missing_binary_says_make_all() {
         error.to_string(),
         "program `demo`: target/deploy/demo.so is missing; run `make all`"
     );
-    let (ok, stderr) = run_bench(&workspace);
-    assert!(!ok);
-    assert_one_line(&stderr, &["program `demo`", "missing", "make all"]);
+    assert_bench_refuses(&workspace, &["program `demo`", "missing", "make all"]);
 }
 
 #[test]
@@ -92,10 +97,8 @@ fn non_elf_binary_is_refused() {
         matches!(&error, HarnessError::Invalid { program, reason, .. } if program == "demo" && reason == "no ELF header"),
         "{error}"
     );
-    let (ok, stderr) = run_bench(&workspace);
-    assert!(!ok);
-    assert_one_line(
-        &stderr,
+    assert_bench_refuses(
+        &workspace,
         &["program `demo`", "not a loadable sBPF program", "make all"],
     );
 }
@@ -109,10 +112,8 @@ fn truncated_binary_is_refused() {
         matches!(&error, HarnessError::Invalid { program, .. } if program == "demo"),
         "{error}"
     );
-    let (ok, stderr) = run_bench(&workspace);
-    assert!(!ok);
-    assert_one_line(
-        &stderr,
+    assert_bench_refuses(
+        &workspace,
         &["program `demo`", "not a loadable sBPF program", "make all"],
     );
 }
@@ -134,9 +135,7 @@ fn binary_older_than_its_sources_is_stale() {
         load_error(&workspace).to_string(),
         "program `demo`: target/deploy/demo.so is older than programs/demo/src/lib.rs; run `make all`"
     );
-    let (ok, stderr) = run_bench(&workspace);
-    assert!(!ok);
-    assert_one_line(&stderr, &["program `demo`", "older than", "make all"]);
+    assert_bench_refuses(&workspace, &["program `demo`", "older than", "make all"]);
 }
 
 #[test]
