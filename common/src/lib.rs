@@ -8,11 +8,13 @@
 mod account;
 mod operation;
 mod program;
+mod shapes;
 
 pub use account::{Account, NEW_AMOUNT, NEW_STATE, invalid_account_data};
 pub use operation::Operation;
 pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
-pub use program::{AccountBytes, Codec, InPlace, Operations, RoundTrip, View, dispatch};
+pub use program::{AccountBytes, Operations, dispatch};
+pub use shapes::{Codec, InPlace, RoundTrip, View};
 
 // Re-exported for `program!`, so program crates need no direct dependency.
 #[doc(hidden)]
