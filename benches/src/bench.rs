@@ -85,7 +85,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         .collect::<Result<Vec<_>, _>>()?;
     let lock = Lock::read(workspace);
     let run = Run {
-        provenance: Provenance::collect(workspace, &programs, &elfs),
+        provenance: Provenance::collect(workspace, &programs, &elfs, &lock),
         measurements,
         floor: floor_measurements,
         sizes: programs

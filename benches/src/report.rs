@@ -27,7 +27,7 @@ pub struct Provenance {
     pub rustc: String,
     pub linker: String,
     pub sbpf_arch: String,
-    /// (crate, version) from Cargo.lock: the runtime, the harness, and
+    /// Crate -> version from Cargo.lock: the runtime, the harness, and
     /// each program's serializer.
     pub crates: BTreeMap<String, String>,
     pub commit: String,
@@ -35,8 +35,14 @@ pub struct Provenance {
 }
 
 impl Provenance {
-    pub fn collect(workspace: &Workspace, programs: &[Program], elfs: &[Vec<u8>]) -> Self {
-        let run = |program: &str, args: &[&str]| {
+    pub fn collect(
+        workspace: &Workspace,
+        programs: &[Program],
+        elfs: &[Vec<u8>],
+        lock: &Lock,
+    ) -> Self {
+        // The first line a command prints, if it succeeds and prints one.
+        let first_line = |program: &str, args: &[&str]| {
             Command::new(program)
                 .args(args)
                 .current_dir(&workspace.root)
@@ -45,7 +51,9 @@ impl Provenance {
                 .filter(|out| out.status.success())
                 .and_then(|out| String::from_utf8(out.stdout).ok())
                 .and_then(|out| out.lines().next().map(str::to_owned))
-                .unwrap_or_else(|| "unknown".into())
+        };
+        let run = |program: &str, args: &[&str]| {
+            first_line(program, args).unwrap_or_else(|| "unknown".into())
         };
         let linker = workspace.root.join(".tools/bin/sbpf-linker");
         let mut arches: Vec<String> = elfs
@@ -57,7 +65,7 @@ impl Provenance {
             .collect();
         arches.sort();
         arches.dedup();
-        let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"]) != "unknown";
+        let dirty = first_line("git", &["status", "--porcelain", "--untracked-files=no"]).is_some();
         let stamps: Vec<String> = programs
             .iter()
             .filter_map(|p| std::fs::read_to_string(p.so_path.with_extension("toolchain")).ok())
@@ -69,7 +77,7 @@ impl Provenance {
             rustc: run("rustc", &["--version"]),
             linker: run(linker.to_str().unwrap_or_default(), &["--version"]),
             sbpf_arch: arches.join(", "),
-            crates: crate_versions(workspace, programs),
+            crates: crate_versions(lock, programs),
             commit: run("git", &["rev-parse", "--short=12", "HEAD"])
                 + if dirty { " (uncommitted changes)" } else { "" },
             date: chrono::Utc::now().format("%Y-%m-%d").to_string(),
@@ -106,8 +114,7 @@ impl Provenance {
 
 /// Versions from Cargo.lock of the runtime and harness crates and of each
 /// program's serializer, as the lock resolved them for that program.
-fn crate_versions(workspace: &Workspace, programs: &[Program]) -> BTreeMap<String, String> {
-    let lock = Lock::read(workspace);
+fn crate_versions(lock: &Lock, programs: &[Program]) -> BTreeMap<String, String> {
     ["pinocchio", "solana-compiler-builtins", "mollusk-svm"]
         .iter()
         .filter_map(|name| Some((name.to_string(), lock.version(name)?)))
