@@ -59,7 +59,13 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     let programs = workspace.programs()?;
     let floor = workspace.floor();
     let everything: Vec<Program> = programs.iter().chain(&floor).cloned().collect();
-    let mollusk = workspace.mollusk(&everything)?;
+    let all_elfs = everything
+        .iter()
+        .map(|p| workspace.elf(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mollusk = workspace.mollusk_with(&everything, &all_elfs)?;
+    // The floor comes last; sizes and provenance are the programs' only.
+    let elfs = &all_elfs[..programs.len()];
 
     // Every result is checked before any number is written.
     let cases = cases(&programs);
@@ -79,18 +85,14 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     }
     bencher.execute();
 
-    let elfs = programs
-        .iter()
-        .map(|p| workspace.elf(p))
-        .collect::<Result<Vec<_>, _>>()?;
     let lock = Lock::read(workspace);
     let run = Run {
-        provenance: Provenance::collect(workspace, &programs, &elfs, &lock),
+        provenance: Provenance::collect(workspace, &programs, elfs, &lock),
         measurements,
         floor: floor_measurements,
         sizes: programs
             .iter()
-            .zip(&elfs)
+            .zip(elfs)
             .map(|(p, elf)| (p.name.clone(), elf.len() as u64))
             .collect(),
         crates: programs

@@ -175,10 +175,22 @@ impl Workspace {
 
     /// A Mollusk with every program loaded under its id.
     pub fn mollusk(&self, programs: &[Program]) -> Result<Mollusk, HarnessError> {
+        let elfs = programs
+            .iter()
+            .map(|p| self.elf(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.mollusk_with(programs, &elfs)
+    }
+
+    /// A Mollusk with each program loaded from its already checked ELF.
+    pub fn mollusk_with(
+        &self,
+        programs: &[Program],
+        elfs: &[Vec<u8>],
+    ) -> Result<Mollusk, HarnessError> {
         let mut mollusk = Mollusk::default();
-        for program in programs {
-            let elf = self.elf(program)?;
-            add_program(&mut mollusk, program, &elf).map_err(|reason| HarnessError::Invalid {
+        for (program, elf) in programs.iter().zip(elfs) {
+            add_program(&mut mollusk, program, elf).map_err(|reason| HarnessError::Invalid {
                 program: program.name.clone(),
                 path: self.relative(&program.so_path),
                 reason,

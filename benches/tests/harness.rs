@@ -214,6 +214,16 @@ fn setup_without_rustup_says_what_to_do() {
     );
 }
 
+/// Runs `command` and fails the test, with its stderr, unless it succeeds.
+fn succeed(command: &mut Command) {
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Copies the tree without build output, tools or git history. Unchanged
 /// files keep their times, so cargo's build of the copy stays warm.
 fn copy_sources(from: &Path, to: &Path) {
@@ -253,39 +263,19 @@ fn new_program_from_the_template_is_built_and_benched() {
     let _ = std::os::unix::fs::symlink(current.root.join(".tools"), copy.join(".tools"));
     let workspace = Workspace::at(&copy);
 
-    let created = Command::new(env!("CARGO_BIN_EXE_new-program"))
-        .arg("fresh_crate")
-        .env("BENCH_WORKSPACE", &copy)
-        .output()
-        .unwrap();
-    assert!(
-        created.status.success(),
-        "{}",
-        String::from_utf8_lossy(&created.stderr)
+    succeed(
+        Command::new(env!("CARGO_BIN_EXE_new-program"))
+            .arg("fresh_crate")
+            .env("BENCH_WORKSPACE", &copy),
     );
-
-    let built = Command::new("make")
-        .args(["--no-print-directory", "all"])
-        .current_dir(&copy)
-        .env("CARGO_TARGET_DIR", scratch.join("target"))
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
+    succeed(
+        Command::new("make")
+            .args(["--no-print-directory", "all"])
+            .current_dir(&copy)
+            .env("CARGO_TARGET_DIR", scratch.join("target")),
     );
-
-    let benched = Command::new(env!("CARGO_BIN_EXE_bench"))
-        .env("BENCH_WORKSPACE", &copy)
-        .env("RUST_LOG", "error")
-        .output()
-        .unwrap();
-    assert!(
-        benched.status.success(),
-        "{}",
-        String::from_utf8_lossy(&benched.stderr)
-    );
+    let (ok, stderr) = run_bench(&workspace);
+    assert!(ok, "{stderr}");
     let table = fs::read_to_string(workspace.benches_dir().join("compute_units.md")).unwrap();
     for op in ["full", "read_owner", "update_amount"] {
         assert!(

@@ -45,10 +45,15 @@ impl Account {
     /// Size of the encoded account, in every serializer.
     pub const LEN: usize = 160;
 
-    /// The owner check of `full` and `read_owner`.
+    /// The owner check of `full` and `read_owner`: the stored owner against
+    /// the key of account [1].
     #[inline(always)]
     pub fn check_owner(&self, key: &Address) -> ProgramResult {
-        check_owner(&self.owner, key)
+        if &self.owner == key.as_array() {
+            Ok(())
+        } else {
+            Err(ProgramError::IncorrectAuthority)
+        }
     }
 
     /// The change `full` and `update_amount` make.
@@ -65,16 +70,6 @@ impl Account {
 #[inline(always)]
 pub fn invalid_account_data<E>(_: E) -> ProgramError {
     ProgramError::InvalidAccountData
-}
-
-/// Compares a stored owner with the key of account [1].
-#[inline(always)]
-pub fn check_owner(owner: &[u8; 32], key: &Address) -> ProgramResult {
-    if owner == key.as_array() {
-        Ok(())
-    } else {
-        Err(ProgramError::IncorrectAuthority)
-    }
 }
 
 // The layout is the contract: every serializer must produce these bytes.
