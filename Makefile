@@ -9,25 +9,26 @@ SBF_TARGET := bpfel-unknown-none
 DEPLOY := target/deploy
 # Cargo's output folder; target/deploy stays in the workspace either way.
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
-# Every folder under programs/ with a Cargo.toml is a program.
-PROGRAMS := $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/*/Cargo.toml))))
+# Every folder under programs/<family>/ with a Cargo.toml is a program.
+programs_of = $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)/*/Cargo.toml))))
+TOKEN := $(call programs_of,token)
 
 export RUST_LOG ?= error
 
 # upstream (default): pinned nightly + sbpf-linker, installed by `make setup`.
 # build-sbf: the Solana CLI's `cargo build-sbf`, where the user has it.
 SBF_TOOLCHAIN ?= upstream
-# $(call build,<package>,<dir>,<name>) builds <package> into target/deploy/<name>.so
-# and records the toolchain in target/deploy/<name>.toolchain.
+# $(call build,<package>,<dir>,<path>,<features>) builds <package> with <features>
+# into target/deploy/<path>.so and records the toolchain in target/deploy/<path>.toolchain.
 ifeq ($(SBF_TOOLCHAIN),upstream)
 TOOLCHAIN_READY := setup
-build = cargo build -Z build-std=core,alloc --release --target $(SBF_TARGET) -p $(1) \
-	&& mkdir -p $(DEPLOY) && cp $(TARGET_DIR)/$(SBF_TARGET)/release/lib$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
+build = cargo build -Z build-std=core,alloc --release --target $(SBF_TARGET) -p $(1) $(4) \
+	&& mkdir -p $(dir $(DEPLOY)/$(3)) && cp $(TARGET_DIR)/$(SBF_TARGET)/release/lib$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
 	&& echo upstream > $(DEPLOY)/$(3).toolchain
 else ifeq ($(SBF_TOOLCHAIN),build-sbf)
 TOOLCHAIN_READY := check-build-sbf
-build = cargo build-sbf --manifest-path $(2)/Cargo.toml --sbf-out-dir $(TARGET_DIR)/build-sbf \
-	&& mkdir -p $(DEPLOY) && cp $(TARGET_DIR)/build-sbf/$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
+build = cargo build-sbf --manifest-path $(2)/Cargo.toml --sbf-out-dir $(TARGET_DIR)/build-sbf $(4) \
+	&& mkdir -p $(dir $(DEPLOY)/$(3)) && cp $(TARGET_DIR)/build-sbf/$(subst -,_,$(1)).so $(DEPLOY)/$(3).so \
 	&& cargo build-sbf --version | paste -sd, - | sed 's/,/, /g' > $(DEPLOY)/$(3).toolchain
 else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
@@ -50,14 +51,22 @@ setup: ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
 
-all: $(addprefix build-sbf-,$(PROGRAMS)) floor ## Build every program into target/deploy/<name>.so
+all: $(addprefix build-token-,$(TOKEN)) floor ## Build every program into target/deploy/<family>/
 
-build-sbf-%: $(TOOLCHAIN_READY) ## Build one program: make build-sbf-<name>
-	@test -f programs/$*/Cargo.toml || { echo "no program '$*' under programs/. Programs: $(PROGRAMS)" >&2; exit 1; }
-	$(call build,$*-program,programs/$*,$*)
+# A token program in its three length shapes (common/src/token/shape.rs).
+# $(call token_shapes,<package>,<dir>,<name>)
+define token_shapes
+	$(call build,$(1),$(2),token/exact/$(3),)
+	$(call build,$(1),$(2),token/at_least/$(3),--features common/at_least)
+	$(call build,$(1),$(2),token/unchecked/$(3),--features common/unchecked)
+endef
 
-floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop)
-	$(call build,noop-program,benches/noop,noop)
+build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
+	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
+	$(call token_shapes,$*-program,programs/token/$*,$*)
+
+floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
+	$(call token_shapes,noop-program,benches/noop,noop)
 
 bench: $(TOOLCHAIN_READY) ## Measure every program x operation into target/benches/
 	cargo run -p benches --bin bench
@@ -75,8 +84,8 @@ lint: setup ## cargo fmt --check and clippy -D warnings
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 
-new-program: setup ## Create programs/$(NAME) from the template: make new-program NAME=<crate>
-	cargo run -p benches --bin new-program -- "$(NAME)"
+new-program: setup ## Create a program from its family's template: make new-program FAMILY=token NAME=<crate>
+	cargo run -p benches --bin new-program -- "$(FAMILY)" "$(NAME)"
 
 clean: ## Remove build output (keeps .tools/)
 	cargo clean

@@ -11,7 +11,7 @@ use crate::report::Run;
 pub struct Baseline {
     /// What produced the numbers; a different toolchain gives other CUs.
     pub toolchain: String,
-    /// `<program>::<operation>` -> CUs, the floor included as `noop::...`.
+    /// Row (`<label>::<operation>`) -> CUs, the floor included as `noop::...`.
     pub compute_units: BTreeMap<String, u64>,
 }
 
@@ -21,7 +21,7 @@ impl Baseline {
             .measurements
             .iter()
             .chain(&run.floor)
-            .map(|m| (format!("{}::{}", m.program, m.operation), m.cus))
+            .map(|m| (m.row(), m.cus))
             .collect();
         Self {
             toolchain: run.provenance.toolchain(),

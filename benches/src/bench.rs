@@ -4,7 +4,7 @@
 
 use std::{collections::BTreeMap, fs};
 
-use common::Operation;
+use common::token::Operation;
 use mollusk_svm::Mollusk;
 use mollusk_svm_bencher::MolluskComputeUnitBencher;
 
@@ -26,8 +26,8 @@ pub fn cases(programs: &[Program]) -> Vec<Case> {
 }
 
 /// The floor's cases: the same calls, which must succeed and change nothing.
-fn floor_cases(floor: &Program) -> Vec<Case> {
-    let mut cases = cases(std::slice::from_ref(floor));
+fn floor_cases(floor: &[Program]) -> Vec<Case> {
+    let mut cases = cases(floor);
     for case in &mut cases {
         case.expected = Expected::Success(case.accounts[0].1.data.clone());
     }
@@ -39,7 +39,9 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
         .iter()
         .map(|case| {
             case.run(mollusk).map(|result| Measurement {
-                program: case.program.clone(),
+                family: case.family,
+                program: case.name.clone(),
+                shape: case.shape,
                 operation: case.operation.clone(),
                 cus: result.compute_units_consumed,
             })
@@ -70,10 +72,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     // Every result is checked before any number is written.
     let cases = cases(&programs);
     let measurements = run_all(&cases, &mollusk)?;
-    let floor_measurements = match &floor {
-        Some(floor) => run_all(&floor_cases(floor), &mollusk)?,
-        None => Vec::new(),
-    };
+    let floor_measurements = run_all(&floor_cases(&floor), &mollusk)?;
 
     let out_dir = workspace.benches_dir();
     let names: Vec<String> = cases.iter().map(Case::name).collect();
@@ -93,7 +92,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         sizes: programs
             .iter()
             .zip(elfs)
-            .map(|(p, elf)| (p.name.clone(), elf.len() as u64))
+            .map(|(p, elf)| (p.label(), elf.len() as u64))
             .collect(),
         crates: programs
             .iter()

@@ -10,7 +10,10 @@ use solana_instruction::{AccountMeta, Instruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use crate::{HarnessError, Input, Program};
+use crate::{
+    HarnessError, Input, Program,
+    workspace::{Family, Shape},
+};
 
 /// Key of account [0], the account holding the data.
 pub const DATA_ACCOUNT: Pubkey = Pubkey::new_from_array([0xDA; 32]);
@@ -30,7 +33,12 @@ pub enum Expected {
 
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// The program's label (`borsh`, `at_least/borsh`): errors name it.
     pub program: String,
+    pub family: Family,
+    /// The program's folder: its crate or format.
+    pub name: String,
+    pub shape: Shape,
     pub operation: String,
     pub instruction: Instruction,
     pub accounts: Vec<(Pubkey, Account)>,
@@ -69,11 +77,14 @@ impl Case {
             .map(|(meta, account)| (meta.clone(), (meta.pubkey, account)))
             .unzip();
         Self {
-            program: program.name.clone(),
+            program: program.label(),
+            family: program.family,
+            name: program.name.clone(),
+            shape: program.shape,
             operation: operation.into(),
             instruction: Instruction::new_with_bytes(program.id, &input.instruction_data, metas),
             accounts,
-            expected: match input.expected() {
+            expected: match input.expected(program.shape) {
                 Ok(data) => Expected::Success(data),
                 Err(error) => Expected::Failure(error),
             },

@@ -3,8 +3,10 @@
 
 use std::ops::Range;
 
-use common::{NEW_AMOUNT, NEW_STATE, Operation};
+use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use solana_program_error::ProgramError;
+
+use crate::workspace::Shape;
 
 /// Length of the account data every operation expects.
 pub const ACCOUNT_LEN: usize = 160;
@@ -56,9 +58,12 @@ impl Input {
         }
     }
 
-    /// What the program must do: the data of account [0] afterwards, or the
-    /// error, checked in the contract's order. On error nothing changes.
-    pub fn expected(&self) -> Result<Vec<u8>, ProgramError> {
+    /// What a program built in `shape` must do: the data of account [0]
+    /// afterwards, or the error, checked in the contract's order. On error
+    /// nothing changes. `exact` wants 160 bytes before the writable check;
+    /// `at_least` wants at least 160 there; `unchecked` finds out after the
+    /// writable check. Bytes after the first 160 are never written.
+    pub fn expected(&self, shape: Shape) -> Result<Vec<u8>, ProgramError> {
         if self.account_count < 2 {
             return Err(ProgramError::NotEnoughAccountKeys);
         }
@@ -66,12 +71,19 @@ impl Input {
             Some(&op @ (FULL | READ_OWNER | UPDATE_AMOUNT)) => op,
             _ => return Err(ProgramError::InvalidInstructionData),
         };
-        if self.data.len() != ACCOUNT_LEN {
-            return Err(ProgramError::InvalidAccountData);
+        let len = self.data.len();
+        let short = len < ACCOUNT_LEN;
+        match shape {
+            Shape::Exact if len != ACCOUNT_LEN => return Err(ProgramError::InvalidAccountData),
+            Shape::AtLeast if short => return Err(ProgramError::InvalidAccountData),
+            _ => {}
         }
         let writes = op != READ_OWNER;
         if writes && !self.writable {
             return Err(ProgramError::Immutable);
+        }
+        if short {
+            return Err(ProgramError::InvalidAccountData);
         }
         let checks_owner = op != UPDATE_AMOUNT;
         if checks_owner && self.data[OWNER] != self.owner_key {
@@ -98,29 +110,72 @@ mod tests {
         updated[64..72].copy_from_slice(&[0x00, 0xCA, 0x9A, 0x3B, 0, 0, 0, 0]);
         updated[104] = 0xFF;
         assert_eq!(
-            Input::valid(Operation::Full).expected(),
+            Input::valid(Operation::Full).expected(Shape::Exact),
             Ok(updated.clone())
         );
         assert_eq!(
-            Input::valid(Operation::UpdateAmount).expected(),
+            Input::valid(Operation::UpdateAmount).expected(Shape::Exact),
             Ok(updated)
         );
-        assert_eq!(Input::valid(Operation::ReadOwner).expected(), Ok(fixture()));
+        assert_eq!(
+            Input::valid(Operation::ReadOwner).expected(Shape::Exact),
+            Ok(fixture())
+        );
     }
 
     #[test]
     fn oracle_checks_in_contract_order() {
         let mut input = Input::valid(Operation::Full);
         input.owner_key = [0; 32];
-        assert_eq!(input.expected(), Err(ProgramError::IncorrectAuthority));
+        assert_eq!(
+            input.expected(Shape::Exact),
+            Err(ProgramError::IncorrectAuthority)
+        );
         input.writable = false;
-        assert_eq!(input.expected(), Err(ProgramError::Immutable));
+        assert_eq!(input.expected(Shape::Exact), Err(ProgramError::Immutable));
         input.data.push(0);
-        assert_eq!(input.expected(), Err(ProgramError::InvalidAccountData));
+        assert_eq!(
+            input.expected(Shape::Exact),
+            Err(ProgramError::InvalidAccountData)
+        );
         input.instruction_data = vec![3];
-        assert_eq!(input.expected(), Err(ProgramError::InvalidInstructionData));
+        assert_eq!(
+            input.expected(Shape::Exact),
+            Err(ProgramError::InvalidInstructionData)
+        );
         input.account_count = 1;
-        assert_eq!(input.expected(), Err(ProgramError::NotEnoughAccountKeys));
+        assert_eq!(
+            input.expected(Shape::Exact),
+            Err(ProgramError::NotEnoughAccountKeys)
+        );
+    }
+
+    #[test]
+    fn shapes_differ_in_length_and_order() {
+        let mut long = Input::valid(Operation::Full);
+        long.data.extend([0xAB; 3]);
+        let mut updated = long.data.clone();
+        updated[STATE] = NEW_STATE;
+        updated[AMOUNT].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
+        assert_eq!(
+            long.expected(Shape::Exact),
+            Err(ProgramError::InvalidAccountData)
+        );
+        assert_eq!(long.expected(Shape::AtLeast), Ok(updated.clone()));
+        assert_eq!(long.expected(Shape::Unchecked), Ok(updated));
+
+        let short_read_only = Input {
+            data: vec![1; 159],
+            writable: false,
+            ..Input::valid(Operation::Full)
+        };
+        for (shape, error) in [
+            (Shape::Exact, ProgramError::InvalidAccountData),
+            (Shape::AtLeast, ProgramError::InvalidAccountData),
+            (Shape::Unchecked, ProgramError::Immutable),
+        ] {
+            assert_eq!(short_read_only.expected(shape), Err(error), "{shape:?}");
+        }
     }
 
     #[test]

@@ -14,4 +14,4 @@ pub mod workspace;
 
 pub use case::{Case, Expected};
 pub use contract::Input;
-pub use workspace::{HarnessError, Program, Workspace};
+pub use workspace::{Family, HarnessError, Program, Shape, Workspace};

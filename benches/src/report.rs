@@ -3,19 +3,36 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, process::Command};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::{Program, Workspace};
+use crate::{
+    Program, Workspace,
+    workspace::{Family, Shape},
+};
 
-/// The program every ratio is relative to.
+/// The program every ratio is relative to (in the same shape).
 pub const BASELINE: &str = "transmute";
 
 /// One program x operation, from a run whose result was checked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Measurement {
+    pub family: Family,
+    /// The program's folder: its crate or format.
     pub program: String,
+    pub shape: Shape,
     pub operation: String,
     pub cus: u64,
+}
+
+impl Measurement {
+    /// The row's name in every report: `<label>::<operation>`.
+    pub fn row(&self) -> String {
+        format!(
+            "{}::{}",
+            Program::label_of(self.family, self.shape, &self.program),
+            self.operation
+        )
+    }
 }
 
 /// What produced the numbers, read from the tools and files themselves.
@@ -204,35 +221,43 @@ fn read_toml(path: &std::path::Path) -> toml::Table {
 pub struct Run {
     pub provenance: Provenance,
     pub measurements: Vec<Measurement>,
-    /// The no-op program's CUs per operation.
+    /// The no-op program's CUs per shape and operation.
     pub floor: Vec<Measurement>,
-    /// `.so` size in bytes, by program.
+    /// `.so` size in bytes, by program label.
     pub sizes: BTreeMap<String, u64>,
-    /// The serializer and its version, by program (none for the raw cast).
+    /// The serializer and its version, by program folder (none for the raw
+    /// cast).
     pub crates: BTreeMap<String, Option<(String, String)>>,
 }
 
 impl Run {
-    fn find(list: &[Measurement], program: &str, operation: &str) -> Option<u64> {
+    fn find(list: &[Measurement], shape: Shape, program: &str, operation: &str) -> Option<u64> {
         list.iter()
-            .find(|m| m.program == program && m.operation == operation)
+            .find(|m| {
+                m.family == Family::Token
+                    && m.shape == shape
+                    && m.program == program
+                    && m.operation == operation
+            })
             .map(|m| m.cus)
     }
 
-    pub fn cus(&self, program: &str, operation: &str) -> Option<u64> {
-        Self::find(&self.measurements, program, operation)
+    /// A token program's CUs for an operation in a shape.
+    pub fn cus(&self, shape: Shape, program: &str, operation: &str) -> Option<u64> {
+        Self::find(&self.measurements, shape, program, operation)
     }
 
-    fn floor(&self, operation: &str) -> Option<u64> {
+    fn floor(&self, shape: Shape, operation: &str) -> Option<u64> {
         self.floor
             .iter()
-            .find(|m| m.operation == operation)
+            .find(|m| m.shape == shape && m.operation == operation)
             .map(|m| m.cus)
     }
 
-    fn ratio(&self, program: &str, operation: &str) -> Option<f64> {
-        let base = self.cus(BASELINE, operation).filter(|b| *b > 0)?;
-        Some(self.cus(program, operation)? as f64 / base as f64)
+    /// CUs relative to the raw cast's in the same shape.
+    fn ratio(&self, shape: Shape, program: &str, operation: &str) -> Option<f64> {
+        let base = self.cus(shape, BASELINE, operation).filter(|b| *b > 0)?;
+        Some(self.cus(shape, program, operation)? as f64 / base as f64)
     }
 
     pub fn operations(&self) -> Vec<&str> {
@@ -245,28 +270,58 @@ impl Run {
         operations
     }
 
-    /// Programs, cheapest first operation (`full`) first, then by name.
+    /// The shapes measured, in their order.
+    pub fn shapes(&self) -> Vec<Shape> {
+        Shape::ALL
+            .into_iter()
+            .filter(|shape| self.measurements.iter().any(|m| m.shape == *shape))
+            .collect()
+    }
+
+    /// Token programs, cheapest first operation (`full`, `exact` shape)
+    /// first, then by name.
     pub fn programs(&self) -> Vec<&str> {
-        let mut programs: Vec<&str> = self.sizes.keys().map(String::as_str).collect();
+        let mut programs: Vec<&str> = self
+            .measurements
+            .iter()
+            .filter(|m| m.family == Family::Token)
+            .map(|m| m.program.as_str())
+            .collect();
+        programs.sort();
+        programs.dedup();
         let first = self.operations().first().copied().unwrap_or_default();
-        programs.sort_by_key(|p| (self.cus(p, first).unwrap_or(u64::MAX), p.to_string()));
+        programs.sort_by_key(|p| {
+            (
+                self.cus(Shape::Exact, p, first).unwrap_or(u64::MAX),
+                p.to_string(),
+            )
+        });
         programs
     }
 
-    /// Operations as rows, programs as columns; each cell the CUs and the
-    /// ratio to the baseline; then CUs net of the floor, and `.so` sizes.
+    /// The report: provenance, the `exact` table (operations as rows,
+    /// programs as columns, ratio to the raw cast, net of the floor, `.so`
+    /// sizes), then the shapes section.
     pub fn summary_markdown(&self) -> String {
-        let programs = self.programs();
-        let operations = self.operations();
         let mut out = String::from("# Compute units per operation\n\n");
         out.push_str(&self.provenance.markdown());
+        out.push_str("\n## Token family, `exact` shape\n");
+        out.push_str(&self.exact_table());
+        if self.shapes().len() > 1 {
+            out.push_str(&self.shapes_section());
+        }
+        out
+    }
+
+    fn exact_table(&self) -> String {
+        let programs = self.programs();
+        let operations = self.operations();
+        let mut out = String::new();
         let floor: Vec<String> = operations
             .iter()
             .map(|op| {
-                format!(
-                    "{op} {}",
-                    self.floor(op).map_or("-".into(), |f| f.to_string())
-                )
+                let cus = self.floor(Shape::Exact, op);
+                format!("{op} {}", cus.map_or("-".into(), |f| f.to_string()))
             })
             .collect();
         let _ = write!(
@@ -288,48 +343,109 @@ impl Run {
             }
             out.push('\n');
         };
+        let shape = Shape::Exact;
         for op in &operations {
-            row(
-                op.to_string(),
-                &|p| match (self.cus(p, op), self.ratio(p, op)) {
-                    (Some(c), Some(r)) => format!("{c} ({r:.1}x)"),
-                    (Some(c), None) => c.to_string(),
-                    (None, _) => "-".into(),
-                },
-            );
+            row(op.to_string(), &|p| {
+                cell(self.cus(shape, p, op), self.ratio(shape, p, op))
+            });
         }
         for op in &operations {
             row(
                 format!("net {op}"),
-                &|p| match (self.cus(p, op), self.floor(op)) {
+                &|p| match (self.cus(shape, p, op), self.floor(shape, op)) {
                     (Some(c), Some(f)) => (c as i64 - f as i64).to_string(),
                     _ => "-".into(),
                 },
             );
         }
-        row(".so bytes".into(), &|p| self.sizes[p].to_string());
+        row(".so bytes".into(), &|p| {
+            self.sizes
+                .get(&Program::label_of(Family::Token, shape, p))
+                .map_or("-".into(), u64::to_string)
+        });
         out
     }
 
-    /// One record per program x operation, with the provenance.
+    /// Per operation, crates x shapes; then each crate's spread.
+    fn shapes_section(&self) -> String {
+        let shapes = self.shapes();
+        let mut out = String::from(
+            "\n## Token family: what the compiler knows about the length\n\n\
+             `exact`: the program checks `len == 160` and the crate gets a `[u8; 160]`. \
+             `at_least`: the program checks `len >= 160` and the crate gets the whole slice. \
+             `unchecked`: no length check; the crate's own API refuses short data. \
+             Each cell: CUs (ratio to `transmute` in the same shape).\n",
+        );
+        for op in self.operations() {
+            let _ = write!(out, "\n### {op}\n\n| crate |");
+            for shape in &shapes {
+                let _ = write!(out, " {} |", shape.name());
+            }
+            out.push_str("\n|---|");
+            out.push_str(&"---:|".repeat(shapes.len()));
+            out.push('\n');
+            for p in self.programs() {
+                let _ = write!(out, "| {p} |");
+                for &shape in &shapes {
+                    let _ = write!(
+                        out,
+                        " {} |",
+                        cell(self.cus(shape, p, op), self.ratio(shape, p, op))
+                    );
+                }
+                out.push('\n');
+            }
+        }
+        out.push_str("\n### Spread by crate\n\n");
+        for p in self.programs() {
+            let spreads: Vec<String> = self
+                .operations()
+                .iter()
+                .filter_map(|op| {
+                    let by_shape: Vec<(Shape, u64)> = shapes
+                        .iter()
+                        .filter_map(|&s| Some((s, self.cus(s, p, op)?)))
+                        .collect();
+                    let cheapest = by_shape.iter().min_by_key(|(_, c)| *c)?;
+                    let dearest = by_shape.iter().max_by_key(|(_, c)| *c)?;
+                    Some(format!(
+                        "`{op}` {} in `{}` to {} in `{}` ({:.1}x)",
+                        cheapest.1,
+                        cheapest.0.name(),
+                        dearest.1,
+                        dearest.0.name(),
+                        dearest.1 as f64 / cheapest.1.max(1) as f64
+                    ))
+                })
+                .collect();
+            let _ = writeln!(out, "- **{p}**: {}.", spreads.join("; "));
+        }
+        out
+    }
+
+    /// One record per program x shape x operation, with the provenance.
     pub fn results_json(&self) -> serde_json::Value {
         let records: Vec<serde_json::Value> = self
             .measurements
             .iter()
             .map(|m| {
-                let (krate, version) = match &self.crates[&m.program] {
-                    Some((name, version)) => (Some(name.as_str()), Some(version.as_str())),
+                let (krate, version) = match self.crates.get(&m.program).cloned().flatten() {
+                    Some((name, version)) => (Some(name), Some(version)),
                     None => (None, None),
                 };
+                let label = Program::label_of(m.family, m.shape, &m.program);
                 serde_json::json!({
+                    "row": m.row(),
+                    "family": m.family,
                     "program": m.program,
                     "crate": krate,
                     "crate_version": version,
+                    "shape": m.shape,
                     "operation": m.operation,
                     "cus": m.cus,
-                    "net_cus": self.floor(&m.operation).map(|f| m.cus as i64 - f as i64),
-                    "ratio": self.ratio(&m.program, &m.operation),
-                    "so_bytes": self.sizes[&m.program],
+                    "net_cus": self.floor(m.shape, &m.operation).map(|f| m.cus as i64 - f as i64),
+                    "ratio": self.ratio(m.shape, &m.program, &m.operation),
+                    "so_bytes": self.sizes.get(&label),
                 })
             })
             .collect();
@@ -339,5 +455,13 @@ impl Run {
             "floor": self.floor,
             "results": records,
         })
+    }
+}
+
+fn cell(cus: Option<u64>, ratio: Option<f64>) -> String {
+    match (cus, ratio) {
+        (Some(c), Some(r)) => format!("{c} ({r:.1}x)"),
+        (Some(c), None) => c.to_string(),
+        (None, _) => "-".into(),
     }
 }

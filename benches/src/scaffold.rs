@@ -2,15 +2,36 @@
 
 use std::{fs, path::PathBuf};
 
-use crate::Workspace;
+use crate::{Family, Workspace};
 
-const CARGO_TOML: &str = include_str!("../template/Cargo.toml.in");
-const LIB_RS: &str = include_str!("../template/lib.rs.in");
+/// The template of each family: (Cargo.toml, src/lib.rs).
+fn template(family: Family) -> (&'static str, &'static str) {
+    match family {
+        Family::Token => (
+            include_str!("../template/token/Cargo.toml.in"),
+            include_str!("../template/token/lib.rs.in"),
+        ),
+    }
+}
+
+/// The family a `FAMILY=` argument names.
+pub fn family(name: &str) -> Result<Family, String> {
+    let names: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+    Family::ALL
+        .into_iter()
+        .find(|f| f.name() == name)
+        .ok_or_else(|| {
+            format!(
+                "FAMILY `{name}` is not a family: use one of {}",
+                names.join(", ")
+            )
+        })
+}
 
 /// Why a name cannot become a program; nothing is created.
-pub fn check_name(workspace: &Workspace, name: &str) -> Result<(), String> {
+pub fn check_name(workspace: &Workspace, family: Family, name: &str) -> Result<(), String> {
     if name.is_empty() {
-        return Err("NAME is empty: use make new-program NAME=<crate>".into());
+        return Err("NAME is empty: use make new-program FAMILY=<family> NAME=<crate>".into());
     }
     let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
         && name
@@ -24,18 +45,19 @@ pub fn check_name(workspace: &Workspace, name: &str) -> Result<(), String> {
     if name == "noop" {
         return Err("NAME `noop` is the floor program's; pick another".into());
     }
-    let dir = workspace.root.join("programs").join(name);
-    if dir.exists() {
+    let folder = format!("programs/{}/{name}", family.name());
+    if workspace.root.join(&folder).exists() {
         return Err(format!(
-            "programs/{name} already exists; pick another NAME or edit it"
+            "{folder} already exists; pick another NAME or edit it"
         ));
     }
     Ok(())
 }
 
-/// Creates `programs/<name>/` and returns it.
-pub fn new_program(workspace: &Workspace, name: &str) -> Result<PathBuf, String> {
-    check_name(workspace, name)?;
+/// Creates `programs/<family>/<name>/` and returns it.
+pub fn new_program(workspace: &Workspace, family: Family, name: &str) -> Result<PathBuf, String> {
+    check_name(workspace, family, name)?;
+    let (cargo_toml, lib_rs) = template(family);
     let type_name: String = name
         .split('_')
         .filter(|part| !part.is_empty())
@@ -46,15 +68,19 @@ pub fn new_program(workspace: &Workspace, name: &str) -> Result<PathBuf, String>
             .replace("{{name}}", name)
             .replace("{{Type}}", &type_name)
     };
-    let dir = workspace.root.join("programs").join(name);
+    let dir = workspace
+        .root
+        .join("programs")
+        .join(family.name())
+        .join(name);
     let write = || -> std::io::Result<()> {
         fs::create_dir_all(dir.join("src"))?;
-        fs::write(dir.join("Cargo.toml"), fill(CARGO_TOML))?;
-        fs::write(dir.join("src/lib.rs"), fill(LIB_RS))
+        fs::write(dir.join("Cargo.toml"), fill(cargo_toml))?;
+        fs::write(dir.join("src/lib.rs"), fill(lib_rs))
     };
     write().map_err(|error| {
         let _ = fs::remove_dir_all(&dir);
-        format!("could not create programs/{name}: {error}")
+        format!("could not create {}: {error}", dir.display())
     })?;
     Ok(dir)
 }
@@ -65,7 +91,7 @@ mod tests {
 
     fn workspace() -> (tempfile::TempDir, Workspace) {
         let dir = tempfile::tempdir().unwrap();
-        fs::create_dir_all(dir.path().join("programs/borsh")).unwrap();
+        fs::create_dir_all(dir.path().join("programs/token/borsh")).unwrap();
         let workspace = Workspace::at(dir.path());
         (dir, workspace)
     }
@@ -80,19 +106,25 @@ mod tests {
             ("9lives", "not a valid program name"),
             ("a b", "not a valid program name"),
             ("noop", "floor program"),
-            ("borsh", "programs/borsh already exists"),
+            ("borsh", "programs/token/borsh already exists"),
         ] {
-            let message = new_program(&workspace, name).expect_err(name);
+            let message = new_program(&workspace, Family::Token, name).expect_err(name);
             assert!(message.contains(error), "{name}: {message}");
         }
-        let entries: Vec<_> = fs::read_dir(dir.path().join("programs")).unwrap().collect();
-        assert_eq!(entries.len(), 1, "only programs/borsh");
+        let entries: Vec<_> = fs::read_dir(dir.path().join("programs/token"))
+            .unwrap()
+            .collect();
+        assert_eq!(entries.len(), 1, "only programs/token/borsh");
+        assert_eq!(
+            family("nft").unwrap_err(),
+            "FAMILY `nft` is not a family: use one of token"
+        );
     }
 
     #[test]
     fn fills_the_template() {
         let (_dir, workspace) = workspace();
-        let dir = new_program(&workspace, "my_crate").unwrap();
+        let dir = new_program(&workspace, Family::Token, "my_crate").unwrap();
         let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         assert!(manifest.contains("name = \"my_crate-program\""));
         let lib = fs::read_to_string(dir.join("src/lib.rs")).unwrap();

@@ -44,22 +44,107 @@ pub enum HarnessError {
     },
 }
 
-/// A benchmark program: a folder `programs/<name>/` whose package is
-/// `<name>-program`, built to `target/deploy/<name>.so`.
+/// A family of programs: one logical record, its operations and contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// The fixed 160-byte `Account`.
+    Token,
+}
+
+impl Family {
+    pub const ALL: [Family; 1] = [Family::Token];
+
+    /// The folder under `programs/` and `target/deploy/`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Token => "token",
+        }
+    }
+
+    /// The shapes each program of the family is built in.
+    pub const fn shapes(self) -> &'static [Shape] {
+        match self {
+            Self::Token => &Shape::ALL,
+        }
+    }
+}
+
+/// What the program tells the compiler about the account's length before a
+/// crate decodes it (common/src/token/shape.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shape {
+    /// `len == 160`; the crate gets a `[u8; 160]`.
+    Exact,
+    /// `len >= 160`; the crate gets the whole slice.
+    AtLeast,
+    /// No length check; the crate's own API refuses short data.
+    Unchecked,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 3] = [Shape::Exact, Shape::AtLeast, Shape::Unchecked];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Exact => "exact",
+            Self::AtLeast => "at_least",
+            Self::Unchecked => "unchecked",
+        }
+    }
+}
+
+/// A benchmark program built in one shape: a folder
+/// `programs/<family>/<name>/` whose package is `<name>-program`, built to
+/// `target/deploy/<family>/<shape>/<name>.so`.
 #[derive(Clone, Debug)]
 pub struct Program {
+    pub family: Family,
+    /// The folder's name: the crate or format.
     pub name: String,
+    pub shape: Shape,
     pub id: Pubkey,
     pub dir: PathBuf,
     pub so_path: PathBuf,
 }
 
 impl Program {
-    /// Ids come from the folder name alone, so they are the same on every
-    /// machine and for every run.
-    pub fn id_for(name: &str) -> Pubkey {
-        let digest = Sha256::digest(format!("serialization-bench/program/{name}"));
+    /// The program as a report names it: `borsh` for the token family's
+    /// `exact` shape (the names the table has always had), else the shape
+    /// or family first: `at_least/borsh`.
+    pub fn label(&self) -> String {
+        Self::label_of(self.family, self.shape, &self.name)
+    }
+
+    pub fn label_of(family: Family, shape: Shape, name: &str) -> String {
+        match (family, shape) {
+            (Family::Token, Shape::Exact) => name.to_string(),
+            (Family::Token, shape) => format!("{}/{name}", shape.name()),
+        }
+    }
+
+    /// Ids come from the label alone, so they are the same on every machine
+    /// and for every run.
+    pub fn id_for(label: &str) -> Pubkey {
+        let digest = Sha256::digest(format!("serialization-bench/program/{label}"));
         Pubkey::new_from_array(digest.into())
+    }
+
+    fn new(workspace: &Workspace, family: Family, shape: Shape, name: &str, dir: PathBuf) -> Self {
+        let label = Self::label_of(family, shape, name);
+        Self {
+            family,
+            name: name.to_string(),
+            shape,
+            id: Self::id_for(&label),
+            dir,
+            so_path: workspace
+                .deploy_dir()
+                .join(family.name())
+                .join(shape.name())
+                .join(format!("{name}.so")),
+        }
     }
 }
 
@@ -112,36 +197,46 @@ impl Workspace {
         self.root.join("benches/baseline.json")
     }
 
-    /// The no-op floor program, `benches/noop`, where the workspace has it.
-    pub fn floor(&self) -> Option<Program> {
+    /// The token family's no-op floor program, `benches/noop`, in every
+    /// shape, where the workspace has it.
+    pub fn floor(&self) -> Vec<Program> {
         let dir = self.root.join("benches/noop");
-        dir.join("Cargo.toml").is_file().then(|| Program {
-            name: "noop".into(),
-            id: Program::id_for("noop"),
-            so_path: self.deploy_dir().join("noop.so"),
-            dir,
-        })
+        if !dir.join("Cargo.toml").is_file() {
+            return Vec::new();
+        }
+        Family::Token
+            .shapes()
+            .iter()
+            .map(|&shape| Program::new(self, Family::Token, shape, "noop", dir.clone()))
+            .collect()
     }
 
-    /// Every folder under `programs/` that has a `Cargo.toml`, by name.
+    /// Every folder under `programs/<family>/` that has a `Cargo.toml`, in
+    /// each of its family's shapes: by family, shape, then name.
     pub fn programs(&self) -> Result<Vec<Program>, HarnessError> {
         let programs_dir = self.root.join("programs");
-        let mut programs: Vec<Program> = fs::read_dir(&programs_dir)
-            .map_err(|_| HarnessError::NoPrograms(programs_dir.clone()))?
-            .filter_map(Result::ok)
-            .filter(|entry| entry.path().join("Cargo.toml").is_file())
-            .filter_map(|entry| entry.file_name().into_string().ok())
-            .map(|name| Program {
-                id: Program::id_for(&name),
-                dir: programs_dir.join(&name),
-                so_path: self.deploy_dir().join(format!("{name}.so")),
-                name,
-            })
-            .collect();
+        let mut programs = Vec::new();
+        for family in Family::ALL {
+            let family_dir = programs_dir.join(family.name());
+            let Ok(entries) = fs::read_dir(&family_dir) else {
+                continue;
+            };
+            let mut names: Vec<String> = entries
+                .filter_map(Result::ok)
+                .filter(|entry| entry.path().join("Cargo.toml").is_file())
+                .filter_map(|entry| entry.file_name().into_string().ok())
+                .collect();
+            names.sort();
+            for &shape in family.shapes() {
+                for name in &names {
+                    let dir = family_dir.join(name);
+                    programs.push(Program::new(self, family, shape, name, dir));
+                }
+            }
+        }
         if programs.is_empty() {
             return Err(HarnessError::NoPrograms(programs_dir));
         }
-        programs.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(programs)
     }
 
@@ -151,7 +246,7 @@ impl Workspace {
         let built = fs::metadata(&program.so_path)
             .and_then(|meta| meta.modified())
             .map_err(|_| HarnessError::Missing {
-                program: program.name.clone(),
+                program: program.label(),
                 path: self.relative(&program.so_path),
             })?;
         let inputs = SHARED_INPUTS.iter().map(|p| self.root.join(p));
@@ -162,13 +257,13 @@ impl Workspace {
             .max_by_key(|(_, modified)| *modified)
         {
             return Err(HarnessError::Stale {
-                program: program.name.clone(),
+                program: program.label(),
                 path: self.relative(&program.so_path),
                 source_file: self.relative(&source),
             });
         }
         fs::read(&program.so_path).map_err(|_| HarnessError::Missing {
-            program: program.name.clone(),
+            program: program.label(),
             path: self.relative(&program.so_path),
         })
     }
@@ -191,7 +286,7 @@ impl Workspace {
         let mut mollusk = Mollusk::default();
         for (program, elf) in programs.iter().zip(elfs) {
             add_program(&mut mollusk, program, elf).map_err(|reason| HarnessError::Invalid {
-                program: program.name.clone(),
+                program: program.label(),
                 path: self.relative(&program.so_path),
                 reason,
             })?;

@@ -2,26 +2,31 @@
 //! every operation, through Mollusk. Each clause states the expected
 //! outcome explicitly and also checks that the oracle agrees.
 
-use benches::{Case, Expected, Input, Workspace, bench, contract};
-use common::Operation;
+use benches::{Case, Expected, Input, Shape, Workspace, bench, contract};
+use common::token::Operation;
 use solana_program_error::ProgramError;
 
 const WRONG_OWNER: [u8; 32] = [0x77; 32];
 
-/// Runs one labelled input per operation on every program; collects every
-/// failure so one run shows them all.
-fn assert_clause(clause: &str, inputs: impl Fn(Operation) -> Vec<(String, Input, Expected)>) {
+/// Runs the labelled inputs of each operation and shape on every program
+/// built in that shape; collects every failure so one run shows them all.
+fn assert_clause(
+    clause: &str,
+    inputs: impl Fn(Operation, Shape) -> Vec<(String, Input, Expected)>,
+) {
     let (programs, mollusk) = Workspace::current()
         .load()
         .unwrap_or_else(|e| panic!("{e}"));
     let mut failures = Vec::new();
     for program in &programs {
         for op in Operation::ALL {
-            for (label, input, expected) in inputs(op) {
+            for (label, input, expected) in inputs(op, program.shape) {
                 let case = Case::new(program, format!("{} ({label})", op.name()), &input);
                 assert_eq!(
-                    case.expected, expected,
-                    "oracle disagrees: {clause}, {label}"
+                    case.expected,
+                    expected,
+                    "oracle disagrees: {clause}, {label}, {}",
+                    program.label()
                 );
                 if let Err(error) = case.run(&mollusk) {
                     failures.push(error.to_string());
@@ -53,14 +58,14 @@ fn one(label: &str, input: Input, expected: Expected) -> Vec<(String, Input, Exp
 
 #[test]
 fn valid_call_leaves_exact_bytes() {
-    assert_clause("valid call", |op| {
+    assert_clause("valid call", |op, _| {
         one("valid", Input::valid(op), success(op))
     });
 }
 
 #[test]
 fn wrong_owner_is_incorrect_authority_where_checked() {
-    assert_clause("wrong owner", |op| {
+    assert_clause("wrong owner", |op, _| {
         let input = Input {
             owner_key: WRONG_OWNER,
             ..Input::valid(op)
@@ -75,7 +80,7 @@ fn wrong_owner_is_incorrect_authority_where_checked() {
 
 #[test]
 fn fewer_than_two_accounts_is_not_enough_account_keys() {
-    assert_clause("account count", |op| {
+    assert_clause("account count", |op, _| {
         (0..2)
             .map(|count| {
                 let input = Input {
@@ -94,7 +99,7 @@ fn fewer_than_two_accounts_is_not_enough_account_keys() {
 
 #[test]
 fn empty_or_unknown_op_is_invalid_instruction_data() {
-    assert_clause("op byte", |op| {
+    assert_clause("op byte", |op, _| {
         // One pass per operation would repeat these; run them once.
         if op != Operation::Full {
             return Vec::new();
@@ -117,12 +122,12 @@ fn empty_or_unknown_op_is_invalid_instruction_data() {
 }
 
 #[test]
-fn wrong_length_is_invalid_account_data() {
-    assert_clause("data length", |op| {
-        [0, 1, 159, 161, 1024]
+fn short_data_is_invalid_account_data_in_every_shape() {
+    assert_clause("short data", |op, _| {
+        [0, 1, 159]
             .map(|len| {
                 let mut data = contract::fixture();
-                data.resize(len, 0xAB);
+                data.truncate(len);
                 let input = Input {
                     data,
                     ..Input::valid(op)
@@ -137,9 +142,37 @@ fn wrong_length_is_invalid_account_data() {
     });
 }
 
+/// `exact` refuses longer data; `at_least` and `unchecked` work on the
+/// first 160 bytes and leave the tail as it was.
+#[test]
+fn longer_data_is_refused_only_by_exact() {
+    assert_clause("longer data", |op, shape| {
+        [161, 200, 1024]
+            .map(|len| {
+                let tail: Vec<u8> = (0..len - 160).map(|i| (i * 7 + 3) as u8).collect();
+                let mut data = contract::fixture();
+                data.extend(&tail);
+                let expected = match (shape, success(op)) {
+                    (Shape::Exact, _) => Expected::Failure(ProgramError::InvalidAccountData),
+                    (_, Expected::Success(mut head)) => {
+                        head.extend(&tail);
+                        Expected::Success(head)
+                    }
+                    (_, failure) => failure,
+                };
+                let input = Input {
+                    data,
+                    ..Input::valid(op)
+                };
+                (format!("{len} bytes"), input, expected)
+            })
+            .to_vec()
+    });
+}
+
 #[test]
 fn read_only_account_refuses_writes() {
-    assert_clause("read-only account", |op| {
+    assert_clause("read-only account", |op, _| {
         let input = Input {
             writable: false,
             ..Input::valid(op)
@@ -154,7 +187,7 @@ fn read_only_account_refuses_writes() {
 
 #[test]
 fn trailing_bytes_and_extra_accounts_are_ignored() {
-    assert_clause("ignored input", |op| {
+    assert_clause("ignored input", |op, _| {
         let trailing = Input {
             instruction_data: vec![op as u8, 0xFF, 0x00, 0x07],
             ..Input::valid(op)
@@ -172,7 +205,7 @@ fn trailing_bytes_and_extra_accounts_are_ignored() {
 
 #[test]
 fn first_failing_check_wins() {
-    assert_clause("check order", |op| {
+    assert_clause("check order", |op, shape| {
         let bad_everything = Input {
             instruction_data: vec![9],
             account_count: 1,
@@ -205,10 +238,18 @@ fn first_failing_check_wins() {
             ),
             (
                 "bad length and owner".into(),
-                bad_len,
+                bad_len.clone(),
                 Expected::Failure(ProgramError::InvalidAccountData),
             ),
         ];
+        // `unchecked` finds the length out after the writable check.
+        if shape == Shape::Unchecked && op != Operation::ReadOwner {
+            cases[2] = (
+                "read-only, bad length and owner".into(),
+                bad_len,
+                Expected::Failure(ProgramError::Immutable),
+            );
+        }
         if op != Operation::ReadOwner {
             cases.push((
                 "read-only, wrong owner".into(),

@@ -2,7 +2,7 @@
 //! raw `repr(C)` bytes and decodes those bytes back to an equal value.
 
 use benches::contract::fixture;
-use common::Account;
+use common::token::Account;
 
 /// The fixture, field by field in contract order (not through any crate).
 fn account() -> Account {

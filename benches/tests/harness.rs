@@ -8,39 +8,49 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use benches::{Case, HarnessError, Input, Workspace, bench};
-use common::Operation;
+use benches::{Case, HarnessError, Input, Shape, Workspace, bench};
+use common::token::Operation;
 use tempfile::TempDir;
 
-/// A workspace with one program, `demo`, whose `.so` holds `elf` (if any).
+/// A workspace with one token program, `demo`, whose `.so` in the `exact`
+/// shape holds `elf` (if any); the other shapes hold the real transmute
+/// binaries of that shape.
 fn workspace_with(elf: Option<&[u8]>) -> (TempDir, Workspace) {
     let dir = tempfile::tempdir().unwrap();
-    let program = dir.path().join("programs/demo/src");
+    let program = dir.path().join("programs/token/demo/src");
     fs::create_dir_all(&program).unwrap();
     fs::write(
-        dir.path().join("programs/demo/Cargo.toml"),
+        dir.path().join("programs/token/demo/Cargo.toml"),
         "[package]\nname = \"demo-program\"\n",
     )
     .unwrap();
     fs::write(program.join("lib.rs"), "#![no_std]\n").unwrap();
-    if let Some(elf) = elf {
-        fs::create_dir_all(dir.path().join("target/deploy")).unwrap();
-        fs::write(dir.path().join("target/deploy/demo.so"), elf).unwrap();
+    for shape in Shape::ALL {
+        let elf = match shape {
+            Shape::Exact => elf.map(<[u8]>::to_vec),
+            _ => Some(real_elf(shape)),
+        };
+        if let Some(elf) = elf {
+            let deploy = dir.path().join("target/deploy/token").join(shape.name());
+            fs::create_dir_all(&deploy).unwrap();
+            fs::write(deploy.join("demo.so"), elf).unwrap();
+        }
     }
     let workspace = Workspace::at(dir.path());
     (dir, workspace)
 }
 
-/// A real, current program binary from this workspace.
-fn real_elf() -> Vec<u8> {
+/// A real, current program binary from this workspace: transmute, built in
+/// `shape`.
+fn real_elf(shape: Shape) -> Vec<u8> {
     let workspace = Workspace::current();
     let transmute = workspace
         .programs()
         .unwrap()
         .into_iter()
-        .find(|p| p.name == "transmute");
+        .find(|p| p.name == "transmute" && p.shape == shape);
     workspace
-        .elf(&transmute.expect("programs/transmute"))
+        .elf(&transmute.expect("programs/token/transmute"))
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -84,7 +94,7 @@ fn missing_binary_says_make_all() {
     let error = load_error(&workspace);
     assert_eq!(
         error.to_string(),
-        "program `demo`: target/deploy/demo.so is missing; run `make all`"
+        "program `demo`: target/deploy/token/exact/demo.so is missing; run `make all`"
     );
     assert_bench_refuses(&workspace, &["program `demo`", "missing", "make all"]);
 }
@@ -105,7 +115,7 @@ fn non_elf_binary_is_refused() {
 
 #[test]
 fn truncated_binary_is_refused() {
-    let elf = real_elf();
+    let elf = real_elf(Shape::Exact);
     let (_dir, workspace) = workspace_with(Some(&elf[..elf.len() / 2]));
     let error = load_error(&workspace);
     assert!(
@@ -120,27 +130,27 @@ fn truncated_binary_is_refused() {
 
 #[test]
 fn binary_older_than_its_sources_is_stale() {
-    let (dir, workspace) = workspace_with(Some(&real_elf()));
+    let (dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
     workspace
         .load()
         .unwrap_or_else(|e| panic!("a fresh binary must load: {e}"));
     let source = fs::File::options()
         .write(true)
-        .open(dir.path().join("programs/demo/src/lib.rs"))
+        .open(dir.path().join("programs/token/demo/src/lib.rs"))
         .unwrap();
     source
         .set_modified(SystemTime::now() + Duration::from_secs(60))
         .unwrap();
     assert_eq!(
         load_error(&workspace).to_string(),
-        "program `demo`: target/deploy/demo.so is older than programs/demo/src/lib.rs; run `make all`"
+        "program `demo`: target/deploy/token/exact/demo.so is older than programs/token/demo/src/lib.rs; run `make all`"
     );
     assert_bench_refuses(&workspace, &["program `demo`", "older than", "make all"]);
 }
 
 #[test]
 fn program_error_names_program_operation_and_error() {
-    let (_dir, workspace) = workspace_with(Some(&real_elf()));
+    let (_dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
     let (programs, mollusk) = workspace.load().unwrap();
     let mut case = Case::new(&programs[0], "full", &Input::valid(Operation::Full));
     // The account now holds another owner, while the case still expects
@@ -157,15 +167,22 @@ fn program_error_names_program_operation_and_error() {
 
 #[test]
 fn bench_measures_a_valid_copy() {
-    let (_dir, workspace) = workspace_with(Some(&real_elf()));
+    let (_dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
     let rows = bench::measure(&workspace).unwrap_or_else(|e| panic!("{e}"));
-    let names: Vec<String> = rows
-        .iter()
-        .map(|m| format!("{}::{}", m.program, m.operation))
-        .collect();
+    let names: Vec<String> = rows.iter().map(|m| m.row()).collect();
     assert_eq!(
         names,
-        ["demo::full", "demo::read_owner", "demo::update_amount"]
+        [
+            "demo::full",
+            "demo::read_owner",
+            "demo::update_amount",
+            "at_least/demo::full",
+            "at_least/demo::read_owner",
+            "at_least/demo::update_amount",
+            "unchecked/demo::full",
+            "unchecked/demo::read_owner",
+            "unchecked/demo::update_amount",
+        ]
     );
 }
 
@@ -187,12 +204,12 @@ fn make(args: &[&str], path: &str) -> (bool, String) {
 #[test]
 fn make_lists_programs_for_an_unknown_one() {
     let (ok, stderr) = make(
-        &["--no-print-directory", "build-sbf-nosuchcrate"],
+        &["--no-print-directory", "build-token-nosuchcrate"],
         &std::env::var("PATH").unwrap(),
     );
     assert!(!ok);
     assert!(
-        stderr.contains("no program 'nosuchcrate' under programs/. Programs: "),
+        stderr.contains("no program 'nosuchcrate' under programs/token/. Token programs: "),
         "{stderr}"
     );
     for program in Workspace::current().programs().unwrap() {
@@ -256,7 +273,7 @@ fn new_program_from_the_template_is_built_and_benched() {
         benches::Program::id_for(&current.root.to_string_lossy())
     ));
     let copy = scratch.join("tree");
-    let _ = fs::remove_dir_all(copy.join("programs/fresh_crate"));
+    let _ = fs::remove_dir_all(copy.join("programs/token/fresh_crate"));
     let _ = fs::remove_dir_all(copy.join("target/benches"));
     copy_sources(&current.root, &copy);
     // The installed toolchain is reused; set-up is tested elsewhere.
@@ -265,7 +282,7 @@ fn new_program_from_the_template_is_built_and_benched() {
 
     succeed(
         Command::new(env!("CARGO_BIN_EXE_new-program"))
-            .arg("fresh_crate")
+            .args(["token", "fresh_crate"])
             .env("BENCH_WORKSPACE", &copy),
     );
     succeed(
@@ -277,10 +294,12 @@ fn new_program_from_the_template_is_built_and_benched() {
     let (ok, stderr) = run_bench(&workspace);
     assert!(ok, "{stderr}");
     let table = fs::read_to_string(workspace.benches_dir().join("compute_units.md")).unwrap();
-    for op in ["full", "read_owner", "update_amount"] {
-        assert!(
-            table.contains(&format!("| fresh_crate::{op} | ")),
-            "{table}"
-        );
+    for shape in ["", "at_least/", "unchecked/"] {
+        for op in ["full", "read_owner", "update_amount"] {
+            assert!(
+                table.contains(&format!("| {shape}fresh_crate::{op} | ")),
+                "{table}"
+            );
+        }
     }
 }

@@ -5,25 +5,29 @@ use std::{fs, process::Command};
 
 use benches::{Workspace, bench};
 
-/// A workspace holding the real transmute binary as program `demo`.
+/// A workspace holding the real transmute binaries, every shape, as token
+/// program `demo`.
 fn demo_workspace() -> (tempfile::TempDir, Workspace) {
     let current = Workspace::current();
-    let transmute = current
-        .programs()
-        .unwrap()
-        .into_iter()
-        .find(|p| p.name == "transmute")
-        .unwrap();
-    let elf = current.elf(&transmute).unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().unwrap();
-    fs::create_dir_all(dir.path().join("programs/demo")).unwrap();
+    fs::create_dir_all(dir.path().join("programs/token/demo")).unwrap();
     fs::write(
-        dir.path().join("programs/demo/Cargo.toml"),
+        dir.path().join("programs/token/demo/Cargo.toml"),
         "[package]\nname = \"demo-program\"\n",
     )
     .unwrap();
-    fs::create_dir_all(dir.path().join("target/deploy")).unwrap();
-    fs::write(dir.path().join("target/deploy/demo.so"), elf).unwrap();
+    for transmute in current.programs().unwrap() {
+        if transmute.name != "transmute" {
+            continue;
+        }
+        let elf = current.elf(&transmute).unwrap_or_else(|e| panic!("{e}"));
+        let deploy = dir
+            .path()
+            .join("target/deploy/token")
+            .join(transmute.shape.name());
+        fs::create_dir_all(&deploy).unwrap();
+        fs::write(deploy.join("demo.so"), elf).unwrap();
+    }
     let workspace = Workspace::at(dir.path());
     (dir, workspace)
 }
@@ -50,10 +54,22 @@ fn run_writes_summary_json_chart_and_bencher_table() {
     let json: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     let records = json["results"].as_array().unwrap();
-    assert_eq!(records.len(), 3);
+    assert_eq!(records.len(), 9);
     assert_eq!(records[0]["program"], "demo");
+    assert_eq!(records[0]["family"], "token");
+    assert_eq!(records[0]["shape"], "exact");
     assert_eq!(records[0]["operation"], "full");
     assert_eq!(records[0]["cus"], full);
+    let shapes: Vec<&str> = records
+        .iter()
+        .map(|r| r["shape"].as_str().unwrap())
+        .collect();
+    assert_eq!(shapes.iter().filter(|s| **s == "unchecked").count(), 3);
+    assert!(
+        summary.contains("| crate | exact | at_least | unchecked |"),
+        "{summary}"
+    );
+    assert!(summary.contains("- **demo**: `full` "), "{summary}");
     assert!(
         json["provenance"]["rustc"]
             .as_str()
@@ -82,7 +98,7 @@ fn run_writes_summary_json_chart_and_bencher_table() {
 fn report_names_cargo_build_sbf_when_it_built_the_programs() {
     let (dir, workspace) = demo_workspace();
     fs::write(
-        dir.path().join("target/deploy/demo.toolchain"),
+        dir.path().join("target/deploy/token/exact/demo.toolchain"),
         "solana-cargo-build-sbf 9.9.9, platform-tools v1.99\n",
     )
     .unwrap();
@@ -122,7 +138,7 @@ fn build_sbf_toolchain_builds_every_program_with_cargo_build_sbf() {
     assert!(ok);
     for program in Workspace::current().programs().unwrap() {
         let build = format!(
-            "cargo build-sbf --manifest-path programs/{}/Cargo.toml",
+            "cargo build-sbf --manifest-path programs/token/{}/Cargo.toml",
             program.name
         );
         assert!(stdout.contains(&build), "{stdout}");

@@ -1,10 +1,13 @@
-//! The floor: the same entrypoint, dispatch and checks as every program,
-//! with operations that do nothing. Reports subtract its CUs to show what
-//! each crate's operation costs on its own. Not a crate, so not under
-//! programs/ and not held to the contract.
+//! The floor: the same entrypoint, dispatch and checks as every token
+//! program, with operations that do nothing. Reports subtract its CUs to
+//! show what each crate's operation costs on its own. Not a crate, so not
+//! under programs/ and not held to the contract.
 #![no_std]
 
-use common::{AccountBytes, Address, Operations, ProgramResult};
+use common::{
+    Address, ProgramResult,
+    token::{AccountBytes, Operations},
+};
 
 struct Noop;
 
@@ -22,4 +25,4 @@ impl Operations for Noop {
     }
 }
 
-common::program!(Noop);
+common::token_program!(Noop);

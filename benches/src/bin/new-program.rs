@@ -1,15 +1,20 @@
-//! `make new-program NAME=<crate>`.
+//! `make new-program FAMILY=<family> NAME=<crate>`.
 
 use std::process::ExitCode;
 
 use benches::{Workspace, scaffold};
 
 fn main() -> ExitCode {
-    let name = std::env::args().nth(1).unwrap_or_default();
-    match scaffold::new_program(&Workspace::from_env(), &name) {
-        Ok(_) => {
+    let mut args = std::env::args().skip(1);
+    let family = args.next().unwrap_or_default();
+    let name = args.next().unwrap_or_default();
+    let created = scaffold::family(&family)
+        .and_then(|family| scaffold::new_program(&Workspace::from_env(), family, &name));
+    match created {
+        Ok(dir) => {
             println!(
-                "created programs/{name}: follow the CHANGE comments in its Cargo.toml and src/lib.rs, then make test && make bench"
+                "created {}: follow the CHANGE comments in its Cargo.toml and src/lib.rs, then make test && make bench",
+                dir.display()
             );
             ExitCode::SUCCESS
         }

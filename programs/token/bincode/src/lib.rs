@@ -1,14 +1,15 @@
 //! bincode 2, with fixed-width little-endian integers so that its bytes are
 //! the `repr(C)` layout. No zero-copy path, so every operation is an owned
-//! round trip (`common::RoundTrip`): `full` and `update_amount` decode the
-//! whole `Account` with `decode_from_slice` and encode it back with
-//! `encode_into_slice`; `read_owner` decodes the whole `Account` to read its
-//! owner.
+//! round trip (`RoundTrip`): `full` and `update_amount` decode the whole
+//! `Account` with `decode_from_slice` (which reads a prefix and refuses short
+//! data) and encode it back with `encode_into_slice`; `read_owner` decodes
+//! the whole `Account` to read its owner.
 #![no_std]
 
 use bincode::config::{Configuration, Fixint, LittleEndian, NoLimit};
 use common::{
-    Account, AccountBytes, Codec, ProgramError, ProgramResult, RoundTrip, invalid_account_data,
+    ProgramError, ProgramResult, invalid_account_data,
+    token::{Account, AccountBytes, Codec, RoundTrip},
 };
 
 const CONFIG: Configuration<LittleEndian, Fixint, NoLimit> =
@@ -29,4 +30,4 @@ impl Codec for Bincode {
     }
 }
 
-common::program!(RoundTrip<Bincode>);
+common::token_program!(RoundTrip<Bincode>);

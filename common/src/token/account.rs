@@ -64,14 +64,6 @@ impl Account {
     }
 }
 
-/// Maps a serializer's decode or encode error to the contract's error. With
-/// the length checked first, no crate here can fail on this fixed layout,
-/// but every call still handles its `Result`.
-#[inline(always)]
-pub fn invalid_account_data<E>(_: E) -> ProgramError {
-    ProgramError::InvalidAccountData
-}
-
 // The layout is the contract: every serializer must produce these bytes.
 const _: () = {
     assert!(size_of::<Account>() == Account::LEN);

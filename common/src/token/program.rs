@@ -1,13 +1,13 @@
 use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
 
-use crate::{Account, Operation};
-
-/// The account data once its length is checked: every operation sees a
-/// fixed-size array, whatever the crate.
-pub type AccountBytes = [u8; Account::LEN];
+use super::{
+    AccountBytes, Operation,
+    shape::{bytes, bytes_mut, len_ok},
+};
 
 /// One serializer's way of doing the three operations. The dispatch has
-/// already checked everything but the owner.
+/// already checked everything but the owner (and, in the `unchecked` shape,
+/// the length, which the crate's own API checks).
 pub trait Operations {
     /// Decode the whole account, check the owner, update, encode it back.
     fn full(data: &mut AccountBytes, owner: &Address) -> ProgramResult;
@@ -17,12 +17,13 @@ pub trait Operations {
     fn update_amount(data: &mut AccountBytes) -> ProgramResult;
 }
 
-/// The contract every program shares. Checks run in this order, and any
-/// failure leaves the account untouched:
-/// fewer than 2 accounts -> `NotEnoughAccountKeys`; no or unknown op byte ->
-/// `InvalidInstructionData`; data length != 160 -> `InvalidAccountData`;
-/// account [0] read-only for a writing op -> `Immutable`; then the owner
-/// check of the operation -> `IncorrectAuthority`.
+/// The contract every token program shares. Checks run in this order, and
+/// any failure leaves the account untouched: fewer than 2 accounts ->
+/// `NotEnoughAccountKeys`; no or unknown op byte -> `InvalidInstructionData`;
+/// the shape's length check -> `InvalidAccountData`; account [0] read-only
+/// for a writing op -> `Immutable`; then the operation (owner check ->
+/// `IncorrectAuthority`; in the `unchecked` shape the crate's length check
+/// comes first).
 #[inline(always)]
 pub fn dispatch<O: Operations>(
     accounts: &mut [AccountView],
@@ -32,35 +33,23 @@ pub fn dispatch<O: Operations>(
         return Err(ProgramError::NotEnoughAccountKeys);
     };
     let operation = Operation::from_instruction_data(instruction_data)?;
-    if account.data_len() != Account::LEN {
+    if !len_ok(account.data_len()) {
         return Err(ProgramError::InvalidAccountData);
     }
     if operation.writes() && !account.is_writable() {
         return Err(ProgramError::Immutable);
     }
     match operation {
-        Operation::ReadOwner => O::read_owner(fixed(&account.try_borrow()?)?, owner.address()),
-        Operation::Full => O::full(fixed_mut(&mut account.try_borrow_mut()?)?, owner.address()),
-        Operation::UpdateAmount => O::update_amount(fixed_mut(&mut account.try_borrow_mut()?)?),
+        Operation::ReadOwner => O::read_owner(bytes(&account.try_borrow()?)?, owner.address()),
+        Operation::Full => O::full(bytes_mut(&mut account.try_borrow_mut()?)?, owner.address()),
+        Operation::UpdateAmount => O::update_amount(bytes_mut(&mut account.try_borrow_mut()?)?),
     }
 }
 
-#[inline(always)]
-fn fixed(data: &[u8]) -> Result<&AccountBytes, ProgramError> {
-    data.try_into()
-        .map_err(|_| ProgramError::InvalidAccountData)
-}
-
-#[inline(always)]
-fn fixed_mut(data: &mut [u8]) -> Result<&mut AccountBytes, ProgramError> {
-    data.try_into()
-        .map_err(|_| ProgramError::InvalidAccountData)
-}
-
-/// Declares a program's entrypoint, allocator and panic handler, and routes
-/// every instruction through [`dispatch`] to `$operations`.
+/// Declares a token program's entrypoint, allocator and panic handler, and
+/// routes every instruction through [`dispatch`] to `$operations`.
 #[macro_export]
-macro_rules! program {
+macro_rules! token_program {
     ($operations:ty) => {
         // Two accounts at most are parsed; extra ones are ignored.
         $crate::pinocchio::program_entrypoint!(process_instruction, 2);
@@ -72,7 +61,7 @@ macro_rules! program {
             accounts: &mut [$crate::AccountView],
             instruction_data: &[u8],
         ) -> $crate::ProgramResult {
-            $crate::dispatch::<$operations>(accounts, instruction_data)
+            $crate::token::dispatch::<$operations>(accounts, instruction_data)
         }
     };
 }

@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 
 use pinocchio::{Address, ProgramResult, error::ProgramError};
 
-use crate::{Account, AccountBytes, Operations};
+use super::{Account, AccountBytes, Operations};
 
 /// A crate that borrows the account bytes as an `Account` in place.
 pub trait View {
