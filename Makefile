@@ -12,6 +12,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 # Every folder under programs/<family>/ with a Cargo.toml is a program.
 programs_of = $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)/*/Cargo.toml))))
 TOKEN := $(call programs_of,token)
+MESSAGE := $(call programs_of,message)
 
 export RUST_LOG ?= error
 
@@ -51,7 +52,7 @@ setup: ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
 
-all: $(addprefix build-token-,$(TOKEN)) floor ## Build every program into target/deploy/<family>/
+all: $(addprefix build-token-,$(TOKEN)) $(addprefix build-message-,$(MESSAGE)) floor ## Build every program into target/deploy/<family>/
 
 # A token program in its three length shapes (common/src/token/shape.rs).
 # $(call token_shapes,<package>,<dir>,<name>)
@@ -64,6 +65,10 @@ endef
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
 	$(call token_shapes,$*-program,programs/token/$*,$*)
+
+build-message-%: $(TOOLCHAIN_READY) ## Build one message program: make build-message-<name>
+	@test -f programs/message/$*/Cargo.toml || { echo "no program '$*' under programs/message/. Message programs: $(MESSAGE)" >&2; exit 1; }
+	$(call build,$*-message-program,programs/message/$*,message/$*,)
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
 	$(call token_shapes,noop-program,benches/noop,noop)

@@ -9,18 +9,22 @@ use mollusk_svm::Mollusk;
 use mollusk_svm_bencher::MolluskComputeUnitBencher;
 
 use crate::{
-    Case, Expected, HarnessError, Input, Program, Workspace,
+    Case, Expected, Family, HarnessError, Input, Program, Workspace,
     baseline::Baseline,
-    chart,
+    chart, message,
     report::{Lock, Measurement, Provenance, Run},
 };
 
-/// The benchmark cases: each program's valid call of each operation.
+/// The benchmark cases: each program's valid call of each operation (and,
+/// in the message family, at each size).
 pub fn cases(programs: &[Program]) -> Vec<Case> {
     programs
         .iter()
-        .flat_map(|program| {
-            Operation::ALL.map(|op| Case::new(program, op.name(), &Input::valid(op)))
+        .flat_map(|program| match program.family {
+            Family::Token => Operation::ALL
+                .map(|op| Case::new(program, op.name(), &Input::valid(op)))
+                .to_vec(),
+            Family::Message => message::cases(program),
         })
         .collect()
 }
@@ -43,50 +47,95 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
                 program: case.name.clone(),
                 shape: case.shape,
                 operation: case.operation.clone(),
+                size: case.size,
+                encoded_bytes: case.size.map(|_| case.accounts[0].1.data.len()),
                 cus: result.compute_units_consumed,
             })
         })
         .collect()
 }
 
-/// Runs every program's cases once, failing on the first result the
-/// contract rejects.
+/// Runs every program's cases once, family by family, failing on the
+/// first result the contract rejects.
 pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> {
-    let (programs, mollusk) = workspace.load()?;
-    run_all(&cases(&programs), &mollusk)
+    let programs = workspace.programs()?;
+    let mut measurements = Vec::new();
+    for family in Family::ALL {
+        if programs.iter().any(|p| p.family == family) {
+            let (programs, mollusk) = workspace.load(family)?;
+            measurements.extend(run_all(&cases(&programs), &mollusk)?);
+        }
+    }
+    Ok(measurements)
+}
+
+/// The folder of a family's bencher table: `target/benches/` for the token
+/// family (where it has always been), `target/benches/<family>/` for others.
+pub fn bencher_dir(workspace: &Workspace, family: Family) -> std::path::PathBuf {
+    match family {
+        Family::Token => workspace.benches_dir(),
+        other => workspace.benches_dir().join(other.name()),
+    }
 }
 
 /// The whole run, with every file of target/benches/ written.
 pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     let programs = workspace.programs()?;
     let floor = workspace.floor();
-    let everything: Vec<Program> = programs.iter().chain(&floor).cloned().collect();
-    let all_elfs = everything
+    let elfs = programs
         .iter()
         .map(|p| workspace.elf(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let mollusk = workspace.mollusk_with(&everything, &all_elfs)?;
-    // The floor comes last; sizes and provenance are the programs' only.
-    let elfs = &all_elfs[..programs.len()];
+    let floor_elfs = floor
+        .iter()
+        .map(|p| workspace.elf(p))
+        .collect::<Result<Vec<_>, _>>()?;
 
-    // Every result is checked before any number is written.
-    let cases = cases(&programs);
-    let measurements = run_all(&cases, &mollusk)?;
-    let floor_measurements = run_all(&floor_cases(&floor), &mollusk)?;
-
-    let out_dir = workspace.benches_dir();
-    let names: Vec<String> = cases.iter().map(Case::name).collect();
-    let mut bencher = MolluskComputeUnitBencher::new(mollusk)
-        .must_pass(true)
-        .out_dir(out_dir.to_str().expect("UTF-8 path"));
-    for (name, case) in names.iter().zip(&cases) {
-        bencher = bencher.bench((name, &case.instruction, &case.accounts));
+    // Every result is checked before any number is written. Each family
+    // runs in its own Mollusk, with its heap frame; the floor is the token
+    // family's.
+    let mut measurements = Vec::new();
+    let mut floor_measurements = Vec::new();
+    let mut benchers = Vec::new();
+    for family in Family::ALL {
+        let (mut group, mut group_elfs): (Vec<Program>, Vec<Vec<u8>>) = programs
+            .iter()
+            .zip(&elfs)
+            .filter(|(p, _)| p.family == family)
+            .map(|(p, elf)| (p.clone(), elf.clone()))
+            .unzip();
+        if group.is_empty() {
+            continue;
+        }
+        let family_cases = cases(&group);
+        if family == Family::Token {
+            group.extend(floor.iter().cloned());
+            group_elfs.extend(floor_elfs.iter().cloned());
+        }
+        let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
+        measurements.extend(run_all(&family_cases, &mollusk)?);
+        if family == Family::Token {
+            floor_measurements = run_all(&floor_cases(&floor), &mollusk)?;
+        }
+        benchers.push((bencher_dir(workspace, family), mollusk, family_cases));
     }
-    bencher.execute();
+    for (dir, mollusk, cases) in benchers {
+        fs::create_dir_all(&dir)
+            .map_err(|e| HarnessError::Report(format!("creating {}: {e}", dir.display())))?;
+        let names: Vec<String> = cases.iter().map(Case::name).collect();
+        let mut bencher = MolluskComputeUnitBencher::new(mollusk)
+            .must_pass(true)
+            .out_dir(dir.to_str().expect("UTF-8 path"));
+        for (name, case) in names.iter().zip(&cases) {
+            bencher = bencher.bench((name, &case.instruction, &case.accounts));
+        }
+        bencher.execute();
+    }
+    let out_dir = workspace.benches_dir();
 
     let lock = Lock::read(workspace);
     let run = Run {
-        provenance: Provenance::collect(workspace, &programs, elfs, &lock),
+        provenance: Provenance::collect(workspace, &programs, &elfs, &lock),
         measurements,
         floor: floor_measurements,
         sizes: programs

@@ -11,7 +11,7 @@ use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
 use crate::{
-    HarnessError, Input, Program,
+    HarnessError, Input, Program, message,
     workspace::{Family, Shape},
 };
 
@@ -40,6 +40,8 @@ pub struct Case {
     pub name: String,
     pub shape: Shape,
     pub operation: String,
+    /// The message family's nominal instance size.
+    pub size: Option<usize>,
     pub instruction: Instruction,
     pub accounts: Vec<(Pubkey, Account)>,
     pub expected: Expected,
@@ -84,16 +86,35 @@ impl Case {
             operation: operation.into(),
             instruction: Instruction::new_with_bytes(program.id, &input.instruction_data, metas),
             accounts,
-            expected: match input.expected(program.shape) {
+            expected: match Self::oracle(program, input) {
                 Ok(data) => Expected::Success(data),
                 Err(error) => Expected::Failure(error),
             },
+            size: None,
         }
     }
 
-    /// The row name in reports: `<program>::<operation>`.
+    /// What the program's family contract says `input` must produce.
+    fn oracle(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+        match program.family {
+            Family::Token => input.expected(program.shape),
+            Family::Message => message::expected(message::format_of(program), input),
+        }
+    }
+
+    /// The same case, named for a message instance of nominal `size`.
+    pub fn with_size(mut self, size: usize) -> Self {
+        self.size = Some(size);
+        self
+    }
+
+    /// The row name in reports: `<program>::<operation>`, then `/<size>`
+    /// for a message instance.
     pub fn name(&self) -> String {
-        format!("{}::{}", self.program, self.operation)
+        match self.size {
+            Some(size) => format!("{}::{}/{size}", self.program, self.operation),
+            None => format!("{}::{}", self.program, self.operation),
+        }
     }
 
     /// Runs the case and checks it against the contract.
@@ -105,9 +126,13 @@ impl Case {
     /// Checks a result: the exact outcome, account [0]'s exact bytes, and
     /// every account that must not change.
     pub fn check(&self, result: &InstructionResult) -> Result<(), HarnessError> {
+        let operation = match self.size {
+            Some(size) => format!("{} at {size} bytes", self.operation),
+            None => self.operation.clone(),
+        };
         let fail = |detail: String| HarnessError::WrongResult {
             program: self.program.clone(),
-            operation: self.operation.clone(),
+            operation: operation.clone(),
             detail,
         };
         let mut expected_accounts = self.accounts.clone();

@@ -21,17 +21,22 @@ pub struct Measurement {
     pub program: String,
     pub shape: Shape,
     pub operation: String,
+    /// The message family's nominal instance size.
+    pub size: Option<usize>,
+    /// The message family: this format's encoding of the instance, in bytes.
+    pub encoded_bytes: Option<usize>,
     pub cus: u64,
 }
 
 impl Measurement {
-    /// The row's name in every report: `<label>::<operation>`.
+    /// The row's name in every report: `<label>::<operation>`, and
+    /// `/<size>` for a message instance.
     pub fn row(&self) -> String {
-        format!(
-            "{}::{}",
-            Program::label_of(self.family, self.shape, &self.program),
-            self.operation
-        )
+        let label = Program::label_of(self.family, self.shape, &self.program);
+        match self.size {
+            Some(size) => format!("{label}::{}/{size}", self.operation),
+            None => format!("{label}::{}", self.operation),
+        }
     }
 }
 
@@ -180,7 +185,7 @@ impl Lock {
     /// (crate, version) of what `<program>-program` depends on besides
     /// `common`: its serializer (nothing for the raw cast).
     pub fn program_crates(&self, program: &Program) -> Vec<(String, String)> {
-        let package = format!("{}-program", program.name);
+        let package = program.package();
         let Some(entry) = self
             .packages
             .iter()

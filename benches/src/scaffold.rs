@@ -11,6 +11,10 @@ fn template(family: Family) -> (&'static str, &'static str) {
             include_str!("../template/token/Cargo.toml.in"),
             include_str!("../template/token/lib.rs.in"),
         ),
+        Family::Message => (
+            include_str!("../template/message/Cargo.toml.in"),
+            include_str!("../template/message/lib.rs.in"),
+        ),
     }
 }
 
@@ -117,7 +121,7 @@ mod tests {
         assert_eq!(entries.len(), 1, "only programs/token/borsh");
         assert_eq!(
             family("nft").unwrap_err(),
-            "FAMILY `nft` is not a family: use one of token"
+            "FAMILY `nft` is not a family: use one of token, message"
         );
     }
 

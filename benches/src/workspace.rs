@@ -50,22 +50,41 @@ pub enum HarnessError {
 pub enum Family {
     /// The fixed 160-byte `Account`.
     Token,
+    /// A variable-length stored transaction message, 160 bytes to 10 KB.
+    Message,
 }
 
 impl Family {
-    pub const ALL: [Family; 1] = [Family::Token];
+    pub const ALL: [Family; 2] = [Family::Token, Family::Message];
 
     /// The folder under `programs/` and `target/deploy/`.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Token => "token",
+            Self::Message => "message",
         }
     }
 
-    /// The shapes each program of the family is built in.
+    /// The heap frame every case of the family runs with, as a transaction
+    /// requests it (`ComputeBudgetInstruction::RequestHeapFrame`). The
+    /// message family needs more than the default 32 KiB: borsh's owned
+    /// decode of the largest instance grows its `Vec`s by doubling on a bump
+    /// allocator that never frees. The runtime charges a larger frame to
+    /// the program's CUs (8 per 32 KiB past the first), so the token family
+    /// keeps the default.
+    pub const fn heap_frame(self) -> u32 {
+        match self {
+            Self::Token => 32 * 1024,
+            Self::Message => 64 * 1024,
+        }
+    }
+
+    /// The shapes each program of the family is built in: the message
+    /// family's programs are built once (recorded as `exact`).
     pub const fn shapes(self) -> &'static [Shape] {
         match self {
             Self::Token => &Shape::ALL,
+            Self::Message => &[Shape::Exact],
         }
     }
 }
@@ -121,6 +140,16 @@ impl Program {
         match (family, shape) {
             (Family::Token, Shape::Exact) => name.to_string(),
             (Family::Token, shape) => format!("{}/{name}", shape.name()),
+            (Family::Message, _) => format!("message/{name}"),
+        }
+    }
+
+    /// The cargo package: `<name>-program` for the token family,
+    /// `<name>-message-program` for the message family.
+    pub fn package(&self) -> String {
+        match self.family {
+            Family::Token => format!("{}-program", self.name),
+            Family::Message => format!("{}-message-program", self.name),
         }
     }
 
@@ -133,17 +162,18 @@ impl Program {
 
     fn new(workspace: &Workspace, family: Family, shape: Shape, name: &str, dir: PathBuf) -> Self {
         let label = Self::label_of(family, shape, name);
+        let deploy = workspace.deploy_dir().join(family.name());
+        let deploy = match family {
+            Family::Token => deploy.join(shape.name()),
+            Family::Message => deploy,
+        };
         Self {
             family,
             name: name.to_string(),
             shape,
             id: Self::id_for(&label),
             dir,
-            so_path: workspace
-                .deploy_dir()
-                .join(family.name())
-                .join(shape.name())
-                .join(format!("{name}.so")),
+            so_path: deploy.join(format!("{name}.so")),
         }
     }
 }
@@ -277,13 +307,17 @@ impl Workspace {
         self.mollusk_with(programs, &elfs)
     }
 
-    /// A Mollusk with each program loaded from its already checked ELF.
+    /// A Mollusk with each program loaded from its already checked ELF, and
+    /// the heap frame of their family (one family per Mollusk).
     pub fn mollusk_with(
         &self,
         programs: &[Program],
         elfs: &[Vec<u8>],
     ) -> Result<Mollusk, HarnessError> {
         let mut mollusk = Mollusk::default();
+        if let Some(program) = programs.first() {
+            mollusk.compute_budget.heap_size = program.family.heap_frame();
+        }
         for (program, elf) in programs.iter().zip(elfs) {
             add_program(&mut mollusk, program, elf).map_err(|reason| HarnessError::Invalid {
                 program: program.label(),
@@ -294,9 +328,18 @@ impl Workspace {
         Ok(mollusk)
     }
 
-    /// Every program, and a Mollusk with all of them loaded.
-    pub fn load(&self) -> Result<(Vec<Program>, Mollusk), HarnessError> {
-        let programs = self.programs()?;
+    /// Every program of `family`, and a Mollusk with all of them loaded.
+    pub fn load(&self, family: Family) -> Result<(Vec<Program>, Mollusk), HarnessError> {
+        let programs: Vec<Program> = self
+            .programs()?
+            .into_iter()
+            .filter(|p| p.family == family)
+            .collect();
+        if programs.is_empty() {
+            return Err(HarnessError::NoPrograms(
+                self.root.join("programs").join(family.name()),
+            ));
+        }
         let mollusk = self.mollusk(&programs)?;
         Ok((programs, mollusk))
     }

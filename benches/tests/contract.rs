@@ -2,7 +2,7 @@
 //! every operation, through Mollusk. Each clause states the expected
 //! outcome explicitly and also checks that the oracle agrees.
 
-use benches::{Case, Expected, Input, Shape, Workspace, bench, contract};
+use benches::{Case, Expected, Family, Input, Shape, Workspace, bench, contract};
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
@@ -15,7 +15,7 @@ fn assert_clause(
     inputs: impl Fn(Operation, Shape) -> Vec<(String, Input, Expected)>,
 ) {
     let (programs, mollusk) = Workspace::current()
-        .load()
+        .load(Family::Token)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut failures = Vec::new();
     for program in &programs {

@@ -8,7 +8,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use benches::{Case, HarnessError, Input, Shape, Workspace, bench};
+use benches::{Case, Family, HarnessError, Input, Shape, Workspace, bench};
 use common::token::Operation;
 use tempfile::TempDir;
 
@@ -56,7 +56,7 @@ fn real_elf(shape: Shape) -> Vec<u8> {
 
 fn load_error(workspace: &Workspace) -> HarnessError {
     workspace
-        .load()
+        .load(Family::Token)
         .map(|_| ())
         .expect_err("the harness must refuse this binary")
 }
@@ -132,7 +132,7 @@ fn truncated_binary_is_refused() {
 fn binary_older_than_its_sources_is_stale() {
     let (dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
     workspace
-        .load()
+        .load(Family::Token)
         .unwrap_or_else(|e| panic!("a fresh binary must load: {e}"));
     let source = fs::File::options()
         .write(true)
@@ -151,7 +151,7 @@ fn binary_older_than_its_sources_is_stale() {
 #[test]
 fn program_error_names_program_operation_and_error() {
     let (_dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
-    let (programs, mollusk) = workspace.load().unwrap();
+    let (programs, mollusk) = workspace.load(Family::Token).unwrap();
     let mut case = Case::new(&programs[0], "full", &Input::valid(Operation::Full));
     // The account now holds another owner, while the case still expects
     // success: exactly what `must_pass` must not let through.

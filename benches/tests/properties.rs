@@ -4,7 +4,7 @@
 
 use std::{cell::RefCell, collections::BTreeMap, iter};
 
-use benches::{Case, Expected, Input, Workspace};
+use benches::{Case, Expected, Family, Input, Workspace};
 use proptest::{
     collection::vec,
     option,
@@ -57,7 +57,7 @@ fn inputs() -> impl Strategy<Value = Input> {
 #[test]
 fn random_input_meets_the_contract() {
     let (programs, mollusk) = Workspace::current()
-        .load()
+        .load(Family::Token)
         .unwrap_or_else(|e| panic!("{e}"));
     for program in &programs {
         let config = Config {

@@ -4,6 +4,11 @@
 //! its serializer and calls the family's `program!` macro; nothing else.
 #![no_std]
 
+#[cfg(feature = "message")]
+extern crate alloc;
+
+#[cfg(feature = "message")]
+pub mod message;
 pub mod token;
 
 pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};

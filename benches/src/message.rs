@@ -1,0 +1,253 @@
+//! The message family on the harness side: the instances by size, the
+//! contract as an oracle, and the benchmark cases.
+
+use common::message::{HostFormat, Instruction, MAX_KEYS, Message, host_format};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use solana_program_error::ProgramError;
+
+use crate::{Case, Input, Program};
+
+/// Nominal sizes: the borsh encoding of each instance lands within 3% of
+/// one. One small message (one instruction), then the sizes of the
+/// reference study of RPC encodings.
+pub const SIZES: [usize; 6] = [160, 904, 3232, 5400, 7448, 10136];
+
+/// The operations, by op byte.
+pub const OPERATIONS: [&str; 5] = common::message::Operation::NAMES;
+
+/// How far an instance's borsh encoding may be from its nominal size.
+pub const TOLERANCE: f64 = 0.03;
+
+/// The instance of nominal `size`: deterministic (seeded by the size),
+/// realistic rather than random. Keys are random 32-byte values, the first
+/// one the authority; the last three keys are programs that instructions
+/// reuse; `accounts` hold 2-8 small indices; `data` is an 8-byte
+/// discriminator per program, then little-endian amounts below 10^9
+/// (so their high bytes are zero), 8 to 64 bytes in all.
+pub fn instance(size: usize) -> Message {
+    let mut rng = ChaCha8Rng::seed_from_u64(size as u64);
+    let key_count = if size < 300 {
+        2
+    } else {
+        (2 + size / 160).min(64)
+    };
+    let mut key = || -> [u8; 32] { rng.random() };
+    let authority = key();
+    let mut account_keys: Vec<[u8; 32]> = vec![authority];
+    account_keys.extend((1..key_count).map(|_| key()));
+    let programs: Vec<u8> = (key_count.saturating_sub(3)..key_count)
+        .map(|i| i as u8)
+        .collect();
+    let discriminators: Vec<[u8; 8]> = programs.iter().map(|_| rng.random()).collect();
+    let mut message = Message {
+        authority,
+        nonce: rng.random_range(0..1_000_000),
+        account_keys,
+        recent_blockhash: rng.random(),
+        instructions: Vec::new(),
+    };
+    let high = (size as f64 * (1.0 + TOLERANCE)) as usize;
+    let low = (size as f64 * (1.0 - TOLERANCE)) as usize;
+    let mut len = borsh_len(&message);
+    while len < low {
+        let pick = rng.random_range(0..programs.len());
+        let accounts = rng.random_range(2..=8usize);
+        let amounts = rng.random_range(0..=7usize);
+        let candidates = [(accounts, amounts), (2, 0)];
+        let Some(ix) = candidates
+            .iter()
+            .map(|&(accounts, amounts)| Instruction {
+                program_id_index: programs[pick],
+                accounts: (0..accounts)
+                    .map(|_| rng.random_range(0..key_count.max(2) as u8))
+                    .collect(),
+                data: discriminators[pick]
+                    .into_iter()
+                    .chain(
+                        (0..amounts)
+                            .flat_map(|_| rng.random_range(0..1_000_000_000u64).to_le_bytes()),
+                    )
+                    .collect(),
+            })
+            .find(|ix| len + ix_borsh_len(ix) <= high)
+        else {
+            break;
+        };
+        len += ix_borsh_len(&ix);
+        message.instructions.push(ix);
+    }
+    message
+}
+
+fn ix_borsh_len(ix: &Instruction) -> usize {
+    1 + 4 + ix.accounts.len() + 4 + ix.data.len()
+}
+
+fn borsh_len(message: &Message) -> usize {
+    32 + 8
+        + 4
+        + 32 * message.account_keys.len()
+        + 32
+        + 4
+        + message.instructions.iter().map(ix_borsh_len).sum::<usize>()
+}
+
+/// The instruction data of each operation's valid call on `message`.
+pub fn instruction_data(operation: &str, message: &Message) -> Vec<u8> {
+    let middle = message.instructions.len() / 2;
+    match operation {
+        "full" => vec![0],
+        "read_blockhash" => [&[1][..], &message.recent_blockhash].concat(),
+        "sanitize" => vec![2],
+        "read_instruction" => [
+            &[3][..],
+            &(middle as u16).to_le_bytes(),
+            &message.instructions[middle].data,
+        ]
+        .concat(),
+        "push_key" => vec![4],
+        other => panic!("no message operation `{other}`"),
+    }
+}
+
+/// The valid call of `operation` on `message` in `format`: both accounts,
+/// account [0] writable, account [1] the authority.
+pub fn valid_input(format: &HostFormat, operation: &str, message: &Message) -> Input {
+    Input {
+        instruction_data: instruction_data(operation, message),
+        account_count: 2,
+        writable: true,
+        data: (format.encode)(message),
+        owner_key: message.authority,
+    }
+}
+
+/// What a message program must do with `input`, from the spec's contract
+/// and the format's host codec: account [0]'s data afterwards, or the
+/// error. A format that validates less than the whole message may succeed
+/// where this says `InvalidAccountData` (the property test allows that);
+/// on valid encodings it is exact.
+pub fn expected(format: &HostFormat, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    if input.account_count < 2 {
+        return Err(ProgramError::NotEnoughAccountKeys);
+    }
+    let bad_op = ProgramError::InvalidInstructionData;
+    let (&op, rest) = input.instruction_data.split_first().ok_or(bad_op.clone())?;
+    let too_short = match op {
+        1 => rest.len() < 32,
+        3 => rest.len() < 2,
+        0 | 2 | 4 => false,
+        _ => return Err(bad_op),
+    };
+    if too_short {
+        return Err(bad_op);
+    }
+    if matches!(op, 0 | 4) && !input.writable {
+        return Err(ProgramError::Immutable);
+    }
+    let mut message = (format.decode)(&input.data).ok_or(ProgramError::InvalidAccountData)?;
+    let unchanged = Ok(input.data.clone());
+    match op {
+        0 | 4 if message.authority != input.owner_key => Err(ProgramError::IncorrectAuthority),
+        0 => {
+            message.nonce = message.nonce.wrapping_add(1);
+            Ok((format.encode)(&message))
+        }
+        4 if message.account_keys.len() >= MAX_KEYS => Err(ProgramError::InvalidArgument),
+        4 => {
+            message.account_keys.push(input.owner_key);
+            Ok((format.encode)(&message))
+        }
+        1 if message.recent_blockhash[..] == rest[..32] => unchanged,
+        1 => Err(ProgramError::InvalidArgument),
+        2 => {
+            let keys = message.account_keys.len();
+            let valid = message.instructions.iter().all(|ix| {
+                std::iter::once(&ix.program_id_index)
+                    .chain(&ix.accounts)
+                    .all(|&i| (i as usize) < keys)
+            });
+            if valid {
+                unchanged
+            } else {
+                Err(ProgramError::InvalidAccountData)
+            }
+        }
+        _ => {
+            let index = u16::from_le_bytes([rest[0], rest[1]]) as usize;
+            match message.instructions.get(index) {
+                Some(ix) if ix.data[..] == rest[2..] => unchanged,
+                _ => Err(ProgramError::InvalidArgument),
+            }
+        }
+    }
+}
+
+/// The host codec of a message program, or why there is none.
+pub fn format_of(program: &Program) -> &'static HostFormat {
+    host_format(&program.name).unwrap_or_else(|| {
+        panic!(
+            "programs/message/{0} has no host codec: add `{0}` to HOST_FORMATS in common/src/message/formats.rs",
+            program.name
+        )
+    })
+}
+
+/// The benchmark cases of a message program: every operation at every
+/// size, the valid call.
+pub fn cases(program: &Program) -> Vec<Case> {
+    let format = format_of(program);
+    SIZES
+        .iter()
+        .flat_map(|&size| {
+            let message = instance(size);
+            OPERATIONS.map(|op| {
+                let input = valid_input(format, op, &message);
+                Case::new(program, op, &input).with_size(size)
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instances_land_within_three_percent_of_their_size() {
+        let borsh = host_format("borsh").unwrap();
+        for size in SIZES {
+            let message = instance(size);
+            let len = (borsh.encode)(&message).len();
+            assert_eq!(len, borsh_len(&message), "size {size}");
+            let off = (len as f64 - size as f64).abs() / size as f64;
+            assert!(off <= TOLERANCE, "size {size}: borsh {len} bytes");
+            assert!(!message.instructions.is_empty());
+            assert!(message.account_keys.len() < MAX_KEYS);
+            assert_eq!(message, instance(size), "deterministic");
+        }
+        assert_eq!(instance(160).instructions.len(), 1, "the small one");
+    }
+
+    #[test]
+    fn oracle_on_a_valid_call() {
+        let borsh = host_format("borsh").unwrap();
+        let message = instance(904);
+        for op in OPERATIONS {
+            let input = valid_input(borsh, op, &message);
+            let expected = expected(borsh, &input).unwrap();
+            let mut want = message.clone();
+            match op {
+                "full" => want.nonce += 1,
+                "push_key" => want.account_keys.push(message.authority),
+                _ => {}
+            }
+            assert_eq!(
+                borsh::from_slice::<Message>(&expected).unwrap(),
+                want,
+                "{op}"
+            );
+        }
+    }
+}

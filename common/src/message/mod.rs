@@ -1,0 +1,19 @@
+//! The `message` family (shared/specs/message-family.md): a stored
+//! transaction message with variable-length keys and instructions, five
+//! operations on it, and the layouts the hand-written formats share.
+
+#[cfg(feature = "host")]
+mod formats;
+mod owned;
+mod program;
+mod record;
+
+#[cfg(feature = "host")]
+pub use formats::{HOST_FORMATS, HostFormat, host_format};
+pub use owned::{Codec, Owned};
+pub use program::{Format, Operation, check_authority, check_equal, check_indices, dispatch};
+pub use record::{Instruction, MAX_KEYS, Message, Record, RecordMut};
+#[cfg(feature = "wincode")]
+pub use record::{InstructionRef, MessageRef};
+#[cfg(feature = "wincode_short")]
+pub use record::{ShortInstruction, ShortMessage};

@@ -1,0 +1,74 @@
+//! The five operations for a crate that decodes the message into a value
+//! (borsh, bincode, wincode, wincode_short): written once, so every such
+//! crate runs the same code around its own decode and encode.
+
+use core::marker::PhantomData;
+
+use pinocchio::{AccountView, Address, ProgramResult, Resize, error::ProgramError};
+
+use super::{Format, MAX_KEYS, Record, RecordMut, check_authority, check_equal, check_indices};
+
+/// A crate's decode and encode of the whole message. A decode refuses
+/// anything that is not exactly one encoded message (trailing bytes
+/// included).
+pub trait Codec {
+    /// What the writing operations decode into.
+    type Owned: RecordMut;
+    /// What the reading operations decode into: `Owned`, or a type that
+    /// borrows from the account data where the crate can.
+    type Borrowed<'a>: Record;
+    fn decode(data: &[u8]) -> Result<Self::Owned, ProgramError>;
+    fn decode_borrowed(data: &[u8]) -> Result<Self::Borrowed<'_>, ProgramError>;
+    fn encoded_len(value: &Self::Owned) -> Result<usize, ProgramError>;
+    /// Encodes into `data`, which is exactly `encoded_len` bytes.
+    fn encode(value: &Self::Owned, data: &mut [u8]) -> ProgramResult;
+}
+
+/// The operations as owned decodes: every operation decodes (and so
+/// validates) the whole message; the writing ones encode it back.
+pub struct Owned<C>(PhantomData<C>);
+
+impl<C: Codec> Format for Owned<C> {
+    fn full(data: &mut [u8], authority: &Address) -> ProgramResult {
+        let mut message = C::decode(data)?;
+        check_authority(message.authority(), authority)?;
+        let nonce = message.nonce_mut();
+        *nonce = nonce.wrapping_add(1);
+        C::encode(&message, data)
+    }
+
+    fn read_blockhash(data: &[u8], hash: &[u8; 32]) -> ProgramResult {
+        check_equal(C::decode_borrowed(data)?.recent_blockhash(), hash)
+    }
+
+    fn sanitize(data: &[u8]) -> ProgramResult {
+        let message = C::decode_borrowed(data)?;
+        let keys = message.key_count();
+        (0..message.instruction_count()).try_for_each(|i| {
+            let (program, accounts, _) = message
+                .instruction(i)
+                .ok_or(ProgramError::InvalidAccountData)?;
+            check_indices(keys, program, accounts)
+        })
+    }
+
+    fn read_instruction(data: &[u8], index: u16, expected: &[u8]) -> ProgramResult {
+        let message = C::decode_borrowed(data)?;
+        let (_, _, found) = message
+            .instruction(index as usize)
+            .ok_or(ProgramError::InvalidArgument)?;
+        check_equal(found, expected)
+    }
+
+    fn push_key(account: &mut AccountView, key: &Address) -> ProgramResult {
+        let mut message = C::decode(&account.try_borrow()?)?;
+        check_authority(message.authority(), key)?;
+        let keys = message.account_keys_mut();
+        if keys.len() >= MAX_KEYS {
+            return Err(ProgramError::InvalidArgument);
+        }
+        keys.push(*key.as_array());
+        account.resize(C::encoded_len(&message)?)?;
+        C::encode(&message, &mut account.try_borrow_mut()?)
+    }
+}

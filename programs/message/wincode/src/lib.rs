@@ -1,0 +1,42 @@
+//! wincode, default format (u64 length prefixes: the same bytes as bincode
+//! with fixed-width integers). `Owned`:
+//! - `read_blockhash`, `sanitize`, `read_instruction`: its borrowed decode,
+//!   `deserialize_exact::<MessageRef>`: keys, accounts and data are slices
+//!   of the account data (`&[[u8; 32]]`, `&[u8]`); only the instruction
+//!   list is allocated. It validates every length prefix and refuses
+//!   trailing bytes, so these too validate the whole message.
+//! - `full`, `push_key`: the owned decode `deserialize_exact::<Message>`,
+//!   then `serialize_into`; `push_key` sizes the account with
+//!   `serialized_size`.
+#![no_std]
+
+use common::{
+    ProgramError, ProgramResult, invalid_account_data,
+    message::{Codec, Message, MessageRef, Owned},
+};
+
+struct Wincode;
+
+impl Codec for Wincode {
+    type Owned = Message;
+    type Borrowed<'a> = MessageRef<'a>;
+
+    fn decode(data: &[u8]) -> Result<Message, ProgramError> {
+        wincode::deserialize_exact(data).map_err(invalid_account_data)
+    }
+
+    fn decode_borrowed(data: &[u8]) -> Result<MessageRef<'_>, ProgramError> {
+        wincode::deserialize_exact(data).map_err(invalid_account_data)
+    }
+
+    fn encoded_len(message: &Message) -> Result<usize, ProgramError> {
+        let size = wincode::serialized_size(message).map_err(invalid_account_data)?;
+        usize::try_from(size).map_err(invalid_account_data)
+    }
+
+    fn encode(message: &Message, data: &mut [u8]) -> ProgramResult {
+        wincode::serialize_into(data, message).map_err(invalid_account_data)
+    }
+}
+
+common::message_program!(Owned<Wincode>);
