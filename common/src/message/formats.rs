@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use super::{Message, ShortMessage};
+use super::{Message, ShortMessage, offset_table};
 
 /// A format's host-side encode and decode of the logical [`Message`].
 #[derive(Clone, Copy, Debug)]
@@ -59,6 +59,23 @@ pub const HOST_FORMATS: &[HostFormat] = &[
         name: "wincode_short",
         encode: short_encode,
         decode: short_decode,
+    },
+    // The same bytes as wincode_short, parsed by hand on-chain.
+    HostFormat {
+        name: "compact_u16",
+        encode: short_encode,
+        decode: short_decode,
+    },
+    HostFormat {
+        name: "offset_table",
+        encode: offset_table::encode,
+        decode: offset_table::decode,
+    },
+    // The same layout as offset_table, read through zerocopy on-chain.
+    HostFormat {
+        name: "zerocopy",
+        encode: offset_table::encode,
+        decode: offset_table::decode,
     },
 ];
 

@@ -4,6 +4,7 @@
 
 #[cfg(feature = "host")]
 mod formats;
+pub mod offset_table;
 mod owned;
 mod program;
 mod record;
