@@ -66,7 +66,7 @@ const _: () = {
     assert!(HEADER_LEN == 80 && ENTRY_LEN == 8);
     // The keys end on a multiple of 32 bytes after an 8-byte-aligned
     // header, so the entries are 4-byte aligned in 8-byte-aligned data.
-    assert!(HEADER_LEN % 8 == 0 && 32 % core::mem::align_of::<Entry>() == 0);
+    assert!(HEADER_LEN.is_multiple_of(8) && 32usize.is_multiple_of(core::mem::align_of::<Entry>()));
 };
 
 /// Every part of a message, each checked to lie within the data.
@@ -223,7 +223,7 @@ pub fn decode(bytes: &[u8]) -> Option<super::Message> {
     let variable = bytes.get(entries_end..)?;
     let mut next = 0usize;
     let mut instructions = alloc::vec::Vec::new();
-    for entry in bytes.get(keys_end..entries_end)?.chunks_exact(ENTRY_LEN) {
+    for entry in bytes.get(keys_end..entries_end)?.as_chunks::<ENTRY_LEN>().0 {
         let offset = u32::from_le_bytes(entry[..4].try_into().ok()?) as usize;
         let data_len = u16::from_le_bytes(entry[4..6].try_into().ok()?) as usize;
         let accounts_len = entry[7] as usize;
@@ -242,10 +242,7 @@ pub fn decode(bytes: &[u8]) -> Option<super::Message> {
         authority: header[..32].try_into().unwrap(),
         nonce: u64::from_le_bytes(header[32..40].try_into().unwrap()),
         recent_blockhash: header[40..72].try_into().unwrap(),
-        account_keys: bytes[HEADER_LEN..keys_end]
-            .chunks_exact(32)
-            .map(|k| k.try_into().unwrap())
-            .collect(),
+        account_keys: bytes[HEADER_LEN..keys_end].as_chunks::<32>().0.to_vec(),
         instructions,
     })
 }
