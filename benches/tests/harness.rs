@@ -203,17 +203,23 @@ fn make(args: &[&str], path: &str) -> (bool, String) {
 
 #[test]
 fn make_lists_programs_for_an_unknown_one() {
-    let (ok, stderr) = make(
-        &["--no-print-directory", "build-token-nosuchcrate"],
-        &std::env::var("PATH").unwrap(),
-    );
-    assert!(!ok);
-    assert!(
-        stderr.contains("no program 'nosuchcrate' under programs/token/. Token programs: "),
-        "{stderr}"
-    );
-    for program in Workspace::current().programs().unwrap() {
-        assert!(stderr.contains(&program.name), "{stderr}");
+    for (family, title) in [(Family::Token, "Token"), (Family::Message, "Message")] {
+        let target = format!("build-{}-nosuchcrate", family.name());
+        let (ok, stderr) = make(
+            &["--no-print-directory", &target],
+            &std::env::var("PATH").unwrap(),
+        );
+        assert!(!ok);
+        let says = format!(
+            "no program 'nosuchcrate' under programs/{}/. {title} programs: ",
+            family.name()
+        );
+        assert!(stderr.contains(&says), "{stderr}");
+        for program in Workspace::current().programs().unwrap() {
+            if program.family == family {
+                assert!(stderr.contains(&program.name), "{stderr}");
+            }
+        }
     }
 }
 

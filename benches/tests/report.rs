@@ -138,7 +138,8 @@ fn build_sbf_toolchain_builds_every_program_with_cargo_build_sbf() {
     assert!(ok);
     for program in Workspace::current().programs().unwrap() {
         let build = format!(
-            "cargo build-sbf --manifest-path programs/token/{}/Cargo.toml",
+            "cargo build-sbf --manifest-path programs/{}/{}/Cargo.toml",
+            program.family.name(),
             program.name
         );
         assert!(stdout.contains(&build), "{stdout}");

@@ -9,9 +9,9 @@
 //! ```
 //!
 //! An entry's `offset` counts from the start of the variable bytes, so
-//! growing the key list moves no offset. A valid encoding lays the
-//! instructions out in order, contiguously, ending exactly at the end of
-//! the data.
+//! growing the key list moves no offset. A valid encoding has the header's
+//! reserved bytes zero and lays the instructions out in order,
+//! contiguously, ending exactly at the end of the data.
 
 use core::{marker::PhantomData, mem::size_of};
 
@@ -93,10 +93,13 @@ impl<'a> Parts<'a> {
         Ok(bytes.split_at(entry.accounts_len as usize))
     }
 
-    /// The whole message: every instruction in order, contiguous, ending at
-    /// the end of the data.
+    /// The whole message: the reserved header bytes zero, every instruction
+    /// in order, contiguous, ending at the end of the data.
     #[inline(always)]
     pub fn validate(&self) -> ProgramResult {
+        if self.header.reserved != [0; 4] {
+            return Err(ProgramError::InvalidAccountData);
+        }
         let mut next = 0usize;
         for entry in self.entries {
             if entry.offset as usize != next {
@@ -216,6 +219,9 @@ pub fn decode(bytes: &[u8]) -> Option<super::Message> {
     use super::{Instruction, Message};
     let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
     let header = bytes.get(..HEADER_LEN)?;
+    if header[76..] != [0; 4] {
+        return None;
+    }
     let key_count = u16_at(72)? as usize;
     let instruction_count = u16_at(74)? as usize;
     let keys_end = HEADER_LEN + 32 * key_count;

@@ -10,10 +10,18 @@
 //!   `serialized_size`.
 #![no_std]
 
+use wincode::config::Configuration;
+
 use common::{
     ProgramError, ProgramResult, invalid_account_data,
     message::{Codec, Message, MessageRef, Owned},
 };
+
+/// The default format, with preallocation capped at 16 KiB (wincode's
+/// default is 4 MiB): a corrupt length prefix must be an error, not an
+/// allocation the 64 KiB heap cannot hold.
+const CONFIG: Configuration<true, { 16 * 1024 }> =
+    Configuration::default().with_preallocation_size_limit::<{ 16 * 1024 }>();
 
 struct Wincode;
 
@@ -22,20 +30,21 @@ impl Codec for Wincode {
     type Borrowed<'a> = MessageRef<'a>;
 
     fn decode(data: &[u8]) -> Result<Message, ProgramError> {
-        wincode::deserialize_exact(data).map_err(invalid_account_data)
+        wincode::config::deserialize_exact(data, CONFIG).map_err(invalid_account_data)
     }
 
     fn decode_borrowed(data: &[u8]) -> Result<MessageRef<'_>, ProgramError> {
-        wincode::deserialize_exact(data).map_err(invalid_account_data)
+        wincode::config::deserialize_exact(data, CONFIG).map_err(invalid_account_data)
     }
 
     fn encoded_len(message: &Message) -> Result<usize, ProgramError> {
-        let size = wincode::serialized_size(message).map_err(invalid_account_data)?;
+        let size =
+            wincode::config::serialized_size(message, CONFIG).map_err(invalid_account_data)?;
         usize::try_from(size).map_err(invalid_account_data)
     }
 
     fn encode(message: &Message, data: &mut [u8]) -> ProgramResult {
-        wincode::serialize_into(data, message).map_err(invalid_account_data)
+        wincode::config::serialize_into(data, message, CONFIG).map_err(invalid_account_data)
     }
 }
 
