@@ -17,21 +17,21 @@ use crate::{
 
 /// The benchmark cases: each program's valid call of each operation (and,
 /// in the message family, at each size).
-pub fn cases(programs: &[Program]) -> Vec<Case> {
-    programs
-        .iter()
-        .flat_map(|program| match program.family {
-            Family::Token => Operation::ALL
-                .map(|op| Case::new(program, op.name(), &Input::valid(op)))
-                .to_vec(),
-            Family::Message => message::cases(program),
-        })
-        .collect()
+pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
+    let mut cases = Vec::new();
+    for program in programs {
+        match program.family {
+            Family::Token => cases
+                .extend(Operation::ALL.map(|op| Case::new(program, op.name(), &Input::valid(op)))),
+            Family::Message => cases.extend(message::cases(program)?),
+        }
+    }
+    Ok(cases)
 }
 
 /// The floor's cases: the same calls, which must succeed and change nothing.
 fn floor_cases(floor: &[Program]) -> Vec<Case> {
-    let mut cases = cases(floor);
+    let mut cases = cases(floor).expect("the floor is a token program");
     for case in &mut cases {
         case.expected = Expected::Success(case.accounts[0].1.data.clone());
     }
@@ -63,7 +63,7 @@ pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> 
     for family in Family::ALL {
         if programs.iter().any(|p| p.family == family) {
             let (programs, mollusk) = workspace.load(family)?;
-            measurements.extend(run_all(&cases(&programs), &mollusk)?);
+            measurements.extend(run_all(&cases(&programs)?, &mollusk)?);
         }
     }
     Ok(measurements)
@@ -96,6 +96,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     // family's.
     let mut measurements = Vec::new();
     let mut floor_measurements = Vec::new();
+    let mut validation = BTreeMap::new();
     let mut benchers = Vec::new();
     for family in Family::ALL {
         let (mut group, mut group_elfs): (Vec<Program>, Vec<Vec<u8>>) = programs
@@ -107,7 +108,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         if group.is_empty() {
             continue;
         }
-        let family_cases = cases(&group);
+        let family_cases = cases(&group)?;
         if family == Family::Token {
             group.extend(floor.iter().cloned());
             group_elfs.extend(floor_elfs.iter().cloned());
@@ -116,6 +117,12 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         measurements.extend(run_all(&family_cases, &mollusk)?);
         if family == Family::Token {
             floor_measurements = run_all(&floor_cases(&floor), &mollusk)?;
+        }
+        if family == Family::Message {
+            for program in &group {
+                let probes = message::validates_unread(program, &mollusk)?;
+                validation.insert(program.name.clone(), probes);
+            }
         }
         benchers.push((bencher_dir(workspace, family), mollusk, family_cases));
     }
@@ -138,6 +145,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         provenance: Provenance::collect(workspace, &programs, &elfs, &lock),
         measurements,
         floor: floor_measurements,
+        validation,
         sizes: programs
             .iter()
             .zip(elfs)
@@ -161,6 +169,12 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         "compute_units.svg",
         chart::svg(&run).map_err(HarnessError::Report)?,
     )?;
+    if !run.message().is_empty() {
+        write(
+            "message_cus.svg",
+            chart::message_svg(&run).map_err(HarnessError::Report)?,
+        )?;
+    }
     Ok(run)
 }
 
@@ -172,13 +186,20 @@ pub fn check(workspace: &Workspace, run: &Run) -> Result<Vec<String>, HarnessErr
     Ok(baseline.differences(&Baseline::of(run)))
 }
 
-/// `make bench-baseline`: rewrite the committed baseline, and the chart the
-/// README shows, from `run`.
+/// `make bench-baseline`: rewrite the committed baseline, and the charts
+/// the README shows, from `run`.
 pub fn write_baseline(workspace: &Workspace, run: &Run) -> Result<(), HarnessError> {
     Baseline::of(run)
         .write(&workspace.baseline_path())
         .map_err(HarnessError::Report)?;
-    let chart = workspace.root.join("benches/compute_units.svg");
-    fs::write(&chart, chart::svg(run).map_err(HarnessError::Report)?)
-        .map_err(|e| HarnessError::Report(format!("writing {}: {e}", chart.display())))
+    let charts = [
+        ("benches/compute_units.svg", chart::svg(run)),
+        ("benches/message_cus.svg", chart::message_svg(run)),
+    ];
+    for (path, svg) in charts {
+        let path = workspace.root.join(path);
+        fs::write(&path, svg.map_err(HarnessError::Report)?)
+            .map_err(|e| HarnessError::Report(format!("writing {}: {e}", path.display())))?;
+    }
+    Ok(())
 }

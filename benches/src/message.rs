@@ -6,7 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use solana_program_error::ProgramError;
 
-use crate::{Case, Input, Program};
+use crate::{Case, HarnessError, Input, Program};
 
 /// Nominal sizes: the borsh encoding of each instance lands within 3% of
 /// one. One small message (one instruction), then the sizes of the
@@ -184,21 +184,27 @@ pub fn expected(format: &HostFormat, input: &Input) -> Result<Vec<u8>, ProgramEr
     }
 }
 
-/// The host codec of a message program, or why there is none.
+/// The host codec of a message program.
+///
+/// # Panics
+/// If there is none; [`host_codec`] says so as an error instead.
 pub fn format_of(program: &Program) -> &'static HostFormat {
-    host_format(&program.name).unwrap_or_else(|| {
-        panic!(
-            "programs/message/{0} has no host codec: add `{0}` to HOST_FORMATS in common/src/message/formats.rs",
-            program.name
-        )
+    host_codec(program).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The host codec of a message program, or what to do without one.
+pub fn host_codec(program: &Program) -> Result<&'static HostFormat, HarnessError> {
+    host_format(&program.name).ok_or_else(|| HarnessError::NoHostCodec {
+        program: program.label(),
+        name: program.name.clone(),
     })
 }
 
 /// The benchmark cases of a message program: every operation at every
 /// size, the valid call.
-pub fn cases(program: &Program) -> Vec<Case> {
-    let format = format_of(program);
-    SIZES
+pub fn cases(program: &Program) -> Result<Vec<Case>, HarnessError> {
+    let format = host_codec(program)?;
+    Ok(SIZES
         .iter()
         .flat_map(|&size| {
             let message = instance(size);
@@ -206,6 +212,40 @@ pub fn cases(program: &Program) -> Vec<Case> {
                 let input = valid_input(format, op, &message);
                 Case::new(program, op, &input).with_size(size)
             })
+        })
+        .collect())
+}
+
+/// What a reading operation validates, found by running it: on the 904-byte
+/// instance with its unread part damaged (`read_blockhash` and
+/// `read_instruction`: the last byte cut off, in the last instruction;
+/// `sanitize`: one trailing byte), does the program refuse the data
+/// (`true`: it validates the whole message) or answer from the part it
+/// reads (`false`)? `full` and `push_key` validate the whole message in
+/// every format (the tests hold them to it).
+pub fn validates_unread(
+    program: &Program,
+    mollusk: &mollusk_svm::Mollusk,
+) -> Result<Vec<(&'static str, bool)>, crate::HarnessError> {
+    let format = format_of(program);
+    let message = instance(SIZES[1]);
+    ["read_blockhash", "sanitize", "read_instruction"]
+        .into_iter()
+        .map(|op| {
+            let mut input = valid_input(format, op, &message);
+            if op == "sanitize" {
+                input.data.push(0);
+            } else {
+                input.data.pop();
+            }
+            let mut case = Case::new(program, format!("{op} (damaged unread part)"), &input);
+            case.expected = crate::Expected::Failure(ProgramError::InvalidAccountData);
+            let result = mollusk.process_instruction(&case.instruction, &case.accounts);
+            if case.check(&result).is_ok() {
+                return Ok((op, true));
+            }
+            case.expected = crate::Expected::Success(input.data.clone());
+            case.check(&result).map(|()| (op, false))
         })
         .collect()
 }

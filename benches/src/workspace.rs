@@ -34,6 +34,10 @@ pub enum HarnessError {
         path: PathBuf,
         reason: String,
     },
+    #[error(
+        "program `{program}`: no host codec to compute expected bytes; add `{name}` to HOST_FORMATS in common/src/message/formats.rs"
+    )]
+    NoHostCodec { program: String, name: String },
     #[error("{0}")]
     Report(String),
     #[error("program `{program}`, operation `{operation}`: {detail}")]

@@ -309,3 +309,39 @@ fn new_program_from_the_template_is_built_and_benched() {
         }
     }
 }
+
+/// A message program whose format has no host codec is refused with what
+/// to do, before anything is measured.
+#[test]
+fn message_program_without_a_host_codec_is_refused() {
+    let current = Workspace::current();
+    let borsh = current
+        .programs()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.family == Family::Message && p.name == "borsh")
+        .expect("programs/message/borsh");
+    let elf = current.elf(&borsh).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("programs/message/fresh_format")).unwrap();
+    fs::write(
+        dir.path().join("programs/message/fresh_format/Cargo.toml"),
+        "[package]\nname = \"fresh_format-message-program\"\n",
+    )
+    .unwrap();
+    fs::create_dir_all(dir.path().join("target/deploy/message")).unwrap();
+    fs::write(
+        dir.path().join("target/deploy/message/fresh_format.so"),
+        elf,
+    )
+    .unwrap();
+    let workspace = Workspace::at(dir.path());
+    assert_bench_refuses(
+        &workspace,
+        &[
+            "program `message/fresh_format`",
+            "no host codec",
+            "add `fresh_format` to HOST_FORMATS in common/src/message/formats.rs",
+        ],
+    );
+}

@@ -180,3 +180,91 @@ fn missing_cargo_build_sbf_says_how_to_install_it() {
         );
     }
 }
+
+/// The message family's report, from a real run of copies of its programs:
+/// a table per operation, encoded sizes, what each operation validates,
+/// 30 records per program with size and encoded bytes, and the chart.
+#[test]
+fn message_report_has_tables_records_and_chart() {
+    let current = Workspace::current();
+    let dir = tempfile::tempdir().unwrap();
+    let mut names = Vec::new();
+    for program in current.programs().unwrap() {
+        if program.family != benches::Family::Message {
+            continue;
+        }
+        let folder = dir.path().join("programs/message").join(&program.name);
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(folder.join("Cargo.toml"), "[package]\n").unwrap();
+        let deploy = dir.path().join("target/deploy/message");
+        fs::create_dir_all(&deploy).unwrap();
+        let elf = current.elf(&program).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(deploy.join(format!("{}.so", program.name)), elf).unwrap();
+        names.push(program.name);
+    }
+    let workspace = Workspace::at(dir.path());
+    let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let out = workspace.benches_dir();
+
+    let summary = fs::read_to_string(out.join("summary.md")).unwrap();
+    for heading in [
+        "### full",
+        "### read_blockhash",
+        "### sanitize",
+        "### read_instruction",
+        "### push_key",
+        "### Encoded size",
+        "### What each operation validates",
+    ] {
+        assert!(summary.contains(heading), "{heading} missing: {summary}");
+    }
+    assert!(
+        summary
+            .contains("| format | 160 | 904 | 3232 | 5400 | 7448 | 10136 | CUs per KB at 10136 |")
+    );
+    let sanitize = run
+        .message_cell("borsh", "sanitize", 10136)
+        .expect("borsh sanitize at 10136");
+    assert!(
+        summary.contains(&format!(" {} |", sanitize.cus)),
+        "{summary}"
+    );
+
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let records = json["results"].as_array().unwrap();
+    assert_eq!(records.len(), names.len() * 30);
+    let record = records
+        .iter()
+        .find(|r| r["row"] == "message/borsh::sanitize/10136")
+        .expect("the row");
+    assert_eq!(record["family"], "message");
+    assert_eq!(record["program"], "borsh");
+    assert_eq!(record["operation"], "sanitize");
+    assert_eq!(record["size"], 10136);
+    assert_eq!(record["cus"], sanitize.cus);
+    assert!(record["shape"].is_null());
+    assert_eq!(record["encoded_bytes"], sanitize.encoded_bytes.unwrap());
+    assert_eq!(
+        json["message_validates"]["borsh"]["read_blockhash"],
+        "whole message"
+    );
+    assert_eq!(
+        json["message_validates"]["offset_table"]["read_blockhash"],
+        "what it reads"
+    );
+
+    let svg = fs::read_to_string(out.join("message_cus.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains(">\nsanitize\n<"),
+        "panel per operation"
+    );
+    let table = fs::read_to_string(out.join("message/compute_units.md")).unwrap();
+    assert!(
+        table.contains(&format!(
+            "| message/borsh::sanitize/10136 | {} | - new - |",
+            sanitize.cus
+        )),
+        "{table}"
+    );
+}
