@@ -7,7 +7,10 @@ use plotters::{
     style::text_anchor::{HPos, Pos, VPos},
 };
 
-use crate::{report::Run, workspace::Shape};
+use crate::{
+    report::Run,
+    workspace::{Family, Shape},
+};
 
 pub fn svg(run: &Run) -> Result<String, String> {
     let mut svg = String::new();
@@ -45,12 +48,19 @@ fn draw_panel<'a>(
 ) -> Result<(), Box<dyn std::error::Error + 'a>> {
     let programs = run.programs();
     let shapes = run.shapes();
-    let top = run.measurements.iter().map(|m| m.cus).max().unwrap_or(1) as f64 * 2.0;
+    let top = run
+        .measurements
+        .iter()
+        .filter(|m| m.family == Family::Token)
+        .map(|m| m.cus)
+        .max()
+        .unwrap_or(1) as f64
+        * 2.0;
     let groups = programs.len() as f64;
     let mut chart = ChartBuilder::on(area)
         .caption(operation, ("sans-serif", 18))
         .margin(8)
-        .x_label_area_size(40)
+        .x_label_area_size(36)
         .y_label_area_size(48)
         .build_cartesian_2d(0f64..groups, (10f64..top).log_scale())?;
     // Labels every half group; only the group centres are named.
@@ -67,13 +77,17 @@ fn draw_panel<'a>(
         .disable_x_mesh()
         .x_labels(2 * programs.len() + 1)
         .x_label_formatter(&name_at)
-        .x_label_style(("sans-serif", 12))
+        .x_label_style(("sans-serif", 11))
         .y_label_formatter(&|cus| format!("{cus:.0}"))
         .y_desc("CUs")
         .draw()?;
     let width = 0.8 / shapes.len().max(1) as f64;
-    let value_style =
-        TextStyle::from(("sans-serif", 10).into_font()).pos(Pos::new(HPos::Center, VPos::Bottom));
+    let value_style = TextStyle::from(
+        ("sans-serif", 9)
+            .into_font()
+            .transform(FontTransform::Rotate270),
+    )
+    .pos(Pos::new(HPos::Left, VPos::Center));
     for (i, &shape) in shapes.iter().enumerate() {
         let color = shape_color(shape);
         let bars: Vec<(f64, f64, u64)> = programs

@@ -268,9 +268,14 @@ impl Run {
         Some(self.cus(shape, program, operation)? as f64 / base as f64)
     }
 
+    /// The token family's operations, in the order measured.
     pub fn operations(&self) -> Vec<&str> {
         let mut operations: Vec<&str> = Vec::new();
-        for m in &self.measurements {
+        for m in self
+            .measurements
+            .iter()
+            .filter(|m| m.family == Family::Token)
+        {
             if !operations.contains(&m.operation.as_str()) {
                 operations.push(&m.operation);
             }
