@@ -4,6 +4,11 @@
 //! and `push_key` encode it back with `to_writer`, and `push_key` sizes the
 //! account with `object_length`. Every operation validates the whole
 //! message, whatever it reads.
+//!
+//! borsh allocates `min(len, 1 MiB)` bytes for a `Vec<u8>` before reading
+//! it, and its API has no limit to set: a corrupt length prefix above the
+//! heap aborts the program out of memory rather than returning
+//! `InvalidAccountData` (no account changes either way). See the README.
 #![no_std]
 
 use borsh::BorshDeserialize;

@@ -8,6 +8,10 @@
 //! - `full`, `push_key`: the owned decode `deserialize_exact::<Message>`,
 //!   then `serialize_into`; `push_key` sizes the account with
 //!   `serialized_size`.
+//!
+//! All through `wincode::config` with preallocation capped at 16 KiB:
+//! with wincode's default (4 MiB), a corrupt length prefix aborts the
+//! program out of memory instead of returning an error.
 #![no_std]
 
 use wincode::config::Configuration;

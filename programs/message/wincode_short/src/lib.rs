@@ -5,7 +5,9 @@
 //! (`ShortU16` refuses non-minimal encodings) and refuses trailing bytes;
 //! `full` and `push_key` encode with `serialize_into`, and `push_key` sizes
 //! the account with `serialized_size` (the key count's prefix grows from
-//! one byte to two at 128 keys).
+//! one byte to two at 128 keys). All through `wincode::config` with
+//! preallocation capped at 16 KiB, so that a corrupt length prefix is an
+//! error rather than an out-of-memory abort.
 #![no_std]
 
 use wincode::config::Configuration;
