@@ -27,3 +27,25 @@ use solana_compiler_builtins as _;
 pub fn invalid_account_data<E>(_: E) -> ProgramError {
     ProgramError::InvalidAccountData
 }
+
+/// The entrypoint, allocator and panic handler every program declares,
+/// routing each instruction to `$dispatch(accounts, instruction_data)`.
+/// Each family's `program!` macro calls it with its own dispatch.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __entrypoint {
+    ($dispatch:expr) => {
+        // Two accounts at most are parsed; extra ones are ignored.
+        $crate::pinocchio::program_entrypoint!(process_instruction, 2);
+        $crate::pinocchio::default_allocator!();
+        $crate::pinocchio::nostd_panic_handler!();
+
+        fn process_instruction(
+            _program_id: &$crate::Address,
+            accounts: &mut [$crate::AccountView],
+            instruction_data: &[u8],
+        ) -> $crate::ProgramResult {
+            $dispatch(accounts, instruction_data)
+        }
+    };
+}

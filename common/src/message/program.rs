@@ -128,17 +128,6 @@ pub fn check_equal(found: &[u8], expected: &[u8]) -> ProgramResult {
 #[macro_export]
 macro_rules! message_program {
     ($format:ty) => {
-        // Two accounts at most are parsed; extra ones are ignored.
-        $crate::pinocchio::program_entrypoint!(process_instruction, 2);
-        $crate::pinocchio::default_allocator!();
-        $crate::pinocchio::nostd_panic_handler!();
-
-        fn process_instruction(
-            _program_id: &$crate::Address,
-            accounts: &mut [$crate::AccountView],
-            instruction_data: &[u8],
-        ) -> $crate::ProgramResult {
-            $crate::message::dispatch::<$format>(accounts, instruction_data)
-        }
+        $crate::__entrypoint!($crate::message::dispatch::<$format>);
     };
 }

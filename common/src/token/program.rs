@@ -51,17 +51,6 @@ pub fn dispatch<O: Operations>(
 #[macro_export]
 macro_rules! token_program {
     ($operations:ty) => {
-        // Two accounts at most are parsed; extra ones are ignored.
-        $crate::pinocchio::program_entrypoint!(process_instruction, 2);
-        $crate::pinocchio::default_allocator!();
-        $crate::pinocchio::nostd_panic_handler!();
-
-        fn process_instruction(
-            _program_id: &$crate::Address,
-            accounts: &mut [$crate::AccountView],
-            instruction_data: &[u8],
-        ) -> $crate::ProgramResult {
-            $crate::token::dispatch::<$operations>(accounts, instruction_data)
-        }
+        $crate::__entrypoint!($crate::token::dispatch::<$operations>);
     };
 }
