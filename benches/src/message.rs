@@ -19,14 +19,33 @@ pub const OPERATIONS: [&str; 5] = common::message::Operation::NAMES;
 /// How far an instance's borsh encoding may be from its nominal size.
 pub const TOLERANCE: f64 = 0.03;
 
-/// The instance of nominal `size`: deterministic (seeded by the size),
-/// realistic rather than random. Keys are random 32-byte values, the first
-/// one the authority; the last three keys are programs that instructions
-/// reuse; `accounts` hold 2-8 small indices; `data` is an 8-byte
-/// discriminator per program, then little-endian amounts below 10^9
-/// (so their high bytes are zero), 8 to 64 bytes in all.
+/// What the variable parts hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Content {
+    /// The benchmark's instances: repeated program indices, a
+    /// discriminator per program, amounts whose high bytes are zero.
+    Realistic,
+    /// The same shape with every index and data byte random: what does not
+    /// compress.
+    Random,
+}
+
+/// The instance of nominal `size` the benchmark measures: [`generate`]
+/// with the size as the seed, realistic content.
 pub fn instance(size: usize) -> Message {
-    let mut rng = ChaCha8Rng::seed_from_u64(size as u64);
+    generate(size, size as u64, Content::Realistic)
+}
+
+/// A message of nominal `size`, deterministic for a `seed`. Keys are random
+/// 32-byte values, the first one the authority; `accounts` hold 2-8
+/// indices; `data` is 8 to 64 bytes. [`Content::Realistic`]: instructions
+/// reuse the last three keys as programs, and `data` is an 8-byte
+/// discriminator per program, then little-endian amounts below 10^9 (so
+/// their high bytes are zero). [`Content::Random`]: any key as program,
+/// random data bytes.
+pub fn generate(size: usize, seed: u64, content: Content) -> Message {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let key_count = if size < 300 {
         2
     } else {
@@ -57,18 +76,28 @@ pub fn instance(size: usize) -> Message {
         let candidates = [(accounts, amounts), (2, 0)];
         let Some(ix) = candidates
             .iter()
-            .map(|&(accounts, amounts)| Instruction {
-                program_id_index: programs[pick],
-                accounts: (0..accounts)
+            .map(|&(accounts, amounts)| {
+                // Same draws, in the same order, for realistic content.
+                let accounts = (0..accounts)
                     .map(|_| rng.random_range(0..key_count.max(2) as u8))
-                    .collect(),
-                data: discriminators[pick]
-                    .into_iter()
-                    .chain(
-                        (0..amounts)
-                            .flat_map(|_| rng.random_range(0..1_000_000_000u64).to_le_bytes()),
-                    )
-                    .collect(),
+                    .collect();
+                match content {
+                    Content::Realistic => Instruction {
+                        program_id_index: programs[pick],
+                        accounts,
+                        data: discriminators[pick]
+                            .into_iter()
+                            .chain((0..amounts).flat_map(|_| {
+                                rng.random_range(0..1_000_000_000u64).to_le_bytes()
+                            }))
+                            .collect(),
+                    },
+                    Content::Random => Instruction {
+                        program_id_index: rng.random_range(0..key_count as u8),
+                        accounts,
+                        data: (0..8 * (1 + amounts)).map(|_| rng.random()).collect(),
+                    },
+                }
             })
             .find(|ix| len + ix_borsh_len(ix) <= high)
         else {
@@ -266,6 +295,10 @@ mod tests {
             assert!(!message.instructions.is_empty());
             assert!(message.account_keys.len() < MAX_KEYS);
             assert_eq!(message, instance(size), "deterministic");
+            let random = generate(size, 7, Content::Random);
+            let len = (borsh.encode)(&random).len();
+            let off = (len as f64 - size as f64).abs() / size as f64;
+            assert!(off <= TOLERANCE, "random content, size {size}: {len} bytes");
         }
         assert_eq!(instance(160).instructions.len(), 1, "the small one");
     }
