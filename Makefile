@@ -35,7 +35,7 @@ else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
 endif
 
-.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline test lint new-program clean
+.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -82,8 +82,11 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
-test: all ## Build, then run the contract tests through Mollusk
-	cargo test -p benches
+wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
+	cargo run -p wire --bin wire
+
+test: all ## Build, then run the tests (contract, random input, report, wire)
+	cargo test -p benches -p wire
 
 lint: setup ## cargo fmt --check and clippy -D warnings
 	cargo fmt --all --check

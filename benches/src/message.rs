@@ -74,32 +74,33 @@ pub fn generate(size: usize, seed: u64, content: Content) -> Message {
         let accounts = rng.random_range(2..=8usize);
         let amounts = rng.random_range(0..=7usize);
         let candidates = [(accounts, amounts), (2, 0)];
-        let Some(ix) = candidates
-            .iter()
-            .map(|&(accounts, amounts)| {
-                // Same draws, in the same order, for realistic content.
-                let accounts = (0..accounts)
-                    .map(|_| rng.random_range(0..key_count.max(2) as u8))
-                    .collect();
-                match content {
-                    Content::Realistic => Instruction {
-                        program_id_index: programs[pick],
-                        accounts,
-                        data: discriminators[pick]
-                            .into_iter()
-                            .chain((0..amounts).flat_map(|_| {
-                                rng.random_range(0..1_000_000_000u64).to_le_bytes()
-                            }))
-                            .collect(),
-                    },
-                    Content::Random => Instruction {
-                        program_id_index: rng.random_range(0..key_count as u8),
-                        accounts,
-                        data: (0..8 * (1 + amounts)).map(|_| rng.random()).collect(),
-                    },
-                }
-            })
-            .find(|ix| len + ix_borsh_len(ix) <= high)
+        let Some(ix) =
+            candidates
+                .iter()
+                .map(|&(accounts, amounts)| {
+                    // Same draws, in the same order, for realistic content.
+                    let accounts = (0..accounts)
+                        .map(|_| rng.random_range(0..key_count.max(2) as u8))
+                        .collect();
+                    match content {
+                        Content::Realistic => Instruction {
+                            program_id_index: programs[pick],
+                            accounts,
+                            data: discriminators[pick]
+                                .into_iter()
+                                .chain((0..amounts).flat_map(|_| {
+                                    rng.random_range(0..1_000_000_000u64).to_le_bytes()
+                                }))
+                                .collect(),
+                        },
+                        Content::Random => Instruction {
+                            program_id_index: rng.random_range(0..key_count as u8),
+                            accounts,
+                            data: (0..8 * (1 + amounts)).map(|_| rng.random()).collect(),
+                        },
+                    }
+                })
+                .find(|ix| len + ix_borsh_len(ix) <= high)
         else {
             break;
         };

@@ -170,7 +170,7 @@ impl Lock {
     }
 
     /// The version of a crate that appears once in the lock.
-    fn version(&self, name: &str) -> Option<String> {
+    pub fn version(&self, name: &str) -> Option<String> {
         let mut found = self
             .packages
             .iter()

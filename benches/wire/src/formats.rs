@@ -1,0 +1,178 @@
+//! Every format of both families as a client meets it: the bytes of each
+//! instance, the format's own decode into the logical value, and its
+//! zero-copy access where it has one. The token family's crates all encode
+//! `Account` to the same 160 bytes (a test holds them to it); the message
+//! family's formats each have their own bytes.
+
+use std::{hint::black_box, sync::Arc};
+
+use benches::{Family, Workspace, contract, message};
+use common::{
+    message::{MessageRef, host_format, offset_table},
+    token::Account,
+};
+use zerocopy::FromBytes;
+
+use crate::codecs::WireError;
+
+/// A client-side decode: `Ok` once the value is decoded (and discarded).
+pub type Decode = Arc<dyn Fn(&[u8]) -> Result<(), WireError> + Send + Sync>;
+
+/// One format of one family.
+#[derive(Clone)]
+pub struct WireFormat {
+    pub family: Family,
+    /// The program folder's name.
+    pub name: String,
+    /// Decode into the logical value (an owned `Account` or `Message`).
+    pub decode: Option<Decode>,
+    /// Read in place, without copying the variable parts.
+    pub access: Option<Decode>,
+}
+
+/// One instance of a format: what it encodes to.
+#[derive(Clone)]
+pub struct WireInstance {
+    pub format: WireFormat,
+    /// Nominal size: 160 for the token family's `Account`, the instance's
+    /// size for the message family.
+    pub size: usize,
+    pub bytes: Vec<u8>,
+}
+
+fn token_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
+    fn owned(value: Option<Account>) -> Result<(), WireError> {
+        black_box(value)
+            .map(drop)
+            .ok_or(WireError::Format("Account"))
+    }
+    fn borrowed(value: Option<&Account>) -> Result<(), WireError> {
+        black_box(value)
+            .map(drop)
+            .ok_or(WireError::Format("Account"))
+    }
+    let pair = |decode: Decode, access: Option<Decode>| (Some(decode), access);
+    match name {
+        "borsh" => pair(Arc::new(|b| owned(borsh::from_slice(b).ok())), None),
+        "bincode" => pair(
+            Arc::new(|b| {
+                let config = bincode::config::standard().with_fixed_int_encoding();
+                owned(bincode::decode_from_slice(b, config).ok().map(|(a, _)| a))
+            }),
+            None,
+        ),
+        "wincode" => pair(
+            Arc::new(|b| owned(wincode::deserialize(b).ok())),
+            Some(Arc::new(|b| {
+                borrowed(<Account as wincode::ZeroCopy>::from_bytes(b).ok())
+            })),
+        ),
+        "bytemuck" => pair(
+            Arc::new(|b| owned(bytemuck::try_pod_read_unaligned(b).ok())),
+            Some(Arc::new(|b| borrowed(bytemuck::try_from_bytes(b).ok()))),
+        ),
+        "zerocopy" => pair(
+            Arc::new(|b| owned(Account::read_from_bytes(b).ok())),
+            Some(Arc::new(|b| borrowed(Account::ref_from_bytes(b).ok()))),
+        ),
+        _ => (None, None),
+    }
+}
+
+/// The offset-table layout read in place on the client, through zerocopy:
+/// header, keys, entries, and every instruction's range checked.
+fn offset_table_access(bytes: &[u8]) -> Result<(), WireError> {
+    fn invalid<E>(_: E) -> WireError {
+        WireError::Format("offset table")
+    }
+    let (header, rest) = offset_table::Header::ref_from_prefix(bytes).map_err(invalid)?;
+    let (keys, rest) = <[[u8; 32]]>::ref_from_prefix_with_elems(rest, header.key_count as usize)
+        .map_err(invalid)?;
+    let (entries, variable) = <[offset_table::Entry]>::ref_from_prefix_with_elems(
+        rest,
+        header.instruction_count as usize,
+    )
+    .map_err(invalid)?;
+    let parts = offset_table::Parts {
+        header,
+        keys,
+        entries,
+        bytes: variable,
+    };
+    parts.validate().map_err(invalid)?;
+    black_box(&parts);
+    Ok(())
+}
+
+fn message_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
+    let access: Option<Decode> = match name {
+        "wincode" => Some(Arc::new(|b| {
+            let message: MessageRef = wincode::deserialize_exact(b)
+                .map_err(|_| WireError::Format("wincode MessageRef"))?;
+            black_box(message);
+            Ok(())
+        })),
+        "offset_table" | "zerocopy" => Some(Arc::new(offset_table_access)),
+        _ => None,
+    };
+    let decode = host_format(name).map(|codec| -> Decode {
+        Arc::new(move |bytes| {
+            black_box((codec.decode)(bytes))
+                .map(drop)
+                .ok_or(WireError::Format(codec.name))
+        })
+    });
+    (decode, access)
+}
+
+/// Every program folder of both families, as a wire format.
+pub fn formats(workspace: &Workspace) -> Vec<WireFormat> {
+    let mut formats: Vec<WireFormat> = Vec::new();
+    for program in workspace.programs().unwrap_or_default() {
+        if formats
+            .iter()
+            .any(|f| f.family == program.family && f.name == program.name)
+        {
+            continue;
+        }
+        let (decode, access) = match program.family {
+            Family::Token => token_decoders(&program.name),
+            Family::Message => message_decoders(&program.name),
+        };
+        formats.push(WireFormat {
+            family: program.family,
+            name: program.name,
+            decode,
+            access,
+        });
+    }
+    formats
+}
+
+/// Every instance of every format: the token family's fixture `Account`,
+/// and each message instance in each format with a host codec.
+pub fn instances(formats: &[WireFormat]) -> Vec<WireInstance> {
+    let mut instances = Vec::new();
+    for format in formats {
+        match format.family {
+            Family::Token => instances.push(WireInstance {
+                format: format.clone(),
+                size: contract::ACCOUNT_LEN,
+                bytes: contract::fixture(),
+            }),
+            Family::Message => {
+                let Some(codec) = host_format(&format.name) else {
+                    continue;
+                };
+                for size in message::SIZES {
+                    instances.push(WireInstance {
+                        format: format.clone(),
+                        size,
+                        bytes: (codec.encode)(&message::instance(size)),
+                    });
+                }
+            }
+        }
+    }
+    instances
+}

@@ -1,0 +1,552 @@
+//! The wire report: sizes, client timings, compression distributions and
+//! the crossover model, from one run, as markdown and JSON.
+
+use std::{collections::HashMap, fmt::Write as _};
+
+use benches::{
+    Family, Workspace,
+    message::{self, Content, SIZES},
+    report::Lock,
+};
+use common::message::host_format;
+use serde::Serialize;
+
+use crate::{
+    codecs,
+    formats::{WireInstance, formats, instances},
+    timing::Timer,
+};
+
+/// Link speeds of the crossover model, in Mbit/s.
+pub const LINK_MBPS: [f64; 3] = [10.0, 100.0, 1000.0];
+/// Generated instances per size bucket and content, for the distributions.
+pub const INSTANCES_PER_BUCKET: u64 = 100;
+
+/// Bytes of one instance, raw and as each codec sends it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Sizes {
+    pub raw: usize,
+    pub base64: usize,
+    pub base64_zstd: usize,
+    pub zstd: usize,
+    pub snappy: usize,
+    pub lz4: usize,
+}
+
+impl Sizes {
+    pub fn of(bytes: &[u8]) -> Self {
+        Self {
+            raw: bytes.len(),
+            base64: codecs::base64(bytes).len(),
+            base64_zstd: codecs::base64_zstd(bytes).len(),
+            zstd: codecs::zstd(bytes).len(),
+            snappy: codecs::snappy(bytes).len(),
+            lz4: codecs::lz4(bytes).len(),
+        }
+    }
+}
+
+/// Client medians, in nanoseconds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Timings {
+    /// base64 decode of the `base64` text.
+    pub base64: f64,
+    /// base64 decode of the `base64+zstd` text.
+    pub base64_of_zstd: f64,
+    /// zstd decompression (the stream decoder, as agave's client).
+    pub zstd: f64,
+    /// The format's decode into the logical value.
+    pub decode: Option<f64>,
+    /// The format's zero-copy access, where it has one.
+    pub access: Option<f64>,
+}
+
+impl Timings {
+    /// What the client pays to hold the value: the transport decode, then
+    /// the format's decode (or its access, where it has no decode).
+    fn format_ns(&self) -> Option<f64> {
+        self.decode.or(self.access)
+    }
+
+    pub fn total_base64(&self) -> Option<f64> {
+        Some(self.base64 + self.format_ns()?)
+    }
+
+    pub fn total_base64_zstd(&self) -> Option<f64> {
+        Some(self.base64_of_zstd + self.zstd + self.format_ns()?)
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub family: Family,
+    pub format: String,
+    pub size: usize,
+    pub sizes: Sizes,
+    pub timings: Timings,
+}
+
+/// Compression ratios (compressed / raw) of one bucket, format, codec and
+/// content.
+#[derive(Clone, Debug, Serialize)]
+pub struct Distribution {
+    pub content: Content,
+    pub size: usize,
+    pub format: String,
+    pub codec: &'static str,
+    pub instances: usize,
+    pub q1: f64,
+    pub median: f64,
+    pub q3: f64,
+}
+
+/// Where `base64+zstd` starts to beat `base64` for a format and link speed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Crossover {
+    pub format: String,
+    pub mbps: f64,
+    /// The raw size (bytes) at which the modelled times cross, linearly
+    /// interpolated between instances; `None` when zstd wins or loses at
+    /// every size (see `zstd_always`).
+    pub bytes: Option<f64>,
+    /// Whether zstd wins at every measured size (`bytes` is `None` then).
+    pub zstd_always: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WireReport {
+    pub machine: String,
+    pub versions: Vec<(String, String)>,
+    pub rows: Vec<Row>,
+    pub distributions: Vec<Distribution>,
+    pub crossovers: Vec<Crossover>,
+    /// On-chain CUs from `make bench`'s results.json, if there is one:
+    /// (format, operation) -> CUs at the largest message size.
+    pub onchain: Vec<(String, String, u64)>,
+}
+
+/// Measures everything; `timer` sets how long each timing runs.
+pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, String> {
+    let formats = formats(workspace);
+    let mut rows = Vec::new();
+    // base64 and zstd timings depend on the bytes only: formats with the
+    // same encoding share them.
+    let mut transport: HashMap<Vec<u8>, (f64, f64, f64)> = HashMap::new();
+    for WireInstance {
+        format,
+        size,
+        bytes,
+    } in instances(&formats)
+    {
+        let id = |what: &str| {
+            format!(
+                "wire_{what}_{}_{}_{size}",
+                format.family.name(),
+                format.name
+            )
+        };
+        let key = bytes.clone();
+        let (base64, base64_of_zstd, zstd) = match transport.get(&key) {
+            Some(t) => *t,
+            None => {
+                let plain = codecs::base64(&bytes);
+                let packed = codecs::base64_zstd(&bytes);
+                let compressed = codecs::zstd(&bytes);
+                let t = (
+                    timer.median_ns(&id("base64"), || codecs::decode_base64(&plain))?,
+                    timer.median_ns(&id("base64_of_zstd"), || codecs::decode_base64(&packed))?,
+                    timer.median_ns(&id("zstd"), || codecs::unzstd(&compressed))?,
+                );
+                transport.insert(key, t);
+                t
+            }
+        };
+        let decode = match &format.decode {
+            Some(f) => Some(timer.median_ns(&id("decode"), || f(&bytes))?),
+            None => None,
+        };
+        let access = match &format.access {
+            Some(f) => Some(timer.median_ns(&id("access"), || f(&bytes))?),
+            None => None,
+        };
+        rows.push(Row {
+            family: format.family,
+            format: format.name.clone(),
+            size,
+            sizes: Sizes::of(&bytes),
+            timings: Timings {
+                base64,
+                base64_of_zstd,
+                zstd,
+                decode,
+                access,
+            },
+        });
+    }
+    let crossovers = crossovers(&rows);
+    Ok(WireReport {
+        machine: machine(),
+        versions: versions(workspace),
+        distributions: distributions(&rows),
+        crossovers,
+        onchain: onchain(workspace),
+        rows,
+    })
+}
+
+/// Quartile `p` (0..=1) of sorted `values`, linearly interpolated.
+fn quantile(sorted: &[f64], p: f64) -> f64 {
+    let at = p * (sorted.len() - 1) as f64;
+    let (low, high) = (at.floor() as usize, at.ceil() as usize);
+    sorted[low] + (sorted[high] - sorted[low]) * (at - low as f64)
+}
+
+/// For each message size bucket, content and format, the ratio's
+/// quartiles over [`INSTANCES_PER_BUCKET`] generated instances.
+fn distributions(rows: &[Row]) -> Vec<Distribution> {
+    let mut names: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.family == Family::Message)
+        .map(|r| r.format.as_str())
+        .collect();
+    names.dedup();
+    type CompressedLen = fn(&[u8]) -> usize;
+    let codecs: [(&str, CompressedLen); 3] = [
+        ("zstd", |b| codecs::zstd(b).len()),
+        ("snappy", |b| codecs::snappy(b).len()),
+        ("lz4", |b| codecs::lz4(b).len()),
+    ];
+    let mut out = Vec::new();
+    for content in [Content::Realistic, Content::Random] {
+        for size in SIZES {
+            let messages: Vec<_> = (0..INSTANCES_PER_BUCKET)
+                .map(|i| {
+                    let seed = (size as u64) << 16 | i | (content as u64) << 40;
+                    message::generate(size, seed, content)
+                })
+                .collect();
+            for name in &names {
+                let Some(codec) = host_format(name) else {
+                    continue;
+                };
+                let encoded: Vec<Vec<u8>> = messages.iter().map(|m| (codec.encode)(m)).collect();
+                for (codec_name, compress) in codecs {
+                    let mut ratios: Vec<f64> = encoded
+                        .iter()
+                        .map(|b| compress(b) as f64 / b.len() as f64)
+                        .collect();
+                    ratios.sort_by(f64::total_cmp);
+                    out.push(Distribution {
+                        content,
+                        size,
+                        format: name.to_string(),
+                        codec: codec_name,
+                        instances: ratios.len(),
+                        q1: quantile(&ratios, 0.25),
+                        median: quantile(&ratios, 0.5),
+                        q3: quantile(&ratios, 0.75),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The model: a client's time to have the value is the payload's transfer
+/// time at the link speed plus its decodes. `base64+zstd` wins where its
+/// smaller payload saves more transfer time than zstd costs. It leaves out
+/// latency, the server's compression time and everything else a real
+/// network adds.
+fn crossovers(rows: &[Row]) -> Vec<Crossover> {
+    let mut out = Vec::new();
+    let mut names: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.family == Family::Message)
+        .map(|r| r.format.as_str())
+        .collect();
+    names.dedup();
+    for name in names {
+        let points: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.format == name && r.family == Family::Message)
+            .collect();
+        for mbps in LINK_MBPS {
+            let ns_per_byte = 8.0 * 1000.0 / mbps;
+            // Positive where zstd wins.
+            let gain = |r: &Row| -> Option<f64> {
+                let plain = r.sizes.base64 as f64 * ns_per_byte + r.timings.total_base64()?;
+                let packed =
+                    r.sizes.base64_zstd as f64 * ns_per_byte + r.timings.total_base64_zstd()?;
+                Some(plain - packed)
+            };
+            let gains: Vec<(f64, f64)> = points
+                .iter()
+                .filter_map(|r| Some((r.sizes.raw as f64, gain(r)?)))
+                .collect();
+            let first_win = gains.iter().position(|(_, g)| *g > 0.0);
+            let (bytes, zstd_always) = match first_win {
+                Some(0) => (None, true),
+                Some(i) => {
+                    let (x0, g0) = gains[i - 1];
+                    let (x1, g1) = gains[i];
+                    (Some(x0 + (x1 - x0) * (-g0) / (g1 - g0)), false)
+                }
+                None => (None, false),
+            };
+            out.push(Crossover {
+                format: name.to_string(),
+                mbps,
+                bytes,
+                zstd_always,
+            });
+        }
+    }
+    out
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{cpu}, {cores} cores, {}", std::env::consts::OS)
+}
+
+fn versions(workspace: &Workspace) -> Vec<(String, String)> {
+    let lock = Lock::read(workspace);
+    ["base64", "zstd", "snap", "lz4_flex", "criterion"]
+        .iter()
+        .filter_map(|name| Some((name.to_string(), lock.version(name)?)))
+        .collect()
+}
+
+/// `full` and `sanitize` CUs at the largest size, from `make bench`.
+fn onchain(workspace: &Workspace) -> Vec<(String, String, u64)> {
+    let path = workspace.benches_dir().join("results.json");
+    let Some(json) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return Vec::new();
+    };
+    let largest = *SIZES.last().expect("sizes") as u64;
+    json["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["family"] == "message" && r["size"] == largest)
+        .filter(|r| r["operation"] == "full" || r["operation"] == "sanitize")
+        .filter_map(|r| {
+            Some((
+                r["program"].as_str()?.to_string(),
+                r["operation"].as_str()?.to_string(),
+                r["cus"].as_u64()?,
+            ))
+        })
+        .collect()
+}
+
+fn micros(ns: Option<f64>) -> String {
+    ns.map_or("-".into(), |ns| format!("{:.2}", ns / 1000.0))
+}
+
+impl WireReport {
+    fn row(&self, family: Family, format: &str, size: usize) -> Option<&Row> {
+        self.rows
+            .iter()
+            .find(|r| r.family == family && r.format == format && r.size == size)
+    }
+
+    fn cus(&self, format: &str, operation: &str) -> Option<u64> {
+        self.onchain
+            .iter()
+            .find(|(f, o, _)| f == format && o == operation)
+            .map(|(_, _, c)| *c)
+    }
+
+    pub fn markdown(&self) -> String {
+        let mut out = String::from("# The wire side\n\n");
+        let versions: Vec<String> = self
+            .versions
+            .iter()
+            .map(|(n, v)| format!("{n} {v}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "- machine: {}\n- crates: {}\n- timings: criterion medians, microseconds, one process\n",
+            self.machine,
+            versions.join(", ")
+        );
+        out.push_str(
+            "`base64` is the standard alphabet, padded; `base64+zstd` is computed as agave's \
+             account encoder does (the `zstd` stream encoder, one frame, level 0 = zstd's \
+             default 3, then base64) and decoded as agave's client types do (base64, then the \
+             zstd stream decoder). Snappy (raw) and LZ4 (block) are for comparison; ratios \
+             are compressed / raw.\n",
+        );
+
+        out.push_str("\n## Sizes\n\n| family | format | size | raw | base64 | base64+zstd | zstd ratio | snappy ratio | lz4 ratio |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for r in &self.rows {
+            let s = &r.sizes;
+            let ratio = |n: usize| format!("{:.2}", n as f64 / s.raw as f64);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.family.name(),
+                r.format,
+                r.size,
+                s.raw,
+                s.base64,
+                s.base64_zstd,
+                ratio(s.zstd),
+                ratio(s.snappy),
+                ratio(s.lz4)
+            );
+        }
+
+        out.push_str("\n## Client decode time\n\nMicroseconds (medians). `total base64`: base64 decode + the format's decode (or, without one, its access); `total base64+zstd`: base64 decode + zstd + the same.\n\n| family | format | size | base64 | base64 (of zstd) | zstd | decode | zero-copy access | total base64 | total base64+zstd |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for r in &self.rows {
+            let t = &r.timings;
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.family.name(),
+                r.format,
+                r.size,
+                micros(Some(t.base64)),
+                micros(Some(t.base64_of_zstd)),
+                micros(Some(t.zstd)),
+                micros(t.decode),
+                micros(t.access),
+                micros(t.total_base64()),
+                micros(t.total_base64_zstd())
+            );
+        }
+
+        let _ = write!(
+            out,
+            "\n## Compression by size bucket\n\nQuartiles (q1 / median / q3) of the ratio over {INSTANCES_PER_BUCKET} generated messages per bucket. \
+             *Realistic*: the benchmark's content (random 32-byte keys, which do not compress; \
+             repeated program indices, a discriminator per program, amounts with zero high \
+             bytes, which do). *Random*: the same shapes with random indices and data bytes.\n"
+        );
+        for content in [Content::Realistic, Content::Random] {
+            let _ = write!(out, "\n### {content:?} content\n\n| format | codec |");
+            for size in SIZES {
+                let _ = write!(out, " {size} |");
+            }
+            out.push_str("\n|---|---|");
+            out.push_str(&"---:|".repeat(SIZES.len()));
+            out.push('\n');
+            let mut keys: Vec<(&str, &str)> = self
+                .distributions
+                .iter()
+                .filter(|d| d.content == content)
+                .map(|d| (d.format.as_str(), d.codec))
+                .collect();
+            keys.dedup();
+            for (format, codec) in keys {
+                let _ = write!(out, "| {format} | {codec} |");
+                for size in SIZES {
+                    let d = self.distributions.iter().find(|d| {
+                        d.content == content
+                            && d.size == size
+                            && d.format == format
+                            && d.codec == codec
+                    });
+                    let _ = write!(
+                        out,
+                        " {} |",
+                        d.map_or("-".into(), |d| format!(
+                            "{:.2} / {:.2} / {:.2}",
+                            d.q1, d.median, d.q3
+                        ))
+                    );
+                }
+                out.push('\n');
+            }
+        }
+
+        out.push_str(
+            "\n## Where base64+zstd starts to pay (a model)\n\n\
+             A model, not a network measurement: a client's time to hold the value is the \
+             payload's transfer time at the link speed plus the decodes measured above. \
+             `base64+zstd` wins where its smaller payload saves more transfer time than zstd \
+             costs; the cell is the raw size where the two cross, interpolated between the \
+             measured instances. It leaves out latency, the RPC's own compression time and \
+             everything else a real network adds.\n\n| format |",
+        );
+        for mbps in LINK_MBPS {
+            let _ = write!(out, " {mbps} Mbit/s |");
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---:|".repeat(LINK_MBPS.len()));
+        out.push('\n');
+        let mut formats: Vec<&str> = self.crossovers.iter().map(|c| c.format.as_str()).collect();
+        formats.dedup();
+        for format in formats {
+            let _ = write!(out, "| {format} |");
+            for mbps in LINK_MBPS {
+                let c = self
+                    .crossovers
+                    .iter()
+                    .find(|c| c.format == format && c.mbps == mbps);
+                let cell = match c {
+                    Some(Crossover { bytes: Some(b), .. }) => format!("{b:.0} bytes"),
+                    Some(Crossover {
+                        zstd_always: true, ..
+                    }) => format!("zstd wins at every size (from {})", SIZES[0]),
+                    Some(_) => format!("base64 wins up to {}", SIZES[SIZES.len() - 1]),
+                    None => "-".into(),
+                };
+                let _ = write!(out, " {cell} |");
+            }
+            out.push('\n');
+        }
+
+        let largest = SIZES[SIZES.len() - 1];
+        let _ = write!(
+            out,
+            "\n## On-chain and wire, the largest message ({largest} bytes nominal)\n\n\
+             CUs from `make bench` (target/benches/results.json{}); client time: base64+zstd \
+             total, microseconds.\n\n\
+             | format | full CUs | sanitize CUs | encoded bytes | base64+zstd bytes | client decode (µs) |\n\
+             |---|---:|---:|---:|---:|---:|\n",
+            if self.onchain.is_empty() {
+                ": not found, run make bench first"
+            } else {
+                ""
+            }
+        );
+        let mut formats: Vec<&str> = self
+            .rows
+            .iter()
+            .filter(|r| r.family == Family::Message)
+            .map(|r| r.format.as_str())
+            .collect();
+        formats.dedup();
+        for format in formats {
+            let Some(r) = self.row(Family::Message, format, largest) else {
+                continue;
+            };
+            let cus = |op| self.cus(format, op).map_or("-".into(), |c| c.to_string());
+            let _ = writeln!(
+                out,
+                "| {format} | {} | {} | {} | {} | {} |",
+                cus("full"),
+                cus("sanitize"),
+                r.sizes.raw,
+                r.sizes.base64_zstd,
+                micros(r.timings.total_base64_zstd())
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,73 @@
+//! `make wire`'s files, from a real (quick) run: written, and they parse.
+
+use std::fs;
+
+use benches::{Workspace, message::SIZES};
+use wire::{
+    report::LINK_MBPS,
+    timing::{Budget, Timer},
+};
+
+#[test]
+fn wire_report_files_are_written_and_parse() {
+    let workspace = Workspace::current();
+    let out = tempfile::tempdir().unwrap();
+    let home = out.path().join("criterion");
+    // SAFETY: this test binary runs this one test, so no other thread reads
+    // the environment; criterion reads the variable once, later.
+    unsafe { std::env::set_var("CRITERION_HOME", &home) };
+    let mut timer = Timer::new(&home, Budget::QUICK);
+    let report = wire::run(&workspace, &mut timer, out.path()).unwrap_or_else(|e| panic!("{e}"));
+
+    let markdown = fs::read_to_string(out.path().join("wire.md")).unwrap();
+    assert_eq!(markdown, report.markdown());
+    for section in [
+        "## Sizes",
+        "## Client decode time",
+        "## Compression by size bucket",
+        "### Realistic content",
+        "### Random content",
+        "## Where base64+zstd starts to pay (a model)",
+        "## On-chain and wire, the largest message",
+    ] {
+        assert!(markdown.contains(section), "{section} missing");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.path().join("wire.json")).unwrap()).unwrap();
+    let formats = common::message::HOST_FORMATS.len();
+    let message_rows = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["family"] == "message")
+        .count();
+    assert_eq!(message_rows, formats * SIZES.len());
+    // 2 contents x sizes x formats x 3 codecs, 100 instances each.
+    let distributions = json["distributions"].as_array().unwrap();
+    assert_eq!(distributions.len(), 2 * SIZES.len() * formats * 3);
+    assert!(distributions.iter().all(|d| d["instances"] == 100));
+    assert!(
+        distributions
+            .iter()
+            .all(|d| d["q1"].as_f64() <= d["median"].as_f64()
+                && d["median"].as_f64() <= d["q3"].as_f64())
+    );
+    assert_eq!(
+        json["crossovers"].as_array().unwrap().len(),
+        formats * LINK_MBPS.len()
+    );
+    let largest = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["format"] == "borsh" && r["size"] == 10136)
+        .unwrap();
+    assert!(
+        largest["sizes"]["base64"].as_u64().unwrap() > largest["sizes"]["raw"].as_u64().unwrap()
+    );
+    assert!(largest["timings"]["decode"].as_f64().unwrap() > 0.0);
+    for chart in ["wire_sizes.svg", "wire_ratios.svg"] {
+        let svg = fs::read_to_string(out.path().join(chart)).unwrap();
+        assert!(svg.starts_with("<svg"), "{chart}");
+    }
+}
