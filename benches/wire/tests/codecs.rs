@@ -106,12 +106,14 @@ fn corrupt_or_truncated_input_is_an_error_never_a_panic() {
                 .unwrap_or_else(|_| panic!("{name}: the client decode panicked"))
         };
         // Corrupt base64: a character outside the alphabet, a cut text.
-        let mut bad = plain.clone();
-        bad.replace_range(1..2, "!");
-        assert!(
-            matches!(run(&bad, false), Err(WireError::Base64(_))),
-            "{name}"
-        );
+        for (text, zstd) in [(&plain, false), (&packed, true)] {
+            let mut bad = text.clone();
+            bad.replace_range(1..2, "!");
+            assert!(
+                matches!(run(&bad, zstd), Err(WireError::Base64(_))),
+                "{name}"
+            );
+        }
         assert!(
             matches!(
                 run(&plain[..plain.len() - 1], false),
