@@ -35,7 +35,7 @@ else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
 endif
 
-.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire test lint new-program clean
+.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire wire-baseline test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -84,6 +84,9 @@ bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.jso
 
 wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
 	cargo run -p wire --bin wire
+
+wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the README's wire charts in benches/wire/
+	cargo run -p wire --bin wire -- baseline
 
 test: all ## Build, then run the tests (contract, random input, report, wire)
 	cargo test -p benches -p wire
