@@ -433,12 +433,18 @@ impl Run {
             let cheapest: Vec<String> = sizes
                 .iter()
                 .filter_map(|&size| {
-                    let best = self
+                    let cells: Vec<(&str, u64)> = self
                         .message_programs()
                         .into_iter()
                         .filter_map(|p| Some((p, self.message_cell(p, op, size)?.cus)))
-                        .min_by_key(|(p, cus)| (*cus, p.to_string()))?;
-                    Some(format!("{size}: {} ({})", best.0, best.1))
+                        .collect();
+                    let least = cells.iter().map(|(_, cus)| *cus).min()?;
+                    let tied: Vec<&str> = cells
+                        .iter()
+                        .filter(|(_, cus)| *cus == least)
+                        .map(|(p, _)| *p)
+                        .collect();
+                    Some(format!("{size}: {} ({least})", tied.join(" = ")))
                 })
                 .collect();
             let _ = writeln!(out, "\nCheapest: {}.", cheapest.join(", "));

@@ -230,6 +230,22 @@ fn message_report_has_tables_records_and_chart() {
         "{summary}"
     );
 
+    // The cheapest format per size names every format that ties.
+    let table = run
+        .message_cell("offset_table", "read_blockhash", 904)
+        .unwrap()
+        .cus;
+    let zerocopy = run
+        .message_cell("zerocopy", "read_blockhash", 904)
+        .unwrap()
+        .cus;
+    let tie = format!("904: offset_table = zerocopy ({table})");
+    assert_eq!(
+        summary.contains(&tie),
+        table == zerocopy,
+        "{tie}: {summary}"
+    );
+
     let json: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     let records = json["results"].as_array().unwrap();

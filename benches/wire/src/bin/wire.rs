@@ -41,7 +41,11 @@ fn main() -> ExitCode {
             println!(
                 "make wire: wrote target/benches/wire.md, wire.json, wire_sizes.svg and wire_ratios.svg in {:.0} s{}",
                 started.elapsed().as_secs_f64(),
-                if baseline { "; and the charts into benches/wire/: commit them" } else { "" }
+                if baseline {
+                    "; and the charts into benches/wire/: commit them"
+                } else {
+                    ""
+                }
             );
             ExitCode::SUCCESS
         }
