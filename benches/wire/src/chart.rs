@@ -7,7 +7,7 @@ use benches::{
 };
 use plotters::{coord::Shift, prelude::*};
 
-use crate::report::WireReport;
+use crate::report::{WireReport, message_formats};
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 type Fallible<'a> = Result<(), Box<dyn std::error::Error + 'a>>;
@@ -24,14 +24,7 @@ fn svg(
 }
 
 fn formats(report: &WireReport) -> Vec<&str> {
-    let mut names: Vec<&str> = report
-        .rows
-        .iter()
-        .filter(|r| r.family == Family::Message)
-        .map(|r| r.format.as_str())
-        .collect();
-    names.dedup();
-    names
+    message_formats(&report.rows)
 }
 
 fn x_range() -> std::ops::Range<f64> {

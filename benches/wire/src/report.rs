@@ -194,6 +194,17 @@ pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, S
     })
 }
 
+/// The message family's formats, in the rows' order.
+pub fn message_formats(rows: &[Row]) -> Vec<&str> {
+    let mut names: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.family == Family::Message)
+        .map(|r| r.format.as_str())
+        .collect();
+    names.dedup();
+    names
+}
+
 /// Quartile `p` (0..=1) of sorted `values`, linearly interpolated.
 fn quantile(sorted: &[f64], p: f64) -> f64 {
     let at = p * (sorted.len() - 1) as f64;
@@ -204,12 +215,7 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
 /// For each message size bucket, content and format, the ratio's
 /// quartiles over [`INSTANCES_PER_BUCKET`] generated instances.
 fn distributions(rows: &[Row]) -> Vec<Distribution> {
-    let mut names: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.family == Family::Message)
-        .map(|r| r.format.as_str())
-        .collect();
-    names.dedup();
+    let names = message_formats(rows);
     type CompressedLen = fn(&[u8]) -> usize;
     let codecs: [(&str, CompressedLen); 3] = [
         ("zstd", |b| codecs::zstd(b).len()),
@@ -260,12 +266,7 @@ fn distributions(rows: &[Row]) -> Vec<Distribution> {
 /// network adds.
 fn crossovers(rows: &[Row]) -> Vec<Crossover> {
     let mut out = Vec::new();
-    let mut names: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.family == Family::Message)
-        .map(|r| r.format.as_str())
-        .collect();
-    names.dedup();
+    let names = message_formats(rows);
     for name in names {
         let points: Vec<&Row> = rows
             .iter()
@@ -525,14 +526,7 @@ impl WireReport {
                 ""
             }
         );
-        let mut formats: Vec<&str> = self
-            .rows
-            .iter()
-            .filter(|r| r.family == Family::Message)
-            .map(|r| r.format.as_str())
-            .collect();
-        formats.dedup();
-        for format in formats {
+        for format in message_formats(&self.rows) {
             let Some(r) = self.row(Family::Message, format, largest) else {
                 continue;
             };
