@@ -35,7 +35,7 @@ else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
 endif
 
-.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire wire-baseline test lint new-program clean
+.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire wire-baseline litesvm test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -88,12 +88,19 @@ wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time int
 wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the README's wire charts in benches/wire/
 	cargo run -p wire --bin wire -- baseline
 
-test: all ## Build, then run the tests (contract, random input, report, wire)
-	cargo test -p benches -p wire
+litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM; compare CUs and data
+	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 
-lint: setup ## cargo fmt --check and clippy -D warnings
+test: all ## Build, then run the tests (contract, random input, report, wire), then the LiteSVM replay
+	cargo test -p benches -p wire
+	cargo run -q -p benches --bin bench > /dev/null
+	$(MAKE) --no-print-directory litesvm
+
+lint: setup ## cargo fmt --check and clippy -D warnings (the workspace and benches/litesvm)
 	cargo fmt --all --check
+	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- -D warnings
 
 new-program: setup ## Create a program from its family's template: make new-program FAMILY=token NAME=<crate>
 	cargo run -p benches --bin new-program -- "$(FAMILY)" "$(NAME)"

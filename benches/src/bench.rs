@@ -69,6 +69,31 @@ pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> 
     Ok(measurements)
 }
 
+/// Each measured case as data for another harness (`cases.json`): the
+/// `.so` path relative to the workspace, the family's heap frame, the CUs.
+fn export(
+    workspace: &Workspace,
+    programs: &[Program],
+    cases: &[Case],
+    measured: &[Measurement],
+) -> Vec<serde_json::Value> {
+    cases
+        .iter()
+        .zip(measured)
+        .map(|(case, m)| {
+            let program = programs
+                .iter()
+                .find(|p| p.label() == case.program)
+                .expect("a case's program is loaded");
+            let so = program
+                .so_path
+                .strip_prefix(&workspace.root)
+                .unwrap_or(&program.so_path);
+            case.to_json(&so.to_string_lossy(), program.family.heap_frame(), m.cus)
+        })
+        .collect()
+}
+
 /// The folder of a family's bencher table: `target/benches/` for the token
 /// family (where it has always been), `target/benches/<family>/` for others.
 pub fn bencher_dir(workspace: &Workspace, family: Family) -> std::path::PathBuf {
@@ -97,6 +122,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     let mut measurements = Vec::new();
     let mut floor_measurements = Vec::new();
     let mut validation = BTreeMap::new();
+    let mut exported = Vec::new();
     let mut benchers = Vec::new();
     for family in Family::ALL {
         let (mut group, mut group_elfs): (Vec<Program>, Vec<Vec<u8>>) = programs
@@ -114,9 +140,13 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             group_elfs.extend(floor_elfs.iter().cloned());
         }
         let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
-        measurements.extend(run_all(&family_cases, &mollusk)?);
+        let measured = run_all(&family_cases, &mollusk)?;
+        exported.extend(export(workspace, &group, &family_cases, &measured));
+        measurements.extend(measured);
         if family == Family::Token {
-            floor_measurements = run_all(&floor_cases(&floor), &mollusk)?;
+            let floor_cases = floor_cases(&floor);
+            floor_measurements = run_all(&floor_cases, &mollusk)?;
+            exported.extend(export(workspace, &group, &floor_cases, &floor_measurements));
         }
         if family == Family::Message {
             for program in &group {
@@ -168,6 +198,14 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     write(
         "compute_units.svg",
         chart::svg(&run).map_err(HarnessError::Report)?,
+    )?;
+    let cases_json = serde_json::json!({
+        "provenance": run.provenance,
+        "cases": exported,
+    });
+    write(
+        "cases.json",
+        serde_json::to_string_pretty(&cases_json).expect("JSON") + "\n",
     )?;
     if !run.message().is_empty() {
         write(

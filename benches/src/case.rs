@@ -163,6 +163,43 @@ impl Case {
         Ok(())
     }
 
+    /// The case as data another harness can replay: program, instruction,
+    /// accounts before, account [0]'s data after, and Mollusk's CUs.
+    /// Byte strings are base64, keys base58.
+    pub fn to_json(&self, so_path: &str, heap_frame: u32, cus: u64) -> serde_json::Value {
+        use base64::{Engine, prelude::BASE64_STANDARD};
+        let after = match &self.expected {
+            Expected::Success(data) => Some(BASE64_STANDARD.encode(data)),
+            Expected::Failure(_) => None,
+        };
+        let metas = &self.instruction.accounts;
+        let accounts: Vec<serde_json::Value> = metas
+            .iter()
+            .zip(&self.accounts)
+            .map(|(meta, (key, account))| {
+                serde_json::json!({
+                    "pubkey": key.to_string(),
+                    "is_signer": meta.is_signer,
+                    "is_writable": meta.is_writable,
+                    "lamports": account.lamports,
+                    "owner": account.owner.to_string(),
+                    "data": BASE64_STANDARD.encode(&account.data),
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "row": self.name(),
+            "family": self.family,
+            "program_id": self.instruction.program_id.to_string(),
+            "so": so_path,
+            "heap_frame": heap_frame,
+            "instruction_data": BASE64_STANDARD.encode(&self.instruction.data),
+            "accounts": accounts,
+            "data_after": after,
+            "cus": cus,
+        })
+    }
+
     fn describe(&self) -> String {
         match &self.expected {
             Expected::Success(_) => "success".into(),

@@ -1,0 +1,309 @@
+//! Replays every case `make bench` measured in Mollusk
+//! (target/benches/cases.json) as a transaction in LiteSVM, with the same
+//! program bytes and accounts, and compares the program's compute units
+//! (the transaction's, less what the transaction adds, measured on the
+//! no-op program) and account [0]'s data with Mollusk's.
+//!
+//! Two passes: with every runtime feature enabled, as Mollusk runs (every
+//! case must be equal, or this exits non-zero), and with the features
+//! active on mainnet, LiteSVM's default (reported: cases that fault there
+//! are listed with the runtime's error). Writes target/benches/litesvm.md
+//! and litesvm.json, and the pass's line into summary.md.
+
+use std::{collections::BTreeMap, fs, path::PathBuf, process::ExitCode};
+
+use agave_feature_set::FeatureSet;
+use base64::{Engine, prelude::BASE64_STANDARD};
+use litesvm::LiteSVM;
+use serde::{Deserialize, Serialize};
+use solana_account::Account;
+use solana_compute_budget_interface::ComputeBudgetInstruction;
+use solana_instruction::{AccountMeta, Instruction};
+use solana_keypair::Keypair;
+use solana_pubkey::Pubkey;
+use solana_signer::Signer;
+use solana_transaction::Transaction;
+
+/// The runtime's default heap frame: no `RequestHeapFrame` needed.
+const DEFAULT_HEAP: u32 = 32 * 1024;
+
+#[derive(Deserialize)]
+struct Cases {
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    row: String,
+    program_id: String,
+    so: String,
+    heap_frame: u32,
+    instruction_data: String,
+    accounts: Vec<AccountData>,
+    data_after: Option<String>,
+    cus: u64,
+}
+
+#[derive(Deserialize)]
+struct AccountData {
+    pubkey: String,
+    is_signer: bool,
+    is_writable: bool,
+    lamports: u64,
+    owner: String,
+    data: String,
+}
+
+fn key(text: &str) -> Result<Pubkey, String> {
+    text.parse().map_err(|e| format!("key {text}: {e:?}"))
+}
+
+fn bytes(text: &str) -> Result<Vec<u8>, String> {
+    BASE64_STANDARD
+        .decode(text)
+        .map_err(|e| format!("base64: {e}"))
+}
+
+/// One replayed case: LiteSVM's CUs for the transaction, and whether
+/// account [0] ended as Mollusk left it.
+struct Replay {
+    transaction_cus: u64,
+    data_equal: bool,
+}
+
+/// `heap_frame` is the frame to request, when it is not the default.
+fn replay(
+    svm: &mut LiteSVM,
+    payer: &Keypair,
+    case: &Case,
+    heap_frame: Option<u32>,
+) -> Result<Replay, String> {
+    let mut metas = Vec::new();
+    for account in &case.accounts {
+        let pubkey = key(&account.pubkey)?;
+        svm.set_account(
+            pubkey,
+            Account {
+                lamports: account.lamports,
+                data: bytes(&account.data)?,
+                owner: key(&account.owner)?,
+                executable: false,
+                rent_epoch: 0,
+            },
+        )
+        .map_err(|e| format!("{}: setting {pubkey}: {e:?}", case.row))?;
+        metas.push(AccountMeta {
+            pubkey,
+            is_signer: account.is_signer,
+            is_writable: account.is_writable,
+        });
+    }
+    let mut instructions = Vec::new();
+    if let Some(bytes) = heap_frame {
+        instructions.push(ComputeBudgetInstruction::request_heap_frame(bytes));
+    }
+    instructions.push(Instruction::new_with_bytes(
+        key(&case.program_id)?,
+        &bytes(&case.instruction_data)?,
+        metas,
+    ));
+    let tx = Transaction::new_signed_with_payer(
+        &instructions,
+        Some(&payer.pubkey()),
+        &[payer],
+        svm.latest_blockhash(),
+    );
+    let meta = svm.send_transaction(tx).map_err(|failed| {
+        // The program's last log line names the runtime's error.
+        let last = failed.meta.logs.last().cloned().unwrap_or_default();
+        format!("{:?}: {last}", failed.err)
+    })?;
+    svm.expire_blockhash();
+    let first = key(&case.accounts[0].pubkey)?;
+    let after = svm.get_account(&first).map(|a| a.data).unwrap_or_default();
+    let want = case.data_after.as_deref().map(bytes).transpose()?;
+    Ok(Replay {
+        transaction_cus: meta.compute_units_consumed,
+        data_equal: want.as_deref() == Some(&after[..]),
+    })
+}
+
+/// A LiteSVM like `LiteSVM::new()`, with `features`.
+fn svm_with(features: FeatureSet) -> LiteSVM {
+    LiteSVM::default()
+        .with_feature_set(features)
+        .with_builtins()
+        .with_lamports(1_000_000_000_000_000)
+        .with_sysvars()
+        .with_feature_accounts()
+        .with_default_programs()
+        .with_sigverify(true)
+        .with_blockhash_check(true)
+}
+
+/// One pass over every case in one feature set.
+#[derive(Serialize)]
+struct Pass {
+    features: &'static str,
+    /// What a transaction adds to the program's CUs: without a compute
+    /// budget instruction, and with the `RequestHeapFrame` the message
+    /// family's cases carry.
+    overhead_plain: i64,
+    overhead_heap_frame: i64,
+    cases: usize,
+    equal: usize,
+    /// Rows that differ or fault, with what happened.
+    different: Vec<(String, String)>,
+}
+
+fn pass(cases: &[Case], root: &std::path::Path, features: &'static str) -> Result<Pass, String> {
+    let mut svm = svm_with(match features {
+        "all" => FeatureSet::all_enabled(),
+        _ => LiteSVM::mainnet_feature_set(),
+    });
+    let mut loaded = BTreeMap::new();
+    for case in cases {
+        if loaded.contains_key(&case.program_id) {
+            continue;
+        }
+        let elf = fs::read(root.join(&case.so)).map_err(|e| format!("{}: {e}", case.so))?;
+        svm.add_program(key(&case.program_id)?, &elf)
+            .map_err(|e| format!("{}: loading {}: {e:?}", case.row, case.so))?;
+        loaded.insert(case.program_id.clone(), case.so.clone());
+    }
+    let payer = Keypair::new();
+    svm.airdrop(&payer.pubkey(), 1_000_000_000_000)
+        .map_err(|e| format!("airdrop: {:?}", e.err))?;
+
+    // The overhead, from the floor's `full`: as it is, and with a
+    // `RequestHeapFrame` for the default frame (which changes nothing the
+    // program sees).
+    let floor = cases
+        .iter()
+        .find(|c| c.row == "noop::full")
+        .ok_or("cases.json has no noop::full (the floor) to measure the overhead with")?;
+    let plain = replay(&mut svm, &payer, floor, None)?.transaction_cus as i64;
+    let framed = replay(&mut svm, &payer, floor, Some(DEFAULT_HEAP))?.transaction_cus as i64;
+    let overhead_plain = plain - floor.cus as i64;
+    let overhead_heap_frame = framed - floor.cus as i64;
+
+    let mut equal = 0;
+    let mut different = Vec::new();
+    for case in cases {
+        let (frame, overhead) = if case.heap_frame == DEFAULT_HEAP {
+            (None, overhead_plain)
+        } else {
+            (Some(case.heap_frame), overhead_heap_frame)
+        };
+        match replay(&mut svm, &payer, case, frame) {
+            Ok(r) if r.data_equal && r.transaction_cus as i64 - overhead == case.cus as i64 => {
+                equal += 1
+            }
+            Ok(r) => different.push((
+                case.row.clone(),
+                format!(
+                    "LiteSVM {} CUs (program {}), Mollusk {}; data {}",
+                    r.transaction_cus,
+                    r.transaction_cus as i64 - overhead,
+                    case.cus,
+                    if r.data_equal { "equal" } else { "differs" }
+                ),
+            )),
+            Err(e) => different.push((case.row.clone(), e)),
+        }
+    }
+    Ok(Pass {
+        features,
+        overhead_plain,
+        overhead_heap_frame,
+        cases: cases.len(),
+        equal,
+        different,
+    })
+}
+
+fn markdown(version: &str, passes: &[Pass]) -> String {
+    let mut out = format!(
+        "# Replayed in LiteSVM {version}\n\n\
+         Every case `make bench` measured, as a one-instruction transaction (the message \
+         family's with a `RequestHeapFrame` first) with the same program bytes and accounts. \
+         The program's CUs are the transaction's less what the transaction adds, measured on \
+         the no-op program: the floor's `noop::full` as it is, and with a `RequestHeapFrame` \
+         for the default frame.\n"
+    );
+    for p in passes {
+        out.push_str(&format!(
+            "\n## Features: {}\n\n- {}/{} equal (CUs and account data)\n\
+             - transaction overhead: {} CUs without a compute budget instruction, {} with the \
+             `RequestHeapFrame` instruction (the compute budget program's own cost)\n",
+            if p.features == "all" {
+                "all enabled (as Mollusk runs)"
+            } else {
+                "active on mainnet (LiteSVM's default)"
+            },
+            p.equal,
+            p.cases,
+            p.overhead_plain,
+            p.overhead_heap_frame
+        ));
+        for (row, what) in &p.different {
+            out.push_str(&format!("- `{row}`: {what}\n"));
+        }
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("litesvm check: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<bool, String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = root.join("target/benches");
+    let path = out.join("cases.json");
+    let text = fs::read_to_string(&path)
+        .map_err(|e| format!("{}: {e}; run `make bench` first", path.display()))?;
+    let cases: Cases =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let version = env!("LITESVM_VERSION");
+    let passes = [
+        pass(&cases.cases, &root, "all")?,
+        pass(&cases.cases, &root, "mainnet")?,
+    ];
+    let report = markdown(version, &passes);
+    print!("{report}");
+    let write = |name: &str, text: String| {
+        fs::write(out.join(name), text).map_err(|e| format!("writing target/benches/{name}: {e}"))
+    };
+    write("litesvm.md", report)?;
+    write(
+        "litesvm.json",
+        serde_json::to_string_pretty(&serde_json::json!({ "litesvm": version, "passes": passes }))
+            .expect("JSON")
+            + "\n",
+    )?;
+    // The summary names the replay, replacing the line of an earlier one.
+    let all = &passes[0];
+    let line = format!(
+        "Replayed in LiteSVM {version} (all features, as Mollusk runs): {}/{} equal; see litesvm.md.",
+        all.equal, all.cases
+    );
+    if let Ok(summary) = fs::read_to_string(out.join("summary.md")) {
+        let kept: Vec<&str> = summary
+            .lines()
+            .filter(|l| !l.starts_with("Replayed in LiteSVM"))
+            .collect();
+        write(
+            "summary.md",
+            format!("{}\n\n{line}\n", kept.join("\n").trim_end()),
+        )?;
+    }
+    Ok(all.equal == all.cases)
+}
