@@ -284,3 +284,36 @@ fn message_report_has_tables_records_and_chart() {
         "{table}"
     );
 }
+
+/// Two separate `make bench` processes write the same results.json, byte
+/// for byte, but for the date.
+#[test]
+fn results_json_is_the_same_across_processes() {
+    let (_dir, workspace) = demo_workspace();
+    let run = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_bench"))
+            .env("BENCH_WORKSPACE", &workspace.root)
+            .env("RUST_LOG", "error")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let text = fs::read_to_string(workspace.benches_dir().join("results.json")).unwrap();
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        json["provenance"]["date"] = serde_json::Value::Null;
+        (text, json)
+    };
+    let (first_text, first) = run();
+    let (second_text, second) = run();
+    assert_eq!(first, second);
+    let without_date = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with("\"date\""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(without_date(&first_text), without_date(&second_text));
+}
