@@ -35,7 +35,7 @@ else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
 endif
 
-.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire wire-baseline litesvm test lint new-program clean
+.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire wire-baseline fixtures litesvm test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -45,6 +45,9 @@ setup: ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools
 	@rustup run $$(sed -n 's/^channel *= *"\(.*\)".*/\1/p' rust-toolchain.toml) rustc --version >/dev/null 2>&1 || { \
 	  echo "setup: installing the Rust toolchain named in rust-toolchain.toml (about 20 s)..."; \
 	  rustup toolchain install || { echo "setup failed: rustup could not install the pinned nightly. Check the network, then run make setup again." >&2; exit 1; }; }
+	@command -v protoc >/dev/null || { \
+	  echo "setup: installing protoc (Debian's protobuf-compiler), which Mollusk's fixtures need to build..."; \
+	  { apt-get update -qq && apt-get install -y -qq protobuf-compiler >/dev/null; } || { echo "setup failed: could not install protobuf-compiler with apt-get. Install protoc (or set PROTOC to one), then run make setup again." >&2; exit 1; }; }
 	@$(LINKER) --version 2>/dev/null | grep -q "^sbpf-linker $(SBPF_LINKER_VERSION)$$" || { \
 	  echo "setup: compiling sbpf-linker $(SBPF_LINKER_VERSION) into .tools/ (about 2 minutes on 2 cores)..."; \
 	  cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --root $(TOOLS) || { echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io. Check the network, then run make setup again." >&2; exit 1; }; }
@@ -88,11 +91,14 @@ wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time int
 wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the README's wire charts in benches/wire/
 	cargo run -p wire --bin wire -- baseline
 
+fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/
+	cargo run -p fixtures --bin fixtures
+
 litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM; compare CUs and data
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 
 test: all ## Build, then run the tests (contract, random input, report, wire), then the LiteSVM replay
-	cargo test -p benches -p wire
+	cargo test -p benches -p wire -p fixtures
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 
