@@ -1,6 +1,7 @@
 //! The wire report's charts: bytes on the wire by size, and the zstd ratio's
 //! quartiles by size bucket, for the message family's formats.
 
+use benches::chart::format_line;
 use benches::{
     Family,
     message::{Content, SIZES},
@@ -80,13 +81,7 @@ pub fn sizes_svg(report: &WireReport) -> Result<String, String> {
                     .filter(|r| r.family == Family::Message && r.format == format)
                     .map(|r| (r.size as f64, pick(&r.sizes) as f64))
                     .collect();
-                chart.draw_series(line.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
-                let series = chart.draw_series(LineSeries::new(line, color.stroke_width(2)))?;
-                if i == 0 {
-                    series.label(format).legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
-                    });
-                }
+                format_line(&mut chart, line, color, (i == 0).then_some(format))?;
             }
             if i == 0 {
                 chart
