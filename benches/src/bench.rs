@@ -21,8 +21,10 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
     let mut cases = Vec::new();
     for program in programs {
         match program.family {
-            Family::Token => cases
-                .extend(Operation::ALL.map(|op| Case::new(program, op.name(), &Input::valid(op)))),
+            Family::Token => cases.extend(
+                Operation::ALL
+                    .map(|op| Case::new(program, op.name(), &Input::valid(op, program.encoding))),
+            ),
             Family::Message => cases.extend(message::cases(program)?),
         }
     }

@@ -97,7 +97,7 @@ impl Case {
     /// What the program's family contract says `input` must produce.
     fn oracle(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
         match program.family {
-            Family::Token => input.expected(program.shape),
+            Family::Token => input.expected(program.shape, program.encoding),
             Family::Message => message::expected(message::format_of(program), input),
         }
     }

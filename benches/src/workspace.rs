@@ -13,6 +13,8 @@ use sha2::{Digest, Sha256};
 use solana_pubkey::Pubkey;
 use walkdir::WalkDir;
 
+use crate::contract::Encoding;
+
 /// A failure of the harness itself, before or while running a program.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum HarnessError {
@@ -38,6 +40,14 @@ pub enum HarnessError {
         "program `{program}`: no host codec to compute expected bytes; add `{name}` to HOST_FORMATS in common/src/message/formats.rs"
     )]
     NoHostCodec { program: String, name: String },
+    #[error(
+        "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of raw, postcard, bincode_varint, or add it to Encoding in benches/src/contract.rs"
+    )]
+    UnknownEncoding {
+        program: String,
+        path: PathBuf,
+        encoding: String,
+    },
     #[error("{0}")]
     Report(String),
     #[error("program `{program}`, operation `{operation}`: {detail}")]
@@ -127,6 +137,8 @@ pub struct Program {
     /// The folder's name: the crate or format.
     pub name: String,
     pub shape: Shape,
+    /// How a token program stores `Account` (`raw` for the message family).
+    pub encoding: Encoding,
     pub id: Pubkey,
     pub dir: PathBuf,
     pub so_path: PathBuf,
@@ -164,7 +176,38 @@ impl Program {
         Pubkey::new_from_array(digest.into())
     }
 
-    fn new(workspace: &Workspace, family: Family, shape: Shape, name: &str, dir: PathBuf) -> Self {
+    /// The encoding a program's Cargo.toml names
+    /// (`[package.metadata.token] encoding = "postcard"`), `raw` by default.
+    fn encoding_in(dir: &Path, name: &str) -> Result<Encoding, HarnessError> {
+        let path = dir.join("Cargo.toml");
+        let manifest: toml::Table = fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| text.parse().ok())
+            .unwrap_or_default();
+        let named = manifest
+            .get("package")
+            .and_then(|p| p.get("metadata"))
+            .and_then(|m| m.get("token"))
+            .and_then(|t| t.get("encoding"))
+            .and_then(|e| e.as_str());
+        match named {
+            None => Ok(Encoding::Raw),
+            Some(encoding) => Encoding::from_name(encoding).ok_or(HarnessError::UnknownEncoding {
+                program: name.to_string(),
+                path,
+                encoding: encoding.to_string(),
+            }),
+        }
+    }
+
+    fn new(
+        workspace: &Workspace,
+        family: Family,
+        shape: Shape,
+        name: &str,
+        dir: PathBuf,
+        encoding: Encoding,
+    ) -> Self {
         let label = Self::label_of(family, shape, name);
         let deploy = workspace.deploy_dir().join(family.name());
         let deploy = match family {
@@ -175,6 +218,7 @@ impl Program {
             family,
             name: name.to_string(),
             shape,
+            encoding,
             id: Self::id_for(&label),
             dir,
             so_path: deploy.join(format!("{name}.so")),
@@ -241,7 +285,16 @@ impl Workspace {
         Family::Token
             .shapes()
             .iter()
-            .map(|&shape| Program::new(self, Family::Token, shape, "noop", dir.clone()))
+            .map(|&shape| {
+                Program::new(
+                    self,
+                    Family::Token,
+                    shape,
+                    "noop",
+                    dir.clone(),
+                    Encoding::Raw,
+                )
+            })
             .collect()
     }
 
@@ -261,10 +314,14 @@ impl Workspace {
                 .filter_map(|entry| entry.file_name().into_string().ok())
                 .collect();
             names.sort();
+            let encodings = names
+                .iter()
+                .map(|name| Program::encoding_in(&family_dir.join(name), name))
+                .collect::<Result<Vec<_>, _>>()?;
             for &shape in family.shapes() {
-                for name in &names {
+                for (name, &encoding) in names.iter().zip(&encodings) {
                     let dir = family_dir.join(name);
-                    programs.push(Program::new(self, family, shape, name, dir));
+                    programs.push(Program::new(self, family, shape, name, dir, encoding));
                 }
             }
         }

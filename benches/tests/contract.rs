@@ -2,8 +2,9 @@
 //! every operation, through Mollusk. Each clause states the expected
 //! outcome explicitly and also checks that the oracle agrees.
 
+use benches::contract::{self, Encoding};
 use benches::message::{OPERATIONS, SIZES};
-use benches::{Case, Expected, Family, Input, Shape, Workspace, bench, contract};
+use benches::{Case, Expected, Family, Input, Shape, Workspace, bench};
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
@@ -13,7 +14,7 @@ const WRONG_OWNER: [u8; 32] = [0x77; 32];
 /// built in that shape; collects every failure so one run shows them all.
 fn assert_clause(
     clause: &str,
-    inputs: impl Fn(Operation, Shape) -> Vec<(String, Input, Expected)>,
+    inputs: impl Fn(Operation, Shape, Encoding) -> Vec<(String, Input, Expected)>,
 ) {
     let (programs, mollusk) = Workspace::current()
         .load(Family::Token)
@@ -21,7 +22,7 @@ fn assert_clause(
     let mut failures = Vec::new();
     for program in &programs {
         for op in Operation::ALL {
-            for (label, input, expected) in inputs(op, program.shape) {
+            for (label, input, expected) in inputs(op, program.shape, program.encoding) {
                 let case = Case::new(program, format!("{} ({label})", op.name()), &input);
                 assert_eq!(
                     case.expected,
@@ -38,18 +39,25 @@ fn assert_clause(
     assert!(failures.is_empty(), "{clause}:\n{}", failures.join("\n"));
 }
 
-fn updated_fixture() -> Vec<u8> {
-    let mut data = contract::fixture();
-    data[64..72].copy_from_slice(&1_000_000_000u64.to_le_bytes());
-    data[104] = 255;
+/// The fixture with state and amount changed, written out in the raw
+/// layout, then in the program's encoding (checked against hand-written
+/// bytes in the contract's unit tests): the new encoding at the start, the
+/// rest of the account as it was.
+fn updated_fixture(encoding: Encoding) -> Vec<u8> {
+    let mut raw = contract::raw_fixture();
+    raw[64..72].copy_from_slice(&1_000_000_000u64.to_le_bytes());
+    raw[104] = 255;
+    let mut data = encoding.fixture();
+    let encoded = encoding.encode(&raw);
+    data[..encoded.len()].copy_from_slice(&encoded);
     data
 }
 
-/// The bytes a valid call leaves, written out rather than computed.
-fn success(op: Operation) -> Expected {
+/// The bytes a valid call leaves.
+fn success(op: Operation, encoding: Encoding) -> Expected {
     Expected::Success(match op {
-        Operation::ReadOwner => contract::fixture(),
-        Operation::Full | Operation::UpdateAmount => updated_fixture(),
+        Operation::ReadOwner => encoding.fixture(),
+        Operation::Full | Operation::UpdateAmount => updated_fixture(encoding),
     })
 }
 
@@ -59,20 +67,20 @@ fn one(label: &str, input: Input, expected: Expected) -> Vec<(String, Input, Exp
 
 #[test]
 fn valid_call_leaves_exact_bytes() {
-    assert_clause("valid call", |op, _| {
-        one("valid", Input::valid(op), success(op))
+    assert_clause("valid call", |op, _, encoding| {
+        one("valid", Input::valid(op, encoding), success(op, encoding))
     });
 }
 
 #[test]
 fn wrong_owner_is_incorrect_authority_where_checked() {
-    assert_clause("wrong owner", |op, _| {
+    assert_clause("wrong owner", |op, _, encoding| {
         let input = Input {
             owner_key: WRONG_OWNER,
-            ..Input::valid(op)
+            ..Input::valid(op, encoding)
         };
         let expected = match op {
-            Operation::UpdateAmount => success(op),
+            Operation::UpdateAmount => success(op, encoding),
             _ => Expected::Failure(ProgramError::IncorrectAuthority),
         };
         one("wrong owner", input, expected)
@@ -81,12 +89,12 @@ fn wrong_owner_is_incorrect_authority_where_checked() {
 
 #[test]
 fn fewer_than_two_accounts_is_not_enough_account_keys() {
-    assert_clause("account count", |op, _| {
+    assert_clause("account count", |op, _, encoding| {
         (0..2)
             .map(|count| {
                 let input = Input {
                     account_count: count,
-                    ..Input::valid(op)
+                    ..Input::valid(op, encoding)
                 };
                 (
                     format!("{count} accounts"),
@@ -100,7 +108,7 @@ fn fewer_than_two_accounts_is_not_enough_account_keys() {
 
 #[test]
 fn empty_or_unknown_op_is_invalid_instruction_data() {
-    assert_clause("op byte", |op, _| {
+    assert_clause("op byte", |op, _, encoding| {
         // One pass per operation would repeat these; run them once.
         if op != Operation::Full {
             return Vec::new();
@@ -110,7 +118,7 @@ fn empty_or_unknown_op_is_invalid_instruction_data() {
             .map(|data| {
                 let input = Input {
                     instruction_data: data.clone(),
-                    ..Input::valid(op)
+                    ..Input::valid(op, encoding)
                 };
                 (
                     format!("instruction data {data:?}"),
@@ -124,14 +132,14 @@ fn empty_or_unknown_op_is_invalid_instruction_data() {
 
 #[test]
 fn short_data_is_invalid_account_data_in_every_shape() {
-    assert_clause("short data", |op, _| {
-        [0, 1, 159]
+    assert_clause("short data", |op, _, encoding| {
+        [0, 1, encoding.fixture_encoded_len() - 1]
             .map(|len| {
-                let mut data = contract::fixture();
+                let mut data = encoding.fixture();
                 data.truncate(len);
                 let input = Input {
                     data,
-                    ..Input::valid(op)
+                    ..Input::valid(op, encoding)
                 };
                 (
                     format!("{len} bytes"),
@@ -144,16 +152,18 @@ fn short_data_is_invalid_account_data_in_every_shape() {
 }
 
 /// `exact` refuses longer data; `at_least` and `unchecked` work on the
-/// first 160 bytes and leave the tail as it was.
+/// account's first bytes (160, or the encoding's account length) and leave
+/// the tail as it was.
 #[test]
 fn longer_data_is_refused_only_by_exact() {
-    assert_clause("longer data", |op, shape| {
-        [161, 200, 1024]
-            .map(|len| {
-                let tail: Vec<u8> = (0..len - 160).map(|i| (i * 7 + 3) as u8).collect();
-                let mut data = contract::fixture();
+    assert_clause("longer data", |op, shape, encoding| {
+        [1, 40, 864]
+            .map(|extra| {
+                let tail: Vec<u8> = (0..extra).map(|i| (i * 7 + 3) as u8).collect();
+                let mut data = encoding.fixture();
+                let len = data.len() + extra;
                 data.extend(&tail);
-                let expected = match (shape, success(op)) {
+                let expected = match (shape, success(op, encoding)) {
                     (Shape::Exact, _) => Expected::Failure(ProgramError::InvalidAccountData),
                     (_, Expected::Success(mut head)) => {
                         head.extend(&tail);
@@ -163,7 +173,7 @@ fn longer_data_is_refused_only_by_exact() {
                 };
                 let input = Input {
                     data,
-                    ..Input::valid(op)
+                    ..Input::valid(op, encoding)
                 };
                 (format!("{len} bytes"), input, expected)
             })
@@ -173,13 +183,13 @@ fn longer_data_is_refused_only_by_exact() {
 
 #[test]
 fn read_only_account_refuses_writes() {
-    assert_clause("read-only account", |op, _| {
+    assert_clause("read-only account", |op, _, encoding| {
         let input = Input {
             writable: false,
-            ..Input::valid(op)
+            ..Input::valid(op, encoding)
         };
         let expected = match op {
-            Operation::ReadOwner => success(op),
+            Operation::ReadOwner => success(op, encoding),
             _ => Expected::Failure(ProgramError::Immutable),
         };
         one("read-only", input, expected)
@@ -188,25 +198,25 @@ fn read_only_account_refuses_writes() {
 
 #[test]
 fn trailing_bytes_and_extra_accounts_are_ignored() {
-    assert_clause("ignored input", |op, _| {
+    assert_clause("ignored input", |op, _, encoding| {
         let trailing = Input {
             instruction_data: vec![op as u8, 0xFF, 0x00, 0x07],
-            ..Input::valid(op)
+            ..Input::valid(op, encoding)
         };
         let extra = Input {
             account_count: 3,
-            ..Input::valid(op)
+            ..Input::valid(op, encoding)
         };
         vec![
-            ("trailing bytes".into(), trailing, success(op)),
-            ("third account".into(), extra, success(op)),
+            ("trailing bytes".into(), trailing, success(op, encoding)),
+            ("third account".into(), extra, success(op, encoding)),
         ]
     });
 }
 
 #[test]
 fn first_failing_check_wins() {
-    assert_clause("check order", |op, shape| {
+    assert_clause("check order", |op, shape, encoding| {
         let bad_everything = Input {
             instruction_data: vec![9],
             account_count: 1,
@@ -223,7 +233,7 @@ fn first_failing_check_wins() {
             ..bad_op.clone()
         };
         let read_only_and_wrong_owner = Input {
-            data: contract::fixture(),
+            data: encoding.fixture(),
             ..bad_len.clone()
         };
         let mut cases = vec![

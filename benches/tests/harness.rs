@@ -152,7 +152,11 @@ fn binary_older_than_its_sources_is_stale() {
 fn program_error_names_program_operation_and_error() {
     let (_dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
     let (programs, mollusk) = workspace.load(Family::Token).unwrap();
-    let mut case = Case::new(&programs[0], "full", &Input::valid(Operation::Full));
+    let mut case = Case::new(
+        &programs[0],
+        "full",
+        &Input::valid(Operation::Full, programs[0].encoding),
+    );
     // The account now holds another owner, while the case still expects
     // success: exactly what `must_pass` must not let through.
     case.accounts[0].1.data[32] ^= 0xFF;

@@ -4,6 +4,7 @@
 
 use std::{cell::RefCell, collections::BTreeMap, iter};
 
+use benches::contract::Encoding;
 use benches::{Case, Expected, Family, Input, Workspace};
 use proptest::{
     collection::vec,
@@ -14,11 +15,20 @@ use proptest::{
 
 const CASES_PER_PROGRAM: u32 = 1_000;
 
-fn inputs() -> impl Strategy<Value = Input> {
-    // A good share exactly 160 bytes, so the later checks are reached, and
-    // a good share just longer, where the shapes differ.
-    let data = prop_oneof![2 => Just(160usize), 1 => 161..=200usize, 1 => 0..=512usize]
+fn inputs(encoding: Encoding) -> impl Strategy<Value = Input> {
+    // A good share exactly the account's length, so the later checks are
+    // reached, a good share just longer, where the shapes differ, and a
+    // share that is a valid encoding of a random account (for a varint
+    // encoding, random bytes rarely are) with a random tail.
+    let len = encoding.account_len();
+    let random = prop_oneof![2 => Just(len), 1 => len + 1..=len + 40, 1 => 0..=512usize]
         .prop_flat_map(|len| vec(any::<u8>(), len));
+    let encoded = (any::<[u8; 160]>(), vec(any::<u8>(), 0..=48)).prop_map(move |(raw, tail)| {
+        let mut data = encoding.encode(&raw);
+        data.extend(tail);
+        data
+    });
+    let data = prop_oneof![3 => random, 1 => encoded];
     let op = prop_oneof![4 => 0..=2u8, 1 => any::<u8>()];
     let instruction_data =
         (option::weighted(0.95, op), vec(any::<u8>(), 0..4)).prop_map(|(op, rest)| {
@@ -67,7 +77,7 @@ fn random_input_meets_the_contract() {
         };
         let mut runner = TestRunner::new(config);
         let outcomes = RefCell::new(BTreeMap::<String, u32>::new());
-        let result = runner.run(&inputs(), |input| {
+        let result = runner.run(&inputs(program.encoding), |input| {
             let case = Case::new(program, "random input", &input);
             case.run(&mollusk)
                 .map_err(|error| TestCaseError::fail(error.to_string()))?;

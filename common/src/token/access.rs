@@ -7,19 +7,80 @@ use core::marker::PhantomData;
 
 use pinocchio::{Address, ProgramResult, error::ProgramError};
 
-use super::{Account, AccountBytes, Operations};
+use super::{Account, AccountBytes, Bytes, NEW_AMOUNT, NEW_STATE, Operations};
 
-/// A crate that borrows the account bytes as an `Account` in place.
+/// What the operations read of a borrowed account, whatever type a crate
+/// borrows it as (`&Account`, or the crate's own view of its layout).
+pub trait Fields {
+    fn owner(&self) -> &[u8; 32];
+}
+
+/// What `full` and `update_amount` write.
+pub trait FieldsMut: Fields {
+    fn set_state(&mut self, state: u8);
+    fn set_amount(&mut self, amount: u64);
+}
+
+impl Fields for &Account {
+    #[inline(always)]
+    fn owner(&self) -> &[u8; 32] {
+        &self.owner
+    }
+}
+
+impl Fields for &mut Account {
+    #[inline(always)]
+    fn owner(&self) -> &[u8; 32] {
+        &self.owner
+    }
+}
+
+impl FieldsMut for &mut Account {
+    #[inline(always)]
+    fn set_state(&mut self, state: u8) {
+        self.state = state;
+    }
+
+    #[inline(always)]
+    fn set_amount(&mut self, amount: u64) {
+        self.amount = amount;
+    }
+}
+
+/// The owner check of `full` and `read_owner`: the stored owner against
+/// the key of account [1].
+#[inline(always)]
+fn check_owner(account: &impl Fields, key: &Address) -> ProgramResult {
+    if account.owner() == key.as_array() {
+        Ok(())
+    } else {
+        Err(ProgramError::IncorrectAuthority)
+    }
+}
+
+/// The change `full` and `update_amount` make.
+#[inline(always)]
+fn update(account: &mut impl FieldsMut) {
+    account.set_state(NEW_STATE);
+    account.set_amount(NEW_AMOUNT);
+}
+
+/// A crate that borrows the account bytes in place: as `&Account` where
+/// its layout is `Account`'s, or as the crate's own view of it.
 pub trait View {
-    fn view(data: &AccountBytes) -> Result<&Account, ProgramError>;
-    fn view_mut(data: &mut AccountBytes) -> Result<&mut Account, ProgramError>;
+    type Ref<'a>: Fields;
+    type Mut<'a>: FieldsMut;
+    fn view(data: &AccountBytes) -> Result<Self::Ref<'_>, ProgramError>;
+    fn view_mut(data: &mut AccountBytes) -> Result<Self::Mut<'_>, ProgramError>;
 }
 
 /// A crate that decodes the bytes into an owned `Account` and encodes one
-/// back.
-pub trait Codec {
-    fn decode(data: &AccountBytes) -> Result<Account, ProgramError>;
-    fn encode(account: &Account, data: &mut AccountBytes) -> ProgramResult;
+/// back, in an account of `LEN` bytes (see [`super::shape`]).
+pub trait Codec<const LEN: usize = { Account::LEN }> {
+    fn decode(data: &Bytes<LEN>) -> Result<Account, ProgramError>;
+    /// Writes the encoding at the start of `data`; where it is shorter than
+    /// the account, the bytes after it are left as they were.
+    fn encode(account: &Account, data: &mut Bytes<LEN>) -> ProgramResult;
 }
 
 /// The three operations on the bytes in place, through a [`View`].
@@ -27,18 +88,18 @@ pub struct InPlace<V>(PhantomData<V>);
 
 impl<V: View> Operations for InPlace<V> {
     fn full(data: &mut AccountBytes, owner: &Address) -> ProgramResult {
-        let account = V::view_mut(data)?;
-        account.check_owner(owner)?;
-        account.update();
+        let mut account = V::view_mut(data)?;
+        check_owner(&account, owner)?;
+        update(&mut account);
         Ok(())
     }
 
     fn read_owner(data: &AccountBytes, owner: &Address) -> ProgramResult {
-        V::view(data)?.check_owner(owner)
+        check_owner(&V::view(data)?, owner)
     }
 
     fn update_amount(data: &mut AccountBytes) -> ProgramResult {
-        V::view_mut(data)?.update();
+        update(&mut V::view_mut(data)?);
         Ok(())
     }
 }
@@ -48,21 +109,21 @@ impl<V: View> Operations for InPlace<V> {
 /// back.
 pub struct RoundTrip<C>(PhantomData<C>);
 
-impl<C: Codec> Operations for RoundTrip<C> {
-    fn full(data: &mut AccountBytes, owner: &Address) -> ProgramResult {
+impl<const LEN: usize, C: Codec<LEN>> Operations<LEN> for RoundTrip<C> {
+    fn full(data: &mut Bytes<LEN>, owner: &Address) -> ProgramResult {
         let mut account = C::decode(data)?;
-        account.check_owner(owner)?;
-        account.update();
+        check_owner(&&account, owner)?;
+        update(&mut &mut account);
         C::encode(&account, data)
     }
 
-    fn read_owner(data: &AccountBytes, owner: &Address) -> ProgramResult {
-        C::decode(data)?.check_owner(owner)
+    fn read_owner(data: &Bytes<LEN>, owner: &Address) -> ProgramResult {
+        check_owner(&&C::decode(data)?, owner)
     }
 
-    fn update_amount(data: &mut AccountBytes) -> ProgramResult {
+    fn update_amount(data: &mut Bytes<LEN>) -> ProgramResult {
         let mut account = C::decode(data)?;
-        account.update();
+        update(&mut &mut account);
         C::encode(&account, data)
     }
 }

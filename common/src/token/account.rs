@@ -1,7 +1,5 @@
 use core::mem::{offset_of, size_of};
 
-use pinocchio::{Address, ProgramResult, error::ProgramError};
-
 /// The state `update_amount` and `full` write.
 pub const NEW_STATE: u8 = 255;
 /// The amount `update_amount` and `full` write.
@@ -29,6 +27,15 @@ pub const NEW_AMOUNT: u64 = 1_000_000_000;
 #[cfg_attr(feature = "bincode", derive(bincode::Encode, bincode::Decode))]
 #[cfg_attr(feature = "wincode", derive(wincode::SchemaWrite, wincode::SchemaRead))]
 #[cfg_attr(feature = "wincode", wincode(assert_zero_copy))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "rkyv",
+    derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)
+)]
+#[cfg_attr(
+    feature = "light-zero-copy",
+    derive(light_zero_copy::ZeroCopy, light_zero_copy::ZeroCopyMut)
+)]
 pub struct Account {
     pub mint: [u8; 32],
     pub owner: [u8; 32],
@@ -42,31 +49,21 @@ pub struct Account {
 }
 
 impl Account {
-    /// Size of the encoded account, in every serializer.
+    /// Size of the raw layout, and of every fixed-width encoding of it.
     pub const LEN: usize = 160;
-
-    /// The owner check of `full` and `read_owner`: the stored owner against
-    /// the key of account [1].
-    #[inline(always)]
-    pub fn check_owner(&self, key: &Address) -> ProgramResult {
-        if &self.owner == key.as_array() {
-            Ok(())
-        } else {
-            Err(ProgramError::IncorrectAuthority)
-        }
-    }
-
-    /// The change `full` and `update_amount` make.
-    #[inline(always)]
-    pub fn update(&mut self) {
-        self.state = NEW_STATE;
-        self.amount = NEW_AMOUNT;
-    }
+    /// The bytes of every field but the three `u64`s (`mint`, `owner`,
+    /// `delegate`, `state`, `_padding`, `close_authority`): what a varint
+    /// encoding adds its three integers to.
+    pub const BYTE_FIELDS_LEN: usize = 136;
+    /// How many `u64` fields there are (`amount`, `native_amount`,
+    /// `delegated_amount`).
+    pub const U64_FIELDS: usize = 3;
 }
 
 // The layout is the contract: every serializer must produce these bytes.
 const _: () = {
     assert!(size_of::<Account>() == Account::LEN);
+    assert!(Account::BYTE_FIELDS_LEN + Account::U64_FIELDS * 8 == Account::LEN);
     assert!(offset_of!(Account, mint) == 0);
     assert!(offset_of!(Account, owner) == 32);
     assert!(offset_of!(Account, amount) == 64);

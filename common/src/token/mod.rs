@@ -6,9 +6,14 @@ mod account;
 mod operation;
 mod program;
 pub mod shape;
+mod views;
 
-pub use access::{Codec, InPlace, RoundTrip, View};
+pub use access::{Codec, Fields, FieldsMut, InPlace, RoundTrip, View};
+#[cfg(feature = "rkyv")]
+pub use account::ArchivedAccount;
 pub use account::{Account, NEW_AMOUNT, NEW_STATE};
+#[cfg(feature = "light-zero-copy")]
+pub use account::{ZAccount, ZAccountMut};
 pub use operation::Operation;
 pub use program::{Operations, dispatch};
-pub use shape::AccountBytes;
+pub use shape::{AccountBytes, Bytes};

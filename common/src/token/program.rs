@@ -1,20 +1,21 @@
 use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
 
 use super::{
-    AccountBytes, Operation,
+    Account, Bytes, Operation,
     shape::{bytes, bytes_mut, len_ok},
 };
 
 /// One serializer's way of doing the three operations. The dispatch has
 /// already checked everything but the owner (and, in the `unchecked` shape,
-/// the length, which the crate's own API checks).
-pub trait Operations {
+/// the length, which the crate's own API checks). `LEN` is the account's
+/// length: 160, or the format's own encoding's (see [`super::shape`]).
+pub trait Operations<const LEN: usize = { Account::LEN }> {
     /// Decode the whole account, check the owner, update, encode it back.
-    fn full(data: &mut AccountBytes, owner: &Address) -> ProgramResult;
+    fn full(data: &mut Bytes<LEN>, owner: &Address) -> ProgramResult;
     /// Check the owner; write nothing.
-    fn read_owner(data: &AccountBytes, owner: &Address) -> ProgramResult;
-    /// Set `state` and `amount`, keeping every other byte.
-    fn update_amount(data: &mut AccountBytes) -> ProgramResult;
+    fn read_owner(data: &Bytes<LEN>, owner: &Address) -> ProgramResult;
+    /// Set `state` and `amount`, keeping every other field.
+    fn update_amount(data: &mut Bytes<LEN>) -> ProgramResult;
 }
 
 /// The contract every token program shares. Checks run in this order, and
@@ -25,7 +26,7 @@ pub trait Operations {
 /// `IncorrectAuthority`; in the `unchecked` shape the crate's length check
 /// comes first).
 #[inline(always)]
-pub fn dispatch<O: Operations>(
+pub fn dispatch<O: Operations<LEN>, const LEN: usize>(
     accounts: &mut [AccountView],
     instruction_data: &[u8],
 ) -> ProgramResult {
@@ -33,24 +34,35 @@ pub fn dispatch<O: Operations>(
         return Err(ProgramError::NotEnoughAccountKeys);
     };
     let operation = Operation::from_instruction_data(instruction_data)?;
-    if !len_ok(account.data_len()) {
+    if !len_ok::<LEN>(account.data_len()) {
         return Err(ProgramError::InvalidAccountData);
     }
     if operation.writes() && !account.is_writable() {
         return Err(ProgramError::Immutable);
     }
     match operation {
-        Operation::ReadOwner => O::read_owner(bytes(&account.try_borrow()?)?, owner.address()),
-        Operation::Full => O::full(bytes_mut(&mut account.try_borrow_mut()?)?, owner.address()),
-        Operation::UpdateAmount => O::update_amount(bytes_mut(&mut account.try_borrow_mut()?)?),
+        Operation::ReadOwner => {
+            O::read_owner(bytes::<LEN>(&account.try_borrow()?)?, owner.address())
+        }
+        Operation::Full => O::full(
+            bytes_mut::<LEN>(&mut account.try_borrow_mut()?)?,
+            owner.address(),
+        ),
+        Operation::UpdateAmount => {
+            O::update_amount(bytes_mut::<LEN>(&mut account.try_borrow_mut()?)?)
+        }
     }
 }
 
 /// Declares a token program's entrypoint, allocator and panic handler, and
-/// routes every instruction through [`dispatch`] to `$operations`.
+/// routes every instruction through [`dispatch`] to `$operations`, for an
+/// account of 160 bytes or, with `len = ...`, of the format's own length.
 #[macro_export]
 macro_rules! token_program {
     ($operations:ty) => {
-        $crate::__entrypoint!($crate::token::dispatch::<$operations>);
+        $crate::token_program!($operations, len = $crate::token::Account::LEN);
+    };
+    ($operations:ty, len = $len:expr) => {
+        $crate::__entrypoint!($crate::token::dispatch::<$operations, { $len }>);
     };
 }

@@ -14,6 +14,9 @@ use common::{
 struct Bytemuck;
 
 impl View for Bytemuck {
+    type Ref<'a> = &'a Account;
+    type Mut<'a> = &'a mut Account;
+
     fn view(data: &AccountBytes) -> Result<&Account, ProgramError> {
         let prefix = data
             .get(..Account::LEN)

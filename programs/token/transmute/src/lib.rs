@@ -13,6 +13,9 @@ use common::{
 struct Transmute;
 
 impl View for Transmute {
+    type Ref<'a> = &'a Account;
+    type Mut<'a> = &'a mut Account;
+
     fn view(data: &AccountBytes) -> Result<&Account, ProgramError> {
         if data.len() < Account::LEN {
             return Err(ProgramError::InvalidAccountData);

@@ -19,6 +19,9 @@ use wincode::ZeroCopy;
 struct Wincode;
 
 impl View for Wincode {
+    type Ref<'a> = &'a Account;
+    type Mut<'a> = &'a mut Account;
+
     fn view(data: &AccountBytes) -> Result<&Account, ProgramError> {
         Account::from_bytes(data).map_err(invalid_account_data)
     }

@@ -14,6 +14,9 @@ use zerocopy::FromBytes;
 struct Zerocopy;
 
 impl View for Zerocopy {
+    type Ref<'a> = &'a Account;
+    type Mut<'a> = &'a mut Account;
+
     fn view(data: &AccountBytes) -> Result<&Account, ProgramError> {
         let (account, _rest) = Account::ref_from_prefix(data).map_err(invalid_account_data)?;
         Ok(account)
