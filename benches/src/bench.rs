@@ -187,6 +187,11 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             .iter()
             .map(|p| (p.name.clone(), lock.program_crates(p).into_iter().next()))
             .collect::<BTreeMap<_, _>>(),
+        encodings: programs
+            .iter()
+            .filter(|p| p.family == Family::Token)
+            .map(|p| (p.name.clone(), p.encoding))
+            .collect(),
     };
     let write = |file: &str, contents: String| {
         fs::write(out_dir.join(file), contents)

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::{
     Program, Workspace,
+    contract::Encoding,
     workspace::{Family, Shape},
 };
 
@@ -236,6 +237,8 @@ pub struct Run {
     /// The serializer and its version, by program folder (none for the raw
     /// cast).
     pub crates: BTreeMap<String, Option<(String, String)>>,
+    /// How each token program stores `Account`, by program folder.
+    pub encodings: BTreeMap<String, Encoding>,
 }
 
 impl Run {
@@ -502,7 +505,9 @@ impl Run {
         let _ = write!(
             out,
             "\nEach cell: CUs (ratio to `{BASELINE}`). Floor, a no-op program with the same \
-             entrypoint and checks: {}. The `net` rows subtract it.\n\n| operation |",
+             entrypoint and checks: {}. The `net` rows subtract it. `account bytes`: the \
+             account's length (a varint encoding's largest, so any value fits); `fixture \
+             encoded`: the benchmark account's encoding, at the start of it.\n\n| operation |",
             floor.join(", ")
         );
         for p in &programs {
@@ -533,6 +538,16 @@ impl Run {
                 },
             );
         }
+        row("account bytes".into(), &|p| {
+            self.encodings
+                .get(p)
+                .map_or("-".into(), |e| e.account_len().to_string())
+        });
+        row("fixture encoded".into(), &|p| {
+            self.encodings
+                .get(p)
+                .map_or("-".into(), |e| e.fixture_encoded_len().to_string())
+        });
         row(".so bytes".into(), &|p| {
             self.sizes
                 .get(&Program::label_of(Family::Token, shape, p))
@@ -546,8 +561,9 @@ impl Run {
         let shapes = self.shapes();
         let mut out = String::from(
             "\n## Token family: what the compiler knows about the length\n\n\
-             `exact`: the program checks `len == 160` and the crate gets a `[u8; 160]`. \
-             `at_least`: the program checks `len >= 160` and the crate gets the whole slice. \
+             `exact`: the program checks `len == 160` (a varint format: its account bytes) and \
+             the crate gets a `[u8; 160]`. `at_least`: the program checks `len >= 160` and the \
+             crate gets the whole slice. \
              `unchecked`: no length check; the crate's own API refuses short data. \
              Each cell: CUs (ratio to `transmute` in the same shape).\n",
         );
@@ -609,6 +625,10 @@ impl Run {
                     None => (None, None),
                 };
                 let label = Program::label_of(m.family, m.shape, &m.program);
+                let encoding = self
+                    .encodings
+                    .get(&m.program)
+                    .filter(|_| m.family == Family::Token);
                 serde_json::json!({
                     "row": m.row(),
                     "family": m.family,
@@ -617,7 +637,9 @@ impl Run {
                     "crate_version": version,
                     "shape": (m.family == Family::Token).then_some(m.shape),
                     "size": m.size,
-                    "encoded_bytes": m.encoded_bytes,
+                    "encoding": encoding.map(|e| e.name()),
+                    "account_bytes": encoding.map(|e| e.account_len()),
+                    "encoded_bytes": m.encoded_bytes.or(encoding.map(|e| e.fixture_encoded_len())),
                     "operation": m.operation,
                     "cus": m.cus,
                     "net_cus": self.floor(m.shape, &m.operation).map(|f| m.cus as i64 - f as i64),

@@ -22,10 +22,14 @@ const WRONG_KEY: [u8; 32] = [0x77; 32];
 /// length prefix, before the crate can return an error: borsh allocates
 /// `min(len, 1 MiB)` zeroed bytes for a `Vec<u8>` before reading it
 /// (borsh 1.8.1, `de/mod.rs`, `vec_from_reader`), and nothing in its API
-/// bounds that. Reported in the README; the abort is the only outcome this
-/// allows beyond the contract's, only on data that is not a valid
-/// encoding, and only with every account unchanged.
-const ABORTS_ON_CORRUPT_LENGTH: [&str; 1] = ["borsh"];
+/// bounds that; postcard preallocates the length it reads whenever the rest
+/// of the data is at least that many bytes (postcard 1.1.3,
+/// `de/deserializer.rs`, `SeqAccess::size_hint`; serde caps it at 1 MiB),
+/// so a few thousand claimed keys or instructions outgrow the heap.
+/// Reported in the README; the abort is the only outcome this allows beyond
+/// the contract's, only on data that is not a valid encoding, and only with
+/// every account unchanged.
+const ABORTS_ON_CORRUPT_LENGTH: [&str; 2] = ["borsh", "postcard"];
 /// Ops that write account [0].
 const WRITES: [&str; 2] = ["full", "push_key"];
 

@@ -1,16 +1,19 @@
 //! Every format of both families as a client meets it: the bytes of each
 //! instance, the format's own decode into the logical value, and its
-//! zero-copy access where it has one. The token family's crates all encode
-//! `Account` to the same 160 bytes (a test holds them to it); the message
-//! family's formats each have their own bytes.
+//! zero-copy access where it has one. The token family's fixed-width crates
+//! all encode `Account` to the same 160 bytes, the varint ones to their own
+//! (benches' tests hold them to the contract's encodings), sent as the whole
+//! account, as the RPC does; the message family's formats each have their
+//! own bytes.
 
 use std::{hint::black_box, sync::Arc};
 
-use benches::{Family, Workspace, contract, message};
+use benches::{Family, Workspace, contract::Encoding, message};
 use common::{
     message::{MessageRef, host_format, offset_table},
-    token::Account,
+    token::{Account, ArchivedAccount},
 };
+use light_zero_copy::traits::ZeroCopyAt;
 use zerocopy::FromBytes;
 
 use crate::codecs::WireError;
@@ -24,6 +27,8 @@ pub struct WireFormat {
     pub family: Family,
     /// The program folder's name.
     pub name: String,
+    /// How a token program stores `Account` (`raw` for the message family).
+    pub encoding: Encoding,
     /// Decode into the logical value (an owned `Account` or `Message`).
     pub decode: Option<Decode>,
     /// Read in place, without copying the variable parts.
@@ -34,8 +39,9 @@ pub struct WireFormat {
 #[derive(Clone)]
 pub struct WireInstance {
     pub format: WireFormat,
-    /// Nominal size: 160 for the token family's `Account`, the instance's
-    /// size for the message family.
+    /// Nominal size: the account's length for the token family's `Account`
+    /// (160, or a varint encoding's largest), the instance's size for the
+    /// message family.
     pub size: usize,
     pub bytes: Vec<u8>,
 }
@@ -74,6 +80,32 @@ fn token_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
         "zerocopy" => pair(
             Arc::new(|b| owned(Account::read_from_bytes(b).ok())),
             Some(Arc::new(|b| borrowed(Account::ref_from_bytes(b).ok()))),
+        ),
+        "postcard" => pair(Arc::new(|b| owned(postcard::from_bytes(b).ok())), None),
+        "bincode_varint" => pair(
+            Arc::new(|b| {
+                let config = bincode::config::standard();
+                owned(bincode::decode_from_slice(b, config).ok().map(|(a, _)| a))
+            }),
+            None,
+        ),
+        "rkyv" => pair(
+            Arc::new(|b| owned(rkyv::from_bytes::<Account, rkyv::rancor::Failure>(b).ok())),
+            Some(Arc::new(|b| {
+                let archived = rkyv::access::<ArchivedAccount, rkyv::rancor::Failure>(b).ok();
+                black_box(archived)
+                    .map(drop)
+                    .ok_or(WireError::Format("ArchivedAccount"))
+            })),
+        ),
+        "light_zero_copy" => (
+            None,
+            Some(Arc::new(|b| {
+                let view = Account::zero_copy_at(b).ok();
+                black_box(view)
+                    .map(drop)
+                    .ok_or(WireError::Format("ZAccount"))
+            })),
         ),
         _ => (None, None),
     }
@@ -142,6 +174,7 @@ pub fn formats(workspace: &Workspace) -> Vec<WireFormat> {
         formats.push(WireFormat {
             family: program.family,
             name: program.name,
+            encoding: program.encoding,
             decode,
             access,
         });
@@ -157,8 +190,8 @@ pub fn instances(formats: &[WireFormat]) -> Vec<WireInstance> {
         match format.family {
             Family::Token => instances.push(WireInstance {
                 format: format.clone(),
-                size: contract::ACCOUNT_LEN,
-                bytes: contract::fixture(),
+                size: format.encoding.account_len(),
+                bytes: format.encoding.fixture(),
             }),
             Family::Message => {
                 let Some(codec) = host_format(&format.name) else {

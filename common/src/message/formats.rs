@@ -44,6 +44,22 @@ fn short_decode(bytes: &[u8]) -> Option<Message> {
     Some(Message::from(&short))
 }
 
+/// postcard's decode refuses trailing bytes only through `take_from_bytes`.
+fn postcard_decode(bytes: &[u8]) -> Option<Message> {
+    match postcard::take_from_bytes(bytes) {
+        Ok((message, [])) => Some(message),
+        _ => None,
+    }
+}
+
+/// rkyv checks the root's alignment: copy into an aligned buffer first, as
+/// a client holding bytes from the RPC must.
+fn rkyv_decode(bytes: &[u8]) -> Option<Message> {
+    let mut aligned = rkyv::util::AlignedVec::<16>::with_capacity(bytes.len());
+    aligned.extend_from_slice(bytes);
+    rkyv::from_bytes::<Message, rkyv::rancor::Failure>(&aligned).ok()
+}
+
 /// Every format the host knows, by program folder name.
 pub const HOST_FORMATS: &[HostFormat] = &[
     HostFormat {
@@ -71,6 +87,27 @@ pub const HOST_FORMATS: &[HostFormat] = &[
         name: "compact_u16",
         encode: short_encode,
         decode: short_decode,
+    },
+    // The same bytes as borsh, read in place through light-zero-copy
+    // on-chain.
+    HostFormat {
+        name: "light_zero_copy",
+        encode: |m| borsh::to_vec(m).expect("a message encodes"),
+        decode: |b| borsh::from_slice(b).ok(),
+    },
+    HostFormat {
+        name: "postcard",
+        encode: |m| postcard::to_allocvec(m).expect("a message encodes"),
+        decode: postcard_decode,
+    },
+    HostFormat {
+        name: "rkyv",
+        encode: |m| {
+            rkyv::to_bytes::<rkyv::rancor::Failure>(m)
+                .expect("a message encodes")
+                .to_vec()
+        },
+        decode: rkyv_decode,
     },
     HostFormat {
         name: "offset_table",

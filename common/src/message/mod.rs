@@ -13,8 +13,12 @@ mod record;
 pub use formats::{HOST_FORMATS, HostFormat, host_format};
 pub use owned::{Codec, Owned};
 pub use program::{Format, Operation, check_authority, check_equal, check_indices, dispatch};
+#[cfg(feature = "rkyv")]
+pub use record::{ArchivedInstruction, ArchivedMessage};
 pub use record::{Instruction, MAX_KEYS, Message, Record, RecordMut};
 #[cfg(feature = "wincode")]
 pub use record::{InstructionRef, MessageRef};
 #[cfg(feature = "wincode_short")]
 pub use record::{ShortInstruction, ShortMessage};
+#[cfg(feature = "light-zero-copy")]
+pub use record::{ZInstruction, ZMessage, ZMessageMut};

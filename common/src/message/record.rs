@@ -11,6 +11,18 @@ use alloc::vec::Vec;
 )]
 #[cfg_attr(feature = "bincode", derive(bincode::Encode, bincode::Decode))]
 #[cfg_attr(feature = "wincode", derive(wincode::SchemaWrite, wincode::SchemaRead))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "light-zero-copy",
+    derive(light_zero_copy::ZeroCopy, light_zero_copy::ZeroCopyMut)
+)]
+#[cfg_attr(
+    feature = "rkyv",
+    derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)
+)]
+// light-zero-copy's derive requires it. Only in its build: the layout of
+// the decoded value moves every other crate's numbers.
+#[cfg_attr(feature = "light-zero-copy", repr(C))]
 pub struct Message {
     pub authority: [u8; 32],
     pub nonce: u64,
@@ -27,6 +39,18 @@ pub struct Message {
 )]
 #[cfg_attr(feature = "bincode", derive(bincode::Encode, bincode::Decode))]
 #[cfg_attr(feature = "wincode", derive(wincode::SchemaWrite, wincode::SchemaRead))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "light-zero-copy",
+    derive(light_zero_copy::ZeroCopy, light_zero_copy::ZeroCopyMut)
+)]
+#[cfg_attr(
+    feature = "rkyv",
+    derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)
+)]
+// light-zero-copy's derive requires it. Only in its build: the layout of
+// the decoded value moves every other crate's numbers.
+#[cfg_attr(feature = "light-zero-copy", repr(C))]
 pub struct Instruction {
     pub program_id_index: u8,
     /// Indices into `account_keys`.

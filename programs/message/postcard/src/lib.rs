@@ -1,0 +1,50 @@
+//! postcard (serde; LEB128 varint lengths and integers): no borrowed
+//! decode of `Vec<[u8; 32]>` through serde, so every operation is an owned
+//! decode of the whole `Message` (`Owned`) with `take_from_bytes`, which
+//! validates every length and varint and returns the unread rest: anything
+//! left over is refused, as the contract wants (`from_bytes` would accept
+//! trailing bytes). `full` and `push_key` encode it back with `to_slice`,
+//! and `push_key` sizes the account with `experimental::serialized_size` (a
+//! `Size` flavor; not behind a feature). Every
+//! operation validates the whole message, whatever it reads.
+//!
+//! postcard preallocates a `Vec` for the length it reads when the rest of
+//! the data is at least that many bytes (serde caps it at 1 MiB): a corrupt
+//! length of a few thousand instructions or keys asks for more than the
+//! 64 KiB heap, and the program aborts out of memory rather than returning
+//! `InvalidAccountData` (no account changes either way). See the README.
+#![no_std]
+
+use common::{
+    ProgramError, ProgramResult, invalid_account_data,
+    message::{Codec, Message, Owned},
+};
+
+struct Postcard;
+
+impl Codec for Postcard {
+    type Owned = Message;
+    type Borrowed<'a> = Message;
+
+    fn decode(data: &[u8]) -> Result<Message, ProgramError> {
+        match postcard::take_from_bytes(data) {
+            Ok((message, [])) => Ok(message),
+            _ => Err(ProgramError::InvalidAccountData),
+        }
+    }
+
+    fn decode_borrowed(data: &[u8]) -> Result<Message, ProgramError> {
+        Self::decode(data)
+    }
+
+    fn encoded_len(message: &Message) -> Result<usize, ProgramError> {
+        postcard::experimental::serialized_size(message).map_err(invalid_account_data)
+    }
+
+    fn encode(message: &Message, data: &mut [u8]) -> ProgramResult {
+        postcard::to_slice(message, data).map_err(invalid_account_data)?;
+        Ok(())
+    }
+}
+
+common::message_program!(Owned<Postcard>);
