@@ -42,22 +42,11 @@ impl<C: Codec> Format for Owned<C> {
     }
 
     fn sanitize(data: &[u8]) -> ProgramResult {
-        let message = C::decode_borrowed(data)?;
-        let keys = message.key_count();
-        (0..message.instruction_count()).try_for_each(|i| {
-            let (program, accounts, _) = message
-                .instruction(i)
-                .ok_or(ProgramError::InvalidAccountData)?;
-            check_indices(keys, program, accounts)
-        })
+        sanitize(&C::decode_borrowed(data)?)
     }
 
     fn read_instruction(data: &[u8], index: u16, expected: &[u8]) -> ProgramResult {
-        let message = C::decode_borrowed(data)?;
-        let (_, _, found) = message
-            .instruction(index as usize)
-            .ok_or(ProgramError::InvalidArgument)?;
-        check_equal(found, expected)
+        read_instruction(&C::decode_borrowed(data)?, index, expected)
     }
 
     fn push_key(account: &mut AccountView, key: &Address) -> ProgramResult {
@@ -71,4 +60,21 @@ impl<C: Codec> Format for Owned<C> {
         account.resize(C::encoded_len(&message)?)?;
         C::encode(&message, &mut account.try_borrow_mut()?)
     }
+}
+
+/// `sanitize` on a decoded or borrowed message: every index of every
+/// instruction below the key count.
+#[inline(always)]
+pub fn sanitize(message: &impl Record) -> ProgramResult {
+    let keys = message.key_count();
+    message.try_for_each_instruction(|program, accounts, _| check_indices(keys, program, accounts))
+}
+
+/// `read_instruction` on a decoded or borrowed message.
+#[inline(always)]
+pub fn read_instruction(message: &impl Record, index: u16, expected: &[u8]) -> ProgramResult {
+    let (_, _, found) = message
+        .instruction(index as usize)
+        .ok_or(ProgramError::InvalidArgument)?;
+    check_equal(found, expected)
 }

@@ -2,6 +2,8 @@
 
 use alloc::vec::Vec;
 
+use pinocchio::{ProgramResult, error::ProgramError};
+
 /// A stored transaction message: variable-length keys and instructions,
 /// with a fixed field (`recent_blockhash`) after the keys.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -70,6 +72,22 @@ pub trait Record {
     fn instruction_count(&self) -> usize;
     /// `(program_id_index, accounts, data)` of instruction `index`.
     fn instruction(&self, index: usize) -> Option<(u8, &[u8], &[u8])>;
+
+    /// `f` on every instruction's `(program_id_index, accounts, data)`, in
+    /// order, up to the first error. A view that can iterate its list
+    /// overrides this: walking by index costs it a bounds check each.
+    #[inline(always)]
+    fn try_for_each_instruction(
+        &self,
+        mut f: impl FnMut(u8, &[u8], &[u8]) -> ProgramResult,
+    ) -> ProgramResult {
+        (0..self.instruction_count()).try_for_each(|i| {
+            let (program, accounts, data) = self
+                .instruction(i)
+                .ok_or(ProgramError::InvalidAccountData)?;
+            f(program, accounts, data)
+        })
+    }
 }
 
 /// What the writing operations need besides.
@@ -78,10 +96,38 @@ pub trait RecordMut: Record {
     fn account_keys_mut(&mut self) -> &mut Vec<[u8; 32]>;
 }
 
-/// Implements [`Record`] and [`RecordMut`] for a struct with `Message`'s
-/// fields and an instruction type with `Instruction`'s.
+/// Implements [`Record`] (and, with `mut`, [`RecordMut`]) for a type with
+/// `Message`'s fields and an instruction type with `Instruction`'s: the
+/// decoded types, and (with `iter`) the zero-copy crates' views, whose
+/// instruction lists iterate cheaper than they index.
 macro_rules! record {
     ($message:ty) => {
+        record!($message, {});
+    };
+    ($message:ty, iter) => {
+        record!($message, {
+            fn try_for_each_instruction(
+                &self,
+                mut f: impl FnMut(u8, &[u8], &[u8]) -> ProgramResult,
+            ) -> ProgramResult {
+                self.instructions
+                    .iter()
+                    .try_for_each(|ix| f(ix.program_id_index, &ix.accounts, &ix.data))
+            }
+        });
+    };
+    ($message:ty, mut) => {
+        record!($message);
+        impl $crate::message::RecordMut for $message {
+            fn nonce_mut(&mut self) -> &mut u64 {
+                &mut self.nonce
+            }
+            fn account_keys_mut(&mut self) -> &mut alloc::vec::Vec<[u8; 32]> {
+                &mut self.account_keys
+            }
+        }
+    };
+    ($message:ty, { $($extra:tt)* }) => {
         impl $crate::message::Record for $message {
             fn authority(&self) -> &[u8; 32] {
                 &self.authority
@@ -97,24 +143,18 @@ macro_rules! record {
             }
             fn instruction(&self, index: usize) -> Option<(u8, &[u8], &[u8])> {
                 let ix = self.instructions.get(index)?;
-                Some((ix.program_id_index, &ix.accounts[..], &ix.data[..]))
+                Some((ix.program_id_index, &ix.accounts, &ix.data))
             }
-        }
-    };
-    ($message:ty, mut) => {
-        record!($message);
-        impl $crate::message::RecordMut for $message {
-            fn nonce_mut(&mut self) -> &mut u64 {
-                &mut self.nonce
-            }
-            fn account_keys_mut(&mut self) -> &mut alloc::vec::Vec<[u8; 32]> {
-                &mut self.account_keys
-            }
+            $($extra)*
         }
     };
 }
 
 record!(Message, mut);
+#[cfg(feature = "rkyv")]
+record!(ArchivedMessage, iter);
+#[cfg(feature = "light-zero-copy")]
+record!(ZMessage<'_>, iter);
 
 /// A message as wincode borrows it: keys, accounts and data are slices of
 /// the account data, only the instruction list is allocated.

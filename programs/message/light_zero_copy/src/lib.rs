@@ -17,7 +17,10 @@
 
 use common::{
     AccountView, Address, ProgramError, ProgramResult, invalid_account_data,
-    message::{Format, MAX_KEYS, Message, ZMessage, check_authority, check_equal, check_indices},
+    message::{
+        Format, MAX_KEYS, Message, Record, ZMessage, check_authority, check_equal,
+        read_instruction, sanitize,
+    },
     pinocchio::Resize,
 };
 use light_zero_copy::traits::{ZeroCopyAt, ZeroCopyAtMut};
@@ -49,25 +52,15 @@ impl Format for LightZeroCopy {
     }
 
     fn read_blockhash(data: &[u8], hash: &[u8; 32]) -> ProgramResult {
-        check_equal(&*view(data)?.recent_blockhash, hash)
+        check_equal(view(data)?.recent_blockhash(), hash)
     }
 
     fn sanitize(data: &[u8]) -> ProgramResult {
-        let message = view(data)?;
-        let keys = message.account_keys.len();
-        message
-            .instructions
-            .iter()
-            .try_for_each(|ix| check_indices(keys, ix.program_id_index, ix.accounts))
+        sanitize(&view(data)?)
     }
 
     fn read_instruction(data: &[u8], index: u16, expected: &[u8]) -> ProgramResult {
-        let message = view(data)?;
-        let ix = message
-            .instructions
-            .get(index as usize)
-            .ok_or(ProgramError::InvalidArgument)?;
-        check_equal(ix.data, expected)
+        read_instruction(&view(data)?, index, expected)
     }
 
     fn push_key(account: &mut AccountView, key: &Address) -> ProgramResult {
