@@ -100,6 +100,25 @@ fn missing_binary_says_make_all() {
 }
 
 #[test]
+fn unknown_token_encoding_is_refused() {
+    let (dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
+    fs::write(
+        dir.path().join("programs/token/demo/Cargo.toml"),
+        "[package]\nname = \"demo-program\"\n\n[package.metadata.token]\nencoding = \"nope\"\n",
+    )
+    .unwrap();
+    let error = workspace.programs().unwrap_err().to_string();
+    for part in [
+        "program `demo`",
+        "Cargo.toml",
+        "`nope`",
+        "raw, postcard, bincode_varint",
+    ] {
+        assert!(error.contains(part), "{part:?} missing from: {error}");
+    }
+}
+
+#[test]
 fn non_elf_binary_is_refused() {
     let (_dir, workspace) = workspace_with(Some(b"not a program"));
     let error = load_error(&workspace);
