@@ -10,7 +10,7 @@ use std::{hint::black_box, sync::Arc};
 
 use benches::{Family, Workspace, contract::Encoding, message};
 use common::{
-    message::{MessageRef, host_format, offset_table},
+    message::{ArchivedMessage, Message, MessageRef, host_format, offset_table},
     token::{Account, ArchivedAccount},
 };
 use light_zero_copy::traits::ZeroCopyAt;
@@ -145,6 +145,21 @@ fn message_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
             Ok(())
         })),
         "offset_table" | "zerocopy" => Some(Arc::new(offset_table_access)),
+        // Checked, as on-chain; the base64 decoder's buffer is the heap's,
+        // aligned enough for the archive's root.
+        "rkyv" => Some(Arc::new(|b| {
+            let archived = rkyv::access::<ArchivedMessage, rkyv::rancor::Failure>(b)
+                .map_err(|_| WireError::Format("rkyv ArchivedMessage"))?;
+            black_box(archived);
+            Ok(())
+        })),
+        "light_zero_copy" => Some(Arc::new(|b| match Message::zero_copy_at(b) {
+            Ok((view, [])) => {
+                black_box(view);
+                Ok(())
+            }
+            _ => Err(WireError::Format("light-zero-copy ZMessage")),
+        })),
         _ => None,
     };
     let decode = host_format(name).map(|codec| -> Decode {
