@@ -14,9 +14,12 @@ use crate::{
 
 pub fn svg(run: &Run) -> Result<String, String> {
     let mut svg = String::new();
+    // One full-width panel per operation, stacked, so that every crate's
+    // name fits under its bars.
+    let height = 40 + 300 * run.operations().len().max(1) as u32;
     draw(
         run,
-        SVGBackend::with_string(&mut svg, (1200, 480)).into_drawing_area(),
+        SVGBackend::with_string(&mut svg, (1200, height)).into_drawing_area(),
     )
     .map_err(|error| format!("drawing compute_units.svg: {error}"))?;
     Ok(svg)
@@ -32,7 +35,7 @@ fn draw<'a>(
         ("sans-serif", 20),
     )?;
     let operations = run.operations();
-    let panels = root.split_evenly((1, operations.len().max(1)));
+    let panels = root.split_evenly((operations.len().max(1), 1));
     for (i, (panel, op)) in panels.iter().zip(&operations).enumerate() {
         draw_panel(run, panel, op, i == 0)?;
     }
