@@ -6,7 +6,8 @@
 //! trailing bytes). `full` and `push_key` encode it back with `to_slice`,
 //! and `push_key` sizes the account with `experimental::serialized_size` (a
 //! `Size` flavor; not behind a feature). Every
-//! operation validates the whole message, whatever it reads.
+//! operation validates the whole message, whatever it reads. Nothing is
+//! read in place, so alignment does not matter; no `unsafe`.
 //!
 //! postcard preallocates a `Vec` for the length it reads when the rest of
 //! the data is at least that many bytes (serde caps it at 1 MiB): a corrupt

@@ -7,6 +7,8 @@
 //! reads a prefix and refuses short or malformed data) and encode it back
 //! with `to_slice`, which writes only the encoding's bytes and refuses a
 //! buffer too short for it; `read_owner` decodes the whole `Account`.
+//! Nothing is read in place, so the data's alignment does not matter; no
+//! `unsafe`.
 #![no_std]
 
 use common::{
