@@ -47,15 +47,14 @@ pub struct WireInstance {
 }
 
 fn token_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
-    fn owned(value: Option<Account>) -> Result<(), WireError> {
+    /// `Ok` once the account is decoded or borrowed, as any crate's type.
+    fn found<T>(value: Option<T>) -> Result<(), WireError> {
         black_box(value)
             .map(drop)
             .ok_or(WireError::Format("Account"))
     }
-    fn borrowed(value: Option<&Account>) -> Result<(), WireError> {
-        black_box(value)
-            .map(drop)
-            .ok_or(WireError::Format("Account"))
+    fn owned(value: Option<Account>) -> Result<(), WireError> {
+        found(value)
     }
     let pair = |decode: Decode, access: Option<Decode>| (Some(decode), access);
     match name {
@@ -70,16 +69,18 @@ fn token_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
         "wincode" => pair(
             Arc::new(|b| owned(wincode::deserialize(b).ok())),
             Some(Arc::new(|b| {
-                borrowed(<Account as wincode::ZeroCopy>::from_bytes(b).ok())
+                found(<Account as wincode::ZeroCopy>::from_bytes(b).ok())
             })),
         ),
         "bytemuck" => pair(
             Arc::new(|b| owned(bytemuck::try_pod_read_unaligned(b).ok())),
-            Some(Arc::new(|b| borrowed(bytemuck::try_from_bytes(b).ok()))),
+            Some(Arc::new(|b| {
+                found(bytemuck::try_from_bytes::<Account>(b).ok())
+            })),
         ),
         "zerocopy" => pair(
             Arc::new(|b| owned(Account::read_from_bytes(b).ok())),
-            Some(Arc::new(|b| borrowed(Account::ref_from_bytes(b).ok()))),
+            Some(Arc::new(|b| found(Account::ref_from_bytes(b).ok()))),
         ),
         "postcard" => pair(Arc::new(|b| owned(postcard::from_bytes(b).ok())), None),
         "bincode_varint" => pair(
@@ -92,20 +93,12 @@ fn token_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
         "rkyv" => pair(
             Arc::new(|b| owned(rkyv::from_bytes::<Account, rkyv::rancor::Failure>(b).ok())),
             Some(Arc::new(|b| {
-                let archived = rkyv::access::<ArchivedAccount, rkyv::rancor::Failure>(b).ok();
-                black_box(archived)
-                    .map(drop)
-                    .ok_or(WireError::Format("ArchivedAccount"))
+                found(rkyv::access::<ArchivedAccount, rkyv::rancor::Failure>(b).ok())
             })),
         ),
         "light_zero_copy" => (
             None,
-            Some(Arc::new(|b| {
-                let view = Account::zero_copy_at(b).ok();
-                black_box(view)
-                    .map(drop)
-                    .ok_or(WireError::Format("ZAccount"))
-            })),
+            Some(Arc::new(|b| found(Account::zero_copy_at(b).ok()))),
         ),
         _ => (None, None),
     }

@@ -9,8 +9,8 @@ use pinocchio::{Address, ProgramResult, error::ProgramError};
 
 use super::{Account, AccountBytes, Bytes, NEW_AMOUNT, NEW_STATE, Operations};
 
-/// What the operations read of a borrowed account, whatever type a crate
-/// borrows it as (`&Account`, or the crate's own view of its layout).
+/// What the operations read of an account, whatever type a crate reads it
+/// as (`Account`, a borrow of it, or the crate's own view of its layout).
 pub trait Fields {
     fn owner(&self) -> &[u8; 32];
 }
@@ -21,21 +21,14 @@ pub trait FieldsMut: Fields {
     fn set_amount(&mut self, amount: u64);
 }
 
-impl Fields for &Account {
+impl Fields for Account {
     #[inline(always)]
     fn owner(&self) -> &[u8; 32] {
         &self.owner
     }
 }
 
-impl Fields for &mut Account {
-    #[inline(always)]
-    fn owner(&self) -> &[u8; 32] {
-        &self.owner
-    }
-}
-
-impl FieldsMut for &mut Account {
+impl FieldsMut for Account {
     #[inline(always)]
     fn set_state(&mut self, state: u8) {
         self.state = state;
@@ -44,6 +37,33 @@ impl FieldsMut for &mut Account {
     #[inline(always)]
     fn set_amount(&mut self, amount: u64) {
         self.amount = amount;
+    }
+}
+
+// A borrow of an account is read and written like the account.
+impl<T: Fields + ?Sized> Fields for &T {
+    #[inline(always)]
+    fn owner(&self) -> &[u8; 32] {
+        (**self).owner()
+    }
+}
+
+impl<T: Fields + ?Sized> Fields for &mut T {
+    #[inline(always)]
+    fn owner(&self) -> &[u8; 32] {
+        (**self).owner()
+    }
+}
+
+impl<T: FieldsMut + ?Sized> FieldsMut for &mut T {
+    #[inline(always)]
+    fn set_state(&mut self, state: u8) {
+        (**self).set_state(state);
+    }
+
+    #[inline(always)]
+    fn set_amount(&mut self, amount: u64) {
+        (**self).set_amount(amount);
     }
 }
 
@@ -112,18 +132,18 @@ pub struct RoundTrip<C>(PhantomData<C>);
 impl<const LEN: usize, C: Codec<LEN>> Operations<LEN> for RoundTrip<C> {
     fn full(data: &mut Bytes<LEN>, owner: &Address) -> ProgramResult {
         let mut account = C::decode(data)?;
-        check_owner(&&account, owner)?;
-        update(&mut &mut account);
+        check_owner(&account, owner)?;
+        update(&mut account);
         C::encode(&account, data)
     }
 
     fn read_owner(data: &Bytes<LEN>, owner: &Address) -> ProgramResult {
-        check_owner(&&C::decode(data)?, owner)
+        check_owner(&C::decode(data)?, owner)
     }
 
     fn update_amount(data: &mut Bytes<LEN>) -> ProgramResult {
         let mut account = C::decode(data)?;
-        update(&mut &mut account);
+        update(&mut account);
         C::encode(&account, data)
     }
 }

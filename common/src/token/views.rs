@@ -1,5 +1,5 @@
-//! [`Fields`] for the zero-copy crates that borrow the account as their own
-//! type rather than as `&Account`. They live here because the trait and
+//! [`Fields`] for the zero-copy crates that read the account as their own
+//! type rather than as `Account`. They live here because the trait and
 //! the derived types are both `common`'s.
 
 #[cfg(any(feature = "rkyv", feature = "light-zero-copy"))]
@@ -12,7 +12,7 @@ mod rkyv_views {
     use super::{Fields, FieldsMut};
     use crate::token::ArchivedAccount;
 
-    impl Fields for &ArchivedAccount {
+    impl Fields for ArchivedAccount {
         #[inline(always)]
         fn owner(&self) -> &[u8; 32] {
             &self.owner
