@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::{
     Program, Workspace,
     contract::Encoding,
+    workspace::read_toml,
     workspace::{Family, Shape},
 };
 
@@ -213,13 +214,6 @@ impl Lock {
             .filter(|(name, _)| name != "common")
             .collect()
     }
-}
-
-fn read_toml(path: &std::path::Path) -> toml::Table {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or_default()
 }
 
 /// A whole run: every program's measurements, the floor's, and sizes.

@@ -41,12 +41,13 @@ pub enum HarnessError {
     )]
     NoHostCodec { program: String, name: String },
     #[error(
-        "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of raw, postcard, bincode_varint, or add it to Encoding in benches/src/contract.rs"
+        "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of {known}, or add it to Encoding in benches/src/contract.rs"
     )]
     UnknownEncoding {
         program: String,
         path: PathBuf,
         encoding: String,
+        known: String,
     },
     #[error("{0}")]
     Report(String),
@@ -180,10 +181,7 @@ impl Program {
     /// (`[package.metadata.token] encoding = "postcard"`), `raw` by default.
     fn encoding_in(dir: &Path, name: &str) -> Result<Encoding, HarnessError> {
         let path = dir.join("Cargo.toml");
-        let manifest: toml::Table = fs::read_to_string(&path)
-            .ok()
-            .and_then(|text| text.parse().ok())
-            .unwrap_or_default();
+        let manifest = read_toml(&path);
         let named = manifest
             .get("package")
             .and_then(|p| p.get("metadata"))
@@ -196,6 +194,7 @@ impl Program {
                 program: name.to_string(),
                 path,
                 encoding: encoding.to_string(),
+                known: Encoding::ALL.map(Encoding::name).join(", "),
             }),
         }
     }
@@ -235,6 +234,14 @@ const SHARED_INPUTS: [&str; 5] = [
     "rust-toolchain.toml",
     ".cargo/config.toml",
 ];
+
+/// A TOML file's table; empty where it is missing or unreadable.
+pub(crate) fn read_toml(path: &Path) -> toml::Table {
+    fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or_default()
+}
 
 /// A checkout of this workspace (or, in tests, a copy of one).
 #[derive(Clone, Debug)]
