@@ -8,6 +8,7 @@ pub mod bench;
 pub mod case;
 pub mod chart;
 pub mod contract;
+pub mod hostile;
 pub mod message;
 pub mod report;
 pub mod scaffold;

@@ -182,7 +182,15 @@ pub fn expected(format: &HostFormat, input: &Input) -> Result<Vec<u8>, ProgramEr
         0 | 4 if message.authority != input.owner_key => Err(ProgramError::IncorrectAuthority),
         0 => {
             message.nonce = message.nonce.wrapping_add(1);
-            Ok((format.encode)(&message))
+            let after = (format.encode)(&message);
+            // `full` writes the same length: where the bumped message's
+            // encoding is not the account's length (postcard's varint nonce
+            // changing width), the program refuses.
+            if after.len() == input.data.len() {
+                Ok(after)
+            } else {
+                Err(ProgramError::InvalidAccountData)
+            }
         }
         4 if message.account_keys.len() >= MAX_KEYS => Err(ProgramError::InvalidArgument),
         4 => {

@@ -5,6 +5,8 @@ use std::{
     fs,
     panic::{self, AssertUnwindSafe},
     path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    thread,
     time::SystemTime,
 };
 
@@ -81,16 +83,14 @@ impl Family {
     }
 
     /// The heap frame every case of the family runs with, as a transaction
-    /// requests it (`ComputeBudgetInstruction::RequestHeapFrame`). The
-    /// message family needs more than the default 32 KiB: borsh's owned
-    /// decode of the largest instance grows its `Vec`s by doubling on a bump
-    /// allocator that never frees. The runtime charges a larger frame to
-    /// the program's CUs (8 per 32 KiB past the first), so the token family
-    /// keeps the default.
+    /// requests it (`ComputeBudgetInstruction::RequestHeapFrame`): the
+    /// family's own constant in `common`, which also bounds its programs'
+    /// allocator. The runtime charges a larger frame to the program's CUs
+    /// (8 per 32 KiB past the first).
     pub const fn heap_frame(self) -> u32 {
         match self {
-            Self::Token => 32 * 1024,
-            Self::Message => 64 * 1024,
+            Self::Token => common::token::HEAP_FRAME,
+            Self::Message => common::message::HEAP_FRAME,
         }
     }
 
@@ -422,8 +422,20 @@ fn add_program(mollusk: &mut Mollusk, program: &Program, elf: &[u8]) -> Result<(
     if !elf.starts_with(b"\x7fELF") {
         return Err("no ELF header".into());
     }
-    let quiet = panic::take_hook();
-    panic::set_hook(Box::new(|_| {}));
+    // Silence only this thread's panic, one load at a time: a test on
+    // another thread that panics meanwhile still prints its message.
+    static LOADING: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = LOADING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let previous: Arc<dyn Fn(&panic::PanicHookInfo<'_>) + Send + Sync> = panic::take_hook().into();
+    let forward = previous.clone();
+    let loader = thread::current().id();
+    panic::set_hook(Box::new(move |info| {
+        if thread::current().id() != loader {
+            forward(info);
+        }
+    }));
     let loaded = panic::catch_unwind(AssertUnwindSafe(|| {
         mollusk.add_program_with_loader_and_elf(
             &program.id,
@@ -431,7 +443,7 @@ fn add_program(mollusk: &mut Mollusk, program: &Program, elf: &[u8]) -> Result<(
             elf,
         )
     }));
-    panic::set_hook(quiet);
+    panic::set_hook(Box::new(move |info| previous(info)));
     loaded.map_err(|payload| {
         payload
             .downcast_ref::<String>()

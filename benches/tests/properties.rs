@@ -1,25 +1,31 @@
-//! Random input against every program: whatever the bytes, account count,
-//! op byte, owner or writable flag, the program does exactly what the
-//! contract says, and never faults the VM.
+//! Random and hostile input against every token program: whatever the
+//! bytes, account count, op byte, owner or writable flag, the program does
+//! exactly what the contract says, never faults the VM and never aborts
+//! (no token program allocates past its frame), and what a successful write
+//! leaves, `full` reads back.
 
 use std::{cell::RefCell, collections::BTreeMap, iter};
 
 use benches::contract::Encoding;
-use benches::{Case, Expected, Family, Input, Workspace};
+use benches::{
+    Case, Expected, Family, Input, Program, Workspace,
+    hostile::{self, LoggedMollusk, Outcome},
+};
 use proptest::{
     collection::vec,
     option,
     prelude::*,
-    test_runner::{Config, TestCaseError, TestError, TestRunner},
+    test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner},
 };
 
-const CASES_PER_PROGRAM: u32 = 1_000;
+const CASES_PER_PROGRAM: u32 = 2_000;
 
 fn inputs(encoding: Encoding) -> impl Strategy<Value = Input> {
     // A good share exactly the account's length, so the later checks are
-    // reached, a good share just longer, where the shapes differ, and a
-    // share that is a valid encoding of a random account (for a varint
-    // encoding, random bytes rarely are) with a random tail.
+    // reached, a good share just longer, where the shapes differ, a share
+    // that is a valid encoding of a random account (for a varint encoding,
+    // random bytes rarely are) with a random tail, and a share of those
+    // damaged by the hostile generator every family draws from.
     let len = encoding.account_len();
     let random = prop_oneof![2 => Just(len), 1 => len + 1..=len + 40, 1 => 0..=512usize]
         .prop_flat_map(|len| vec(any::<u8>(), len));
@@ -28,7 +34,9 @@ fn inputs(encoding: Encoding) -> impl Strategy<Value = Input> {
         data.extend(tail);
         data
     });
-    let data = prop_oneof![3 => random, 1 => encoded];
+    let damaged = (any::<[u8; 160]>(), hostile::mutation())
+        .prop_map(move |(raw, mutation)| mutation.apply(&encoding.encode(&raw)));
+    let data = prop_oneof![2 => random, 1 => encoded, 3 => damaged];
     let op = prop_oneof![4 => 0..=2u8, 1 => any::<u8>()];
     let instruction_data =
         (option::weighted(0.95, op), vec(any::<u8>(), 0..4)).prop_map(|(op, rest)| {
@@ -65,32 +73,29 @@ fn inputs(encoding: Encoding) -> impl Strategy<Value = Input> {
 }
 
 #[test]
-fn random_input_meets_the_contract() {
+fn random_and_hostile_input_meets_the_contract() {
     let (programs, mollusk) = Workspace::current()
         .load(Family::Token)
         .unwrap_or_else(|e| panic!("{e}"));
+    let mollusk = LoggedMollusk::new(mollusk);
     for program in &programs {
         let config = Config {
             cases: CASES_PER_PROGRAM,
             failure_persistence: None,
             ..Config::default()
         };
-        let mut runner = TestRunner::new(config);
+        // A fixed seed: the same cases, and so the same counts, every run.
+        let mut runner =
+            TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
         let outcomes = RefCell::new(BTreeMap::<String, u32>::new());
         let result = runner.run(&inputs(program.encoding), |input| {
-            let case = Case::new(program, "random input", &input);
-            case.run(&mollusk)
-                .map_err(|error| TestCaseError::fail(error.to_string()))?;
-            let outcome = match &case.expected {
-                Expected::Success(_) => "success".to_string(),
-                Expected::Failure(error) => format!("{error:?}"),
-            };
+            let outcome = run_checked(&mollusk, program, &input).map_err(TestCaseError::fail)?;
             *outcomes.borrow_mut().entry(outcome).or_default() += 1;
             Ok(())
         });
         match result {
             Ok(()) => eprintln!(
-                "{}: {CASES_PER_PROGRAM} cases, none faulted; outcomes {:?}",
+                "{}: {CASES_PER_PROGRAM} random and hostile cases, 0 faults; outcomes {:?}",
                 program.label(),
                 outcomes.borrow()
             ),
@@ -100,4 +105,42 @@ fn random_input_meets_the_contract() {
             Err(error) => panic!("{}: {error}", program.label()),
         }
     }
+}
+
+/// One call against the contract: no fault, no abort, the exact outcome;
+/// after a successful write, `full` on the result as the contract says.
+fn run_checked(
+    mollusk: &LoggedMollusk,
+    program: &Program,
+    input: &Input,
+) -> Result<String, String> {
+    let case = Case::new(program, "random input", input);
+    let (result, outcome) = mollusk.run(&case);
+    match &outcome {
+        Outcome::Fault(message) => return Err(format!("VM fault: {message}")),
+        Outcome::OutOfMemory => return Err("aborted out of memory".into()),
+        Outcome::Success | Outcome::Error(_) => {}
+    }
+    case.check(&result).map_err(|e| e.to_string())?;
+    let writes = matches!(input.instruction_data.first(), Some(0 | 2));
+    if let (Expected::Success(after), true) = (&case.expected, writes) {
+        let again = Input {
+            instruction_data: vec![0],
+            account_count: 2,
+            writable: true,
+            data: after.clone(),
+            // The owner the written account holds (`update_amount` does
+            // not check it).
+            owner_key: after[32..64].try_into().unwrap(),
+        };
+        let read_back = Case::new(program, "full after a write", &again);
+        let (result, outcome) = mollusk.run(&read_back);
+        if let Outcome::Fault(message) = &outcome {
+            return Err(format!("full after a write: VM fault: {message}"));
+        }
+        read_back
+            .check(&result)
+            .map_err(|e| format!("full after a write: {e}"))?;
+    }
+    Ok(outcome.name())
 }

@@ -30,15 +30,40 @@ pub fn invalid_account_data<E>(_: E) -> ProgramError {
 
 /// The entrypoint, allocator and panic handler every program declares,
 /// routing each instruction to `$dispatch(accounts, instruction_data)`.
-/// Each family's `program!` macro calls it with its own dispatch.
+/// Each family's `program!` macro calls it with its own dispatch and the
+/// heap frame its cases run with.
+///
+/// The allocator is pinocchio's bump allocator bounded by that frame, not
+/// by the largest heap a transaction may request (256 KiB, which
+/// `default_allocator!` uses): an allocation that does not fit the frame
+/// is refused (the program aborts out of memory, or the crate returns an
+/// error where it uses `try_reserve`) instead of being handed out past the
+/// frame and faulting with an access violation when it is touched.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __entrypoint {
-    ($dispatch:expr) => {
+    ($dispatch:expr, heap = $heap_frame:expr) => {
         // Two accounts at most are parsed; extra ones are ignored.
         $crate::pinocchio::program_entrypoint!(process_instruction, 2);
-        $crate::pinocchio::default_allocator!();
         $crate::pinocchio::nostd_panic_handler!();
+
+        #[cfg(any(target_os = "solana", target_arch = "bpf"))]
+        #[global_allocator]
+        // SAFETY: the runtime maps a heap frame of `$heap_frame` bytes at
+        // `HEAP_START_ADDRESS`, aligned to `usize` (the harness requests it
+        // per family, `Family::heap_frame`), and nothing else writes there.
+        static ALLOCATOR: $crate::pinocchio::entrypoint::BumpAllocator = unsafe {
+            $crate::pinocchio::entrypoint::BumpAllocator::new_unchecked(
+                $crate::pinocchio::entrypoint::HEAP_START_ADDRESS as usize,
+                $heap_frame as usize,
+            )
+        };
+
+        // Off-chain (clippy, host builds) `std`'s allocator serves.
+        #[cfg(not(any(target_os = "solana", target_arch = "bpf")))]
+        mod __host_allocator {
+            extern crate std as __std;
+        }
 
         fn process_instruction(
             _program_id: &$crate::Address,

@@ -12,7 +12,9 @@ mod record;
 #[cfg(feature = "host")]
 pub use formats::{HOST_FORMATS, HostFormat, host_format};
 pub use owned::{Codec, Owned, read_instruction, sanitize};
-pub use program::{Format, Operation, check_authority, check_equal, check_indices, dispatch};
+pub use program::{
+    Format, HEAP_FRAME, Operation, check_authority, check_equal, check_indices, dispatch,
+};
 #[cfg(feature = "rkyv")]
 pub use record::{ArchivedInstruction, ArchivedMessage};
 pub use record::{Instruction, MAX_KEYS, Message, Record, RecordMut};

@@ -123,11 +123,21 @@ pub fn check_equal(found: &[u8], expected: &[u8]) -> ProgramResult {
     }
 }
 
+/// The heap frame the message family's cases run with, as a transaction
+/// requests it (`RequestHeapFrame`): borsh's owned decode of the largest
+/// instance grows its `Vec`s by doubling on a bump allocator that never
+/// frees, and outgrows the default 32 KiB. The programs' allocator is
+/// bounded by it.
+pub const HEAP_FRAME: u32 = 64 * 1024;
+
 /// Declares a message program's entrypoint, allocator and panic handler,
 /// and routes every instruction through [`dispatch`] to `$format`.
 #[macro_export]
 macro_rules! message_program {
     ($format:ty) => {
-        $crate::__entrypoint!($crate::message::dispatch::<$format>);
+        $crate::__entrypoint!(
+            $crate::message::dispatch::<$format>,
+            heap = $crate::message::HEAP_FRAME
+        );
     };
 }

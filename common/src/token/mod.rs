@@ -15,5 +15,5 @@ pub use account::{Account, NEW_AMOUNT, NEW_STATE};
 #[cfg(feature = "light-zero-copy")]
 pub use account::{ZAccount, ZAccountMut};
 pub use operation::Operation;
-pub use program::{Operations, dispatch};
+pub use program::{HEAP_FRAME, Operations, dispatch};
 pub use shape::{AccountBytes, Bytes};

@@ -14,6 +14,15 @@
 //! length of a few thousand instructions or keys asks for more than the
 //! 64 KiB heap, and the program aborts out of memory rather than returning
 //! `InvalidAccountData` (no account changes either way). See the README.
+//!
+//! `full` writes the same length (the contract): postcard reads overlong
+//! varints, so an account may hold a valid encoding longer than the
+//! canonical one `to_slice` writes, and the nonce's varint may change width
+//! (127 -> 128). Where the written encoding is not the whole account, `full`
+//! refuses it with `InvalidAccountData` rather than leave a stale tail that
+//! no decode accepts (the runtime discards the partial write with the
+//! failed instruction). `push_key` sizes the account to the canonical
+//! encoding, so its result is always whole.
 #![no_std]
 
 use common::{
@@ -43,8 +52,14 @@ impl Codec for Postcard {
     }
 
     fn encode(message: &Message, data: &mut [u8]) -> ProgramResult {
-        postcard::to_slice(message, data).map_err(invalid_account_data)?;
-        Ok(())
+        let written = postcard::to_slice(message, data)
+            .map_err(invalid_account_data)?
+            .len();
+        if written == data.len() {
+            Ok(())
+        } else {
+            Err(ProgramError::InvalidAccountData)
+        }
     }
 }
 

@@ -11,7 +11,9 @@
 //! - `push_key`: `access`, the checks, then `deserialize` into a `Message`,
 //!   push, `to_bytes`, and the account resized to the new archive and
 //!   overwritten: appending to an archived list moves the root and every
-//!   relative pointer, so rkyv re-serializes.
+//!   relative pointer, so rkyv re-serializes. The result is the canonical
+//!   archive: on an account whose archive held unused bytes (the validator
+//!   accepts them) it grows by less than one key, or not at all.
 //!
 //! Every operation validates the whole message. Errors are
 //! `rancor::Failure` (carries nothing, allocates nothing).
