@@ -4,32 +4,17 @@
 
 use std::{collections::BTreeMap, fs};
 
-use common::token::Operation;
 use mollusk_svm::Mollusk;
 use mollusk_svm_bencher::MolluskComputeUnitBencher;
 
 use crate::{
-    Case, Expected, Family, HarnessError, Input, Program, Workspace,
+    Case, Expected, Family, HarnessError, Program, Workspace,
     baseline::Baseline,
-    chart, message,
+    families::cases,
+    message,
     report::{Lock, Measurement, Provenance, Run},
+    token,
 };
-
-/// The benchmark cases: each program's valid call of each operation (and,
-/// in the message family, at each size).
-pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    let mut cases = Vec::new();
-    for program in programs {
-        match program.family {
-            Family::Token => cases.extend(
-                Operation::ALL
-                    .map(|op| Case::new(program, op.name(), &Input::valid(op, program.encoding))),
-            ),
-            Family::Message => cases.extend(message::cases(program)?),
-        }
-    }
-    Ok(cases)
-}
 
 /// The floor's cases: the same calls, which must succeed and change nothing.
 fn floor_cases(floor: &[Program]) -> Vec<Case> {
@@ -204,7 +189,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     )?;
     write(
         "compute_units.svg",
-        chart::svg(&run).map_err(HarnessError::Report)?,
+        token::chart::svg(&run).map_err(HarnessError::Report)?,
     )?;
     let cases_json = serde_json::json!({
         "provenance": run.provenance,
@@ -217,7 +202,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     if !run.message().is_empty() {
         write(
             "message_cus.svg",
-            chart::message_svg(&run).map_err(HarnessError::Report)?,
+            message::chart::message_svg(&run).map_err(HarnessError::Report)?,
         )?;
     }
     Ok(run)
@@ -238,8 +223,8 @@ pub fn write_baseline(workspace: &Workspace, run: &Run) -> Result<(), HarnessErr
         .write(&workspace.baseline_path())
         .map_err(HarnessError::Report)?;
     let charts = [
-        ("benches/compute_units.svg", chart::svg(run)),
-        ("benches/message_cus.svg", chart::message_svg(run)),
+        ("benches/compute_units.svg", token::chart::svg(run)),
+        ("benches/message_cus.svg", message::chart::message_svg(run)),
     ];
     for (path, svg) in charts {
         let path = workspace.root.join(path);

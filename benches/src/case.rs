@@ -11,7 +11,7 @@ use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
 use crate::{
-    HarnessError, Input, Program, message,
+    HarnessError, Program,
     workspace::{Family, Shape},
 };
 
@@ -21,6 +21,21 @@ pub const DATA_ACCOUNT: Pubkey = Pubkey::new_from_array([0xDA; 32]);
 pub const EXTRA_ACCOUNT: Pubkey = Pubkey::new_from_array([0xEE; 32]);
 /// Lamports of every account: rent-exempt at any size the tests use.
 const LAMPORTS: u64 = 1_000_000_000;
+
+/// One call of a program, described by what the contract looks at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub instruction_data: Vec<u8>,
+    /// How many accounts are passed: [0] the data account, [1] the owner,
+    /// [2] an extra account the contract ignores.
+    pub account_count: usize,
+    /// Whether account [0] is passed writable.
+    pub writable: bool,
+    /// Account [0]'s data.
+    pub data: Vec<u8>,
+    /// Account [1]'s key.
+    pub owner_key: [u8; 32],
+}
 
 /// What a case must produce.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,8 +63,14 @@ pub struct Case {
 }
 
 impl Case {
-    /// The case for one call of `program`, with its outcome from the contract.
-    pub fn new(program: &Program, operation: impl Into<String>, input: &Input) -> Self {
+    /// The case for one call of `program`, with the outcome `expected` (the
+    /// family's contract gives it: `Case::new`, in `families`).
+    pub fn with_outcome(
+        program: &Program,
+        operation: impl Into<String>,
+        input: &Input,
+        expected: Result<Vec<u8>, ProgramError>,
+    ) -> Self {
         let data_account = Account {
             lamports: LAMPORTS,
             data: input.data.clone(),
@@ -86,19 +107,11 @@ impl Case {
             operation: operation.into(),
             instruction: Instruction::new_with_bytes(program.id, &input.instruction_data, metas),
             accounts,
-            expected: match Self::oracle(program, input) {
+            expected: match expected {
                 Ok(data) => Expected::Success(data),
                 Err(error) => Expected::Failure(error),
             },
             size: None,
-        }
-    }
-
-    /// What the program's family contract says `input` must produce.
-    fn oracle(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
-        match program.family {
-            Family::Token => input.expected(program.shape, program.encoding),
-            Family::Message => message::expected(message::format_of(program), input),
         }
     }
 

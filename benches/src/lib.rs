@@ -7,13 +7,13 @@ pub mod baseline;
 pub mod bench;
 pub mod case;
 pub mod chart;
-pub mod contract;
+pub mod families;
 pub mod hostile;
 pub mod message;
 pub mod report;
 pub mod scaffold;
+pub mod token;
 pub mod workspace;
 
-pub use case::{Case, Expected};
-pub use contract::Input;
+pub use case::{Case, Expected, Input};
 pub use workspace::{Family, HarnessError, Program, Shape, Workspace};

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use solana_pubkey::Pubkey;
 use walkdir::WalkDir;
 
-use crate::contract::Encoding;
+use crate::token::record::Encoding;
 
 /// A failure of the harness itself, before or while running a program.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub enum HarnessError {
     )]
     NoHostCodec { program: String, name: String },
     #[error(
-        "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of {known}, or add it to Encoding in benches/src/contract.rs"
+        "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of {known}, or add it to Encoding in benches/src/token/record.rs"
     )]
     UnknownEncoding {
         program: String,

@@ -2,8 +2,8 @@
 //! every operation, through Mollusk. Each clause states the expected
 //! outcome explicitly and also checks that the oracle agrees.
 
-use benches::contract::{self, Encoding};
 use benches::message::{OPERATIONS, SIZES};
+use benches::token::{self, Encoding};
 use benches::{Case, Expected, Family, Input, Shape, Workspace, bench};
 use common::token::Operation;
 use solana_program_error::ProgramError;
@@ -44,7 +44,7 @@ fn assert_clause(
 /// bytes in the contract's unit tests): the new encoding at the start, the
 /// rest of the account as it was.
 fn updated_fixture(encoding: Encoding) -> Vec<u8> {
-    let mut raw = contract::raw_fixture();
+    let mut raw = token::raw_fixture();
     raw[64..72].copy_from_slice(&1_000_000_000u64.to_le_bytes());
     raw[104] = 255;
     let mut data = encoding.fixture();

@@ -1,10 +1,10 @@
 //! Every crate agrees on the bytes: each fixed-width one encodes the same
 //! `Account` to its raw `repr(C)` bytes and decodes those bytes back to an
 //! equal value; each varint one encodes it to the contract's encoding
-//! (benches/src/contract.rs, written from the format's specification) and
+//! (benches/src/token/record.rs, written from the format's specification) and
 //! decodes that back.
 
-use benches::contract::{Encoding, fixture, raw_fixture};
+use benches::token::{Encoding, fixture, raw_fixture};
 use common::token::{Account, NEW_AMOUNT};
 
 /// The fixture, field by field in contract order (not through any crate).

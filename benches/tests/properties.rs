@@ -6,7 +6,7 @@
 
 use std::{cell::RefCell, collections::BTreeMap, iter};
 
-use benches::contract::Encoding;
+use benches::token::Encoding;
 use benches::{
     Case, Expected, Family, Input, Program, Workspace,
     hostile::{self, LoggedMollusk, Outcome},

@@ -8,7 +8,7 @@
 
 use std::{hint::black_box, sync::Arc};
 
-use benches::{Family, Workspace, contract::Encoding, message};
+use benches::{Family, Workspace, message, token::Encoding};
 use common::{
     message::{ArchivedMessage, Message, MessageRef, host_format, offset_table},
     token::{Account, ArchivedAccount},

@@ -1,0 +1,39 @@
+//! Where each family plugs into the shared stages: its contract's outcome
+//! for a call, and its benchmark cases. Adding a family adds an arm here.
+
+use common::token::Operation;
+use solana_program_error::ProgramError;
+
+use crate::{Case, Family, HarnessError, Input, Program, message};
+
+impl Case {
+    /// The case for one call of `program`, with its outcome from the
+    /// program's family contract.
+    pub fn new(program: &Program, operation: impl Into<String>, input: &Input) -> Self {
+        Self::with_outcome(program, operation, input, expected(program, input))
+    }
+}
+
+/// What the program's family contract says `input` must produce.
+pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    match program.family {
+        Family::Token => input.expected(program.shape, program.encoding),
+        Family::Message => message::expected(message::format_of(program), input),
+    }
+}
+
+/// The benchmark cases: each program's valid call of each operation (and,
+/// in the message family, at each size).
+pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
+    let mut cases = Vec::new();
+    for program in programs {
+        match program.family {
+            Family::Token => cases.extend(
+                Operation::ALL
+                    .map(|op| Case::new(program, op.name(), &Input::valid(op, program.encoding))),
+            ),
+            Family::Message => cases.extend(message::cases(program)?),
+        }
+    }
+    Ok(cases)
+}

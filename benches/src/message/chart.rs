@@ -1,0 +1,83 @@
+use plotters::{coord::Shift, prelude::*};
+
+use crate::{chart::format_line, report::Run};
+
+/// `message_cus.svg`: one panel per operation, CUs against the format's
+/// encoded size, one line per format, both axes logarithmic.
+pub fn message_svg(run: &Run) -> Result<String, String> {
+    let mut svg = String::new();
+    draw_message(
+        run,
+        SVGBackend::with_string(&mut svg, (1200, 760)).into_drawing_area(),
+    )
+    .map_err(|error| format!("drawing message_cus.svg: {error}"))?;
+    Ok(svg)
+}
+
+fn draw_message<'a>(
+    run: &Run,
+    root: DrawingArea<SVGBackend<'a>, Shift>,
+) -> Result<(), Box<dyn std::error::Error + 'a>> {
+    root.fill(&WHITE)?;
+    let root = root.titled(
+        "Message family: compute units against encoded size (log-log, lower is better)",
+        ("sans-serif", 20),
+    )?;
+    let (operations, _) = run.message_axes();
+    let programs = run.message_programs();
+    let points = run.message();
+    let max_cus = points.iter().map(|m| m.cus).max().unwrap_or(10) as f64 * 2.0;
+    let max_bytes = points
+        .iter()
+        .filter_map(|m| m.encoded_bytes)
+        .max()
+        .unwrap_or(10) as f64
+        * 1.5;
+    let min_bytes = points
+        .iter()
+        .filter_map(|m| m.encoded_bytes)
+        .min()
+        .unwrap_or(1) as f64
+        / 1.5;
+    let panels = root.split_evenly((2, 3));
+    for (i, (panel, op)) in panels.iter().zip(&operations).enumerate() {
+        let mut chart = ChartBuilder::on(panel)
+            .caption(*op, ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(
+                (min_bytes..max_bytes).log_scale(),
+                (20f64..max_cus).log_scale(),
+            )?;
+        chart
+            .configure_mesh()
+            .x_desc("encoded bytes")
+            .y_desc("CUs")
+            .x_label_formatter(&|b| format!("{b:.0}"))
+            .y_label_formatter(&|c| format!("{c:.0}"))
+            .label_style(("sans-serif", 11))
+            .draw()?;
+        for (j, program) in programs.iter().enumerate() {
+            let color = Palette99::pick(j).to_rgba();
+            let mut line: Vec<(f64, f64)> = points
+                .iter()
+                .filter(|m| m.program == *program && m.operation == *op)
+                .filter_map(|m| Some((m.encoded_bytes? as f64, m.cus as f64)))
+                .collect();
+            line.sort_by(|a, b| a.0.total_cmp(&b.0));
+            format_line(&mut chart, line, color, (i == 0).then_some(*program))?;
+        }
+        if i == 0 {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK)
+                .label_font(("sans-serif", 11))
+                .draw()?;
+        }
+    }
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,12 @@
+//! The token family on the harness side: the record and its encodings,
+//! the contract as an oracle, the report's token sections and its chart.
+
+pub mod chart;
+pub mod contract;
+pub mod record;
+mod report;
+
+pub use record::{ACCOUNT_LEN, Encoding, fixture, fixture_owner, raw_fixture};
+
+/// The program every ratio is relative to (in the same shape).
+pub const BASELINE: &str = "transmute";
