@@ -536,10 +536,11 @@ fn run_hostile(
                 | ProgramError::Immutable
         )
     );
+    // The data is not a valid encoding and the operation gets to read it.
+    let invalid_data = decoded.is_none() && !early;
     let mut allowed = vec![case.expected.clone()];
-    if decoded.is_none() && !early {
-        // The data is not a valid encoding and the operation reads it: a
-        // write refuses it; a read may answer from the part it reads.
+    if invalid_data {
+        // A write refuses it; a read may answer from the part it reads.
         allowed = vec![Expected::Failure(ProgramError::InvalidAccountData)];
         if !matches!(op, Some(0 | 4)) {
             allowed.push(Expected::Failure(ProgramError::InvalidArgument));
@@ -549,9 +550,7 @@ fn run_hostile(
     match outcome {
         Outcome::Fault(message) => return Err(format!("VM fault: {message}")),
         Outcome::OutOfMemory
-            if ABORTS_ON_CORRUPT_LENGTH.contains(&program.name.as_str())
-                && decoded.is_none()
-                && !early =>
+            if ABORTS_ON_CORRUPT_LENGTH.contains(&program.name.as_str()) && invalid_data =>
         {
             return Ok("out of memory (invalid data, documented)".into());
         }
@@ -578,11 +577,7 @@ fn run_hostile(
         }
         read_back(mollusk, program, format, after, &want)?;
     }
-    let invalid = if decoded.is_none() && !early {
-        " (invalid data)"
-    } else {
-        ""
-    };
+    let invalid = if invalid_data { " (invalid data)" } else { "" };
     Ok(format!("{}{invalid}", describe(expected)))
 }
 
