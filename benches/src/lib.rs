@@ -10,6 +10,7 @@ pub mod chart;
 pub mod families;
 pub mod hostile;
 pub mod message;
+pub mod metadata;
 pub mod report;
 pub mod scaffold;
 pub mod token;

@@ -4,11 +4,13 @@
 //! its serializer and calls the family's `program!` macro; nothing else.
 #![no_std]
 
-#[cfg(feature = "message")]
+#[cfg(any(feature = "message", feature = "metadata"))]
 extern crate alloc;
 
 #[cfg(feature = "message")]
 pub mod message;
+#[cfg(feature = "metadata")]
+pub mod metadata;
 pub mod token;
 
 pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
