@@ -4,10 +4,13 @@
 //! out-of-memory abort and an access violation both end the instruction
 //! with `ProgramFailedToComplete`.
 
-use std::{cell::RefCell, rc::Rc};
+use std::{cell::RefCell, collections::BTreeMap, fmt::Debug, rc::Rc};
 
 use mollusk_svm::{Mollusk, result::InstructionResult, result::ProgramResult};
-use proptest::prelude::*;
+use proptest::{
+    prelude::*,
+    test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner},
+};
 use solana_program_error::ProgramError;
 use solana_svm_log_collector::LogCollector;
 
@@ -280,5 +283,45 @@ impl LoggedMollusk {
             }
         };
         (result, outcome)
+    }
+}
+
+/// Runs `cases` inputs drawn from `strategy` through `check` for one
+/// program, with a fixed seed (the same cases, and so the same counts,
+/// every run), and prints the tally of the outcome names `check` returns.
+///
+/// # Panics
+/// On the first input `check` refuses, with its reason and the shrunk
+/// input, named after `program`.
+pub fn run_cases<S: Strategy>(
+    program: &str,
+    cases: u32,
+    strategy: S,
+    check: impl Fn(S::Value) -> Result<String, String>,
+) where
+    S::Value: Debug,
+{
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let outcomes = RefCell::new(BTreeMap::<String, u32>::new());
+    let result = runner.run(&strategy, |input| {
+        let outcome = check(input).map_err(TestCaseError::fail)?;
+        *outcomes.borrow_mut().entry(outcome).or_default() += 1;
+        Ok(())
+    });
+    match result {
+        Ok(()) => eprintln!(
+            "{program}: {cases} hostile cases, 0 faults; outcomes {:?}",
+            outcomes.borrow()
+        ),
+        Err(TestError::Fail(reason, input)) => {
+            panic!("{program}: {reason}\nshrunk input: {input:#?}")
+        }
+        Err(error) => panic!("{program}: {error}"),
     }
 }

@@ -2,8 +2,6 @@
 //! by clause, for every program under programs/message/ and every
 //! operation, and random or mutated encodings against the contract.
 
-use std::{cell::RefCell, collections::BTreeMap};
-
 use benches::{
     Case, Expected, Family, Input, Program, Workspace,
     hostile::{self, LoggedMollusk, Outcome},
@@ -11,10 +9,7 @@ use benches::{
 };
 use common::message::{HostFormat, MAX_KEYS, Message};
 use mollusk_svm::Mollusk;
-use proptest::{
-    prelude::*,
-    test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner},
-};
+use proptest::prelude::*;
 use solana_program_error::ProgramError;
 
 const WRONG_KEY: [u8; 32] = [0x77; 32];
@@ -446,7 +441,6 @@ fn hostile_encodings_meet_the_contract() {
     for program in &programs {
         let format = format_of(program);
         let encodings: Vec<Vec<u8>> = messages.iter().map(|m| encoded(format, m)).collect();
-        let outcomes = RefCell::new(BTreeMap::<String, u32>::new());
         let strategy = (
             0..messages.len(),
             hostile::mutation(),
@@ -456,16 +450,10 @@ fn hostile_encodings_meet_the_contract() {
             prop::bool::weighted(0.85),
             prop::bool::weighted(0.8),
         );
-        // A fixed seed: the same cases, and so the same counts, every run.
-        let config = Config {
-            cases: CASES_PER_PROGRAM,
-            failure_persistence: None,
-            ..Config::default()
-        };
-        let mut runner =
-            TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-        let result = runner.run(
-            &strategy,
+        hostile::run_cases(
+            &program.label(),
+            CASES_PER_PROGRAM,
+            strategy,
             |(which, mutation, op, noise, account_count, writable, right_key)| {
                 let message = &messages[which];
                 let data = mutation.apply(&encodings[which]);
@@ -485,23 +473,9 @@ fn hostile_encodings_meet_the_contract() {
                         WRONG_KEY
                     },
                 };
-                let outcome =
-                    run_hostile(&mollusk, program, format, &input).map_err(TestCaseError::fail)?;
-                *outcomes.borrow_mut().entry(outcome).or_default() += 1;
-                Ok(())
+                run_hostile(&mollusk, program, format, &input)
             },
         );
-        match result {
-            Ok(()) => eprintln!(
-                "{}: {CASES_PER_PROGRAM} hostile cases, 0 faults; outcomes {:?}",
-                program.label(),
-                outcomes.borrow()
-            ),
-            Err(TestError::Fail(reason, input)) => {
-                panic!("{}: {reason}\nshrunk input: {input:?}", program.label())
-            }
-            Err(error) => panic!("{}: {error}", program.label()),
-        }
     }
 }
 

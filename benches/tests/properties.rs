@@ -4,19 +4,14 @@
 //! (no token program allocates past its frame), and what a successful write
 //! leaves, `full` reads back.
 
-use std::{cell::RefCell, collections::BTreeMap, iter};
+use std::iter;
 
 use benches::token::Encoding;
 use benches::{
     Case, Expected, Family, Input, Program, Workspace,
     hostile::{self, LoggedMollusk, Outcome},
 };
-use proptest::{
-    collection::vec,
-    option,
-    prelude::*,
-    test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner},
-};
+use proptest::{collection::vec, option, prelude::*};
 
 const CASES_PER_PROGRAM: u32 = 2_000;
 
@@ -79,31 +74,12 @@ fn random_and_hostile_input_meets_the_contract() {
         .unwrap_or_else(|e| panic!("{e}"));
     let mollusk = LoggedMollusk::new(mollusk);
     for program in &programs {
-        let config = Config {
-            cases: CASES_PER_PROGRAM,
-            failure_persistence: None,
-            ..Config::default()
-        };
-        // A fixed seed: the same cases, and so the same counts, every run.
-        let mut runner =
-            TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-        let outcomes = RefCell::new(BTreeMap::<String, u32>::new());
-        let result = runner.run(&inputs(program.encoding), |input| {
-            let outcome = run_checked(&mollusk, program, &input).map_err(TestCaseError::fail)?;
-            *outcomes.borrow_mut().entry(outcome).or_default() += 1;
-            Ok(())
-        });
-        match result {
-            Ok(()) => eprintln!(
-                "{}: {CASES_PER_PROGRAM} random and hostile cases, 0 faults; outcomes {:?}",
-                program.label(),
-                outcomes.borrow()
-            ),
-            Err(TestError::Fail(reason, input)) => {
-                panic!("{}: {reason}\nshrunk input: {input:#?}", program.label())
-            }
-            Err(error) => panic!("{}: {error}", program.label()),
-        }
+        hostile::run_cases(
+            &program.label(),
+            CASES_PER_PROGRAM,
+            inputs(program.encoding),
+            |input| run_checked(&mollusk, program, &input),
+        );
     }
 }
 

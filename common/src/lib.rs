@@ -24,6 +24,18 @@ pub use pinocchio;
 // ones through the `sol_mem*_` syscalls) and the integer builtins.
 use solana_compiler_builtins as _;
 
+/// The stored authority must be account [1]'s key, else
+/// `IncorrectAuthority` (the message family's `full` and `push_key`, the
+/// metadata family's `full` and `set_uri`).
+#[inline(always)]
+pub fn check_authority(stored: &[u8; 32], key: &Address) -> ProgramResult {
+    if stored == key.as_array() {
+        Ok(())
+    } else {
+        Err(ProgramError::IncorrectAuthority)
+    }
+}
+
 /// Maps a serializer's decode or encode error to the contract's error.
 #[inline(always)]
 pub fn invalid_account_data<E>(_: E) -> ProgramError {

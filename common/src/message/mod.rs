@@ -9,12 +9,11 @@ mod owned;
 mod program;
 mod record;
 
+pub use crate::check_authority;
 #[cfg(feature = "host")]
 pub use formats::{HOST_FORMATS, HostFormat, host_format};
 pub use owned::{Codec, Owned, read_instruction, sanitize};
-pub use program::{
-    Format, HEAP_FRAME, Operation, check_authority, check_equal, check_indices, dispatch,
-};
+pub use program::{Format, HEAP_FRAME, Operation, check_equal, check_indices, dispatch};
 #[cfg(feature = "rkyv")]
 pub use record::{ArchivedInstruction, ArchivedMessage};
 pub use record::{Instruction, MAX_KEYS, Message, Record, RecordMut};

@@ -91,16 +91,6 @@ pub fn dispatch<F: Format>(accounts: &mut [AccountView], instruction_data: &[u8]
     }
 }
 
-/// `full` and `push_key`: the stored authority must be account [1]'s key.
-#[inline(always)]
-pub fn check_authority(stored: &[u8; 32], key: &Address) -> ProgramResult {
-    if stored == key.as_array() {
-        Ok(())
-    } else {
-        Err(ProgramError::IncorrectAuthority)
-    }
-}
-
 /// `sanitize`, per instruction: every index below `key_count`.
 #[inline(always)]
 pub fn check_indices(key_count: usize, program_id_index: u8, accounts: &[u8]) -> ProgramResult {

@@ -8,10 +8,11 @@ mod owned;
 mod program;
 mod record;
 
+pub use crate::check_authority;
 #[cfg(feature = "host")]
 pub use formats::{HOST_FORMATS, HostFormat, host_format};
 pub use owned::{Codec, Owned};
-pub use program::{Format, HEAP_FRAME, Operation, check_authority, check_new_uri, dispatch};
+pub use program::{Format, HEAP_FRAME, Operation, check_new_uri, dispatch};
 pub use record::{
     Collection, CollectionDetails, Creator, Key, MAX_CREATORS, MAX_NAME, MAX_SYMBOL, MAX_URI,
     Metadata, ProgrammableConfig, TokenStandard, UseMethod, Uses,

@@ -90,17 +90,6 @@ pub fn dispatch<F: Format>(accounts: &mut [AccountView], instruction_data: &[u8]
     }
 }
 
-/// `full` and `set_uri`: the stored update authority must be account [1]'s
-/// key.
-#[inline(always)]
-pub fn check_authority(stored: &[u8; 32], key: &Address) -> ProgramResult {
-    if stored == key.as_array() {
-        Ok(())
-    } else {
-        Err(ProgramError::IncorrectAuthority)
-    }
-}
-
 /// `set_uri`'s own checks, after the authority: the record is mutable, and
 /// the new uri is UTF-8 of at most [`MAX_URI`] bytes.
 #[inline(always)]
