@@ -7,7 +7,7 @@ use benches::{
     hostile::{self, LoggedMollusk, Outcome},
     message::{self, OPERATIONS, SIZES, format_of, instance, valid_input},
 };
-use common::message::{HostFormat, MAX_KEYS, Message};
+use common::message::{HostFormat, MAX_KEYS, Message, Operation};
 use mollusk_svm::Mollusk;
 use proptest::prelude::*;
 use solana_program_error::ProgramError;
@@ -488,8 +488,9 @@ fn run_hostile(
 ) -> Result<String, String> {
     let case = Case::new(program, "hostile input", input);
     let decoded = (format.decode)(&input.data);
-    let op = input.instruction_data.first().copied();
-    if let (Some(message), Some(0)) = (&decoded, op) {
+    let op = Operation::parse(&input.instruction_data).ok();
+    let writes = op.is_some_and(Operation::writes);
+    if let (Some(message), Some(Operation::Full)) = (&decoded, op) {
         let canonical = (format.encode)(message);
         if canonical != input.data {
             let on_canonical = Input {
@@ -516,7 +517,7 @@ fn run_hostile(
     if invalid_data {
         // A write refuses it; a read may answer from the part it reads.
         allowed = vec![Expected::Failure(ProgramError::InvalidAccountData)];
-        if !matches!(op, Some(0 | 4)) {
+        if !writes {
             allowed.push(Expected::Failure(ProgramError::InvalidArgument));
             allowed.push(Expected::Success(input.data.clone()));
         }
@@ -542,11 +543,11 @@ fn run_hostile(
         return Err(format!("{:?}; allowed {allowed:?}", result.program_result));
     };
     if let (Expected::Success(after), Some(message)) = (expected, &decoded)
-        && matches!(op, Some(0 | 4))
+        && writes
     {
         let mut want = message.clone();
         match op {
-            Some(0) => want.nonce = want.nonce.wrapping_add(1),
+            Some(Operation::Full) => want.nonce = want.nonce.wrapping_add(1),
             _ => want.account_keys.push(input.owner_key),
         }
         read_back(mollusk, program, format, after, &want)?;

@@ -11,6 +11,7 @@ use benches::{
     Case, Expected, Family, Input, Program, Workspace,
     hostile::{self, LoggedMollusk, Outcome},
 };
+use common::token::Operation;
 use proptest::{collection::vec, option, prelude::*};
 
 const CASES_PER_PROGRAM: u32 = 2_000;
@@ -98,7 +99,8 @@ fn run_checked(
         Outcome::Success | Outcome::Error(_) => {}
     }
     case.check(&result).map_err(|e| e.to_string())?;
-    let writes = matches!(input.instruction_data.first(), Some(0 | 2));
+    let writes =
+        Operation::from_instruction_data(&input.instruction_data).is_ok_and(Operation::writes);
     if let (Expected::Success(after), true) = (&case.expected, writes) {
         let again = Input {
             instruction_data: vec![0],

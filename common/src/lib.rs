@@ -36,6 +36,18 @@ pub fn check_authority(stored: &[u8; 32], key: &Address) -> ProgramResult {
     }
 }
 
+/// The host codecs' bincode 2 configuration, as the bincode programs use
+/// it: fixed-width integers, and a limit on what a decode may claim, so a
+/// corrupt length prefix is an error rather than an allocation.
+#[cfg(feature = "host")]
+pub(crate) const BINCODE: bincode::config::Configuration<
+    bincode::config::LittleEndian,
+    bincode::config::Fixint,
+    bincode::config::Limit<32768>,
+> = bincode::config::standard()
+    .with_fixed_int_encoding()
+    .with_limit::<32768>();
+
 /// Maps a serializer's decode or encode error to the contract's error.
 #[inline(always)]
 pub fn invalid_account_data<E>(_: E) -> ProgramError {

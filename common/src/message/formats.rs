@@ -6,6 +6,7 @@
 use alloc::vec::Vec;
 
 use super::{Message, ShortMessage, offset_table};
+use crate::BINCODE;
 
 /// A format's host-side encode and decode of the logical [`Message`].
 #[derive(Clone, Copy, Debug)]
@@ -16,17 +17,6 @@ pub struct HostFormat {
     /// `None` for anything that is not exactly one valid encoding.
     pub decode: fn(&[u8]) -> Option<Message>,
 }
-
-/// The program's configuration: fixed-width integers, and a limit on what
-/// a decode may claim, so a corrupt length prefix is an error rather than
-/// an allocation.
-const BINCODE: bincode::config::Configuration<
-    bincode::config::LittleEndian,
-    bincode::config::Fixint,
-    bincode::config::Limit<32768>,
-> = bincode::config::standard()
-    .with_fixed_int_encoding()
-    .with_limit::<32768>();
 
 fn bincode_decode(bytes: &[u8]) -> Option<Message> {
     match bincode::decode_from_slice(bytes, BINCODE) {

@@ -6,6 +6,7 @@
 use alloc::vec::Vec;
 
 use super::Metadata;
+use crate::BINCODE;
 
 /// A format's host-side encode and decode of the logical [`Metadata`].
 #[derive(Clone, Copy, Debug)]
@@ -31,15 +32,6 @@ impl HostFormat {
         data
     }
 }
-
-/// bincode 2 with fixed-width integers, as the message family's program.
-const BINCODE: bincode::config::Configuration<
-    bincode::config::LittleEndian,
-    bincode::config::Fixint,
-    bincode::config::Limit<32768>,
-> = bincode::config::standard()
-    .with_fixed_int_encoding()
-    .with_limit::<32768>();
 
 fn valid(metadata: Metadata) -> Option<Metadata> {
     metadata.is_valid().then_some(metadata)
