@@ -13,6 +13,7 @@ TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 programs_of = $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)/*/Cargo.toml))))
 TOKEN := $(call programs_of,token)
 MESSAGE := $(call programs_of,message)
+METADATA := $(call programs_of,metadata)
 
 export RUST_LOG ?= error
 
@@ -55,7 +56,7 @@ setup: ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
 
-all: $(addprefix build-token-,$(TOKEN)) $(addprefix build-message-,$(MESSAGE)) floor ## Build every program into target/deploy/<family>/
+all: $(addprefix build-token-,$(TOKEN)) $(addprefix build-message-,$(MESSAGE)) $(addprefix build-metadata-,$(METADATA)) floor ## Build every program into target/deploy/<family>/
 
 # A token program in its three length shapes (common/src/token/shape.rs).
 # $(call token_shapes,<package>,<dir>,<name>)
@@ -72,6 +73,10 @@ build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: mak
 build-message-%: $(TOOLCHAIN_READY) ## Build one message program: make build-message-<name>
 	@test -f programs/message/$*/Cargo.toml || { echo "no program '$*' under programs/message/. Message programs: $(MESSAGE)" >&2; exit 1; }
 	$(call build,$*-message-program,programs/message/$*,message/$*,)
+
+build-metadata-%: $(TOOLCHAIN_READY) ## Build one metadata program: make build-metadata-<name>
+	@test -f programs/metadata/$*/Cargo.toml || { echo "no program '$*' under programs/metadata/. Metadata programs: $(METADATA)" >&2; exit 1; }
+	$(call build,$*-metadata-program,programs/metadata/$*,metadata/$*,)
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
 	$(call token_shapes,noop-program,benches/noop,noop)

@@ -11,7 +11,7 @@ use crate::{
     Case, Expected, Family, HarnessError, Program, Workspace,
     baseline::Baseline,
     families::cases,
-    message,
+    message, metadata,
     report::{Lock, Measurement, Provenance, Run},
     token,
 };
@@ -35,7 +35,13 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
                 shape: case.shape,
                 operation: case.operation.clone(),
                 size: case.size,
-                encoded_bytes: case.size.map(|_| case.accounts[0].1.data.len()),
+                instance: case.instance,
+                encoded_bytes: case.encoded_bytes,
+                account_bytes: case.instance.map(|_| case.accounts[0].1.data.len()),
+                error: match &case.expected {
+                    Expected::Failure(error) => Some(format!("{error:?}")),
+                    Expected::Success(_) => None,
+                },
                 cus: result.compute_units_consumed,
             })
         })
@@ -109,6 +115,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     let mut measurements = Vec::new();
     let mut floor_measurements = Vec::new();
     let mut validation = BTreeMap::new();
+    let mut metadata_validation = BTreeMap::new();
     let mut exported = Vec::new();
     let mut benchers = Vec::new();
     for family in Family::ALL {
@@ -135,10 +142,17 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             floor_measurements = run_all(&floor_cases, &mollusk)?;
             exported.extend(export(workspace, &group, &floor_cases, &floor_measurements));
         }
-        if family == Family::Message {
-            for program in &group {
-                let probes = message::validates_unread(program, &mollusk)?;
-                validation.insert(program.name.clone(), probes);
+        for program in &group {
+            match family {
+                Family::Message => {
+                    let probes = message::validates_unread(program, &mollusk)?;
+                    validation.insert(program.name.clone(), probes);
+                }
+                Family::Metadata => {
+                    let probes = metadata::validates_unread(program, &mollusk)?;
+                    metadata_validation.insert(program.name.clone(), probes);
+                }
+                Family::Token => {}
             }
         }
         benchers.push((bencher_dir(workspace, family), mollusk, family_cases));
@@ -147,8 +161,14 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         fs::create_dir_all(&dir)
             .map_err(|e| HarnessError::Report(format!("creating {}: {e}", dir.display())))?;
         let names: Vec<String> = cases.iter().map(Case::name).collect();
+        // Every case was checked against its contract above; the bencher's
+        // own check only holds where every call succeeds (the metadata
+        // family has error-path rows).
+        let all_succeed = cases
+            .iter()
+            .all(|c| matches!(c.expected, Expected::Success(_)));
         let mut bencher = MolluskComputeUnitBencher::new(mollusk)
-            .must_pass(true)
+            .must_pass(all_succeed)
             .out_dir(dir.to_str().expect("UTF-8 path"));
         for (name, case) in names.iter().zip(&cases) {
             bencher = bencher.bench((name, &case.instruction, &case.accounts));
@@ -163,6 +183,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         measurements,
         floor: floor_measurements,
         validation,
+        metadata_validation,
         sizes: programs
             .iter()
             .zip(elfs)
@@ -170,7 +191,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             .collect(),
         crates: programs
             .iter()
-            .map(|p| (p.name.clone(), lock.program_crates(p).into_iter().next()))
+            .map(|p| (p.label(), lock.program_crates(p).into_iter().next()))
             .collect::<BTreeMap<_, _>>(),
         encodings: programs
             .iter()

@@ -57,6 +57,11 @@ pub struct Case {
     pub operation: String,
     /// The message family's nominal instance size.
     pub size: Option<usize>,
+    /// The metadata family's instance (`minimal`, `typical`, `full`).
+    pub instance: Option<&'static str>,
+    /// The format's encoding of the instance, in bytes (message and
+    /// metadata families).
+    pub encoded_bytes: Option<usize>,
     pub instruction: Instruction,
     pub accounts: Vec<(Pubkey, Account)>,
     pub expected: Expected,
@@ -112,20 +117,40 @@ impl Case {
                 Err(error) => Expected::Failure(error),
             },
             size: None,
+            instance: None,
+            encoded_bytes: None,
         }
     }
 
-    /// The same case, named for a message instance of nominal `size`.
+    /// The same case, named for a message instance of nominal `size`
+    /// (encoded in the whole account).
     pub fn with_size(mut self, size: usize) -> Self {
         self.size = Some(size);
+        self.encoded_bytes = Some(self.accounts[0].1.data.len());
         self
     }
 
+    /// The same case, named for a metadata instance whose encoding takes
+    /// `encoded_bytes` of the account.
+    pub fn with_instance(mut self, instance: &'static str, encoded_bytes: usize) -> Self {
+        self.instance = Some(instance);
+        self.encoded_bytes = Some(encoded_bytes);
+        self
+    }
+
+    /// The instance's part of the row name: the message size or the
+    /// metadata instance.
+    fn variant(&self) -> Option<String> {
+        self.size
+            .map(|size| size.to_string())
+            .or(self.instance.map(String::from))
+    }
+
     /// The row name in reports: `<program>::<operation>`, then `/<size>`
-    /// for a message instance.
+    /// or `/<instance>`.
     pub fn name(&self) -> String {
-        match self.size {
-            Some(size) => format!("{}::{}/{size}", self.program, self.operation),
+        match self.variant() {
+            Some(variant) => format!("{}::{}/{variant}", self.program, self.operation),
             None => format!("{}::{}", self.program, self.operation),
         }
     }
@@ -139,9 +164,10 @@ impl Case {
     /// Checks a result: the exact outcome, account [0]'s exact bytes, and
     /// every account that must not change.
     pub fn check(&self, result: &InstructionResult) -> Result<(), HarnessError> {
-        let operation = match self.size {
-            Some(size) => format!("{} at {size} bytes", self.operation),
-            None => self.operation.clone(),
+        let operation = match (self.size, self.instance) {
+            (Some(size), _) => format!("{} at {size} bytes", self.operation),
+            (_, Some(instance)) => format!("{} on `{instance}`", self.operation),
+            _ => self.operation.clone(),
         };
         let fail = |detail: String| HarnessError::WrongResult {
             program: self.program.clone(),
@@ -209,6 +235,10 @@ impl Case {
             "instruction_data": BASE64_STANDARD.encode(&self.instruction.data),
             "accounts": accounts,
             "data_after": after,
+            "error": match &self.expected {
+                Expected::Failure(error) => Some(format!("{error:?}")),
+                Expected::Success(_) => None,
+            },
             "cus": cus,
         })
     }

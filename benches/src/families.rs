@@ -4,7 +4,7 @@
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
-use crate::{Case, Family, HarnessError, Input, Program, message};
+use crate::{Case, Family, HarnessError, Input, Program, message, metadata};
 
 impl Case {
     /// The case for one call of `program`, with its outcome from the
@@ -19,11 +19,13 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     match program.family {
         Family::Token => input.expected(program.shape, program.encoding),
         Family::Message => message::expected(message::format_of(program), input),
+        Family::Metadata => metadata::expected(metadata::format_of(program), input),
     }
 }
 
 /// The benchmark cases: each program's valid call of each operation (and,
-/// in the message family, at each size).
+/// in the message family, at each size; in the metadata family, on each
+/// instance).
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
     let mut cases = Vec::new();
     for program in programs {
@@ -33,6 +35,7 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
                     .map(|op| Case::new(program, op.name(), &Input::valid(op, program.encoding))),
             ),
             Family::Message => cases.extend(message::cases(program)?),
+            Family::Metadata => cases.extend(metadata::cases(program)?),
         }
     }
     Ok(cases)

@@ -22,8 +22,18 @@ pub struct Measurement {
     pub operation: String,
     /// The message family's nominal instance size.
     pub size: Option<usize>,
-    /// The message family: this format's encoding of the instance, in bytes.
+    /// The metadata family's instance.
+    pub instance: Option<&'static str>,
+    /// Message and metadata families: this format's encoding of the
+    /// instance, in bytes.
     pub encoded_bytes: Option<usize>,
+    /// The metadata family: the account's length (the format's largest
+    /// encoding).
+    pub account_bytes: Option<usize>,
+    /// The contract's error where the benchmark's call is an error path
+    /// (the metadata family's `minimal` instance has no creators and no
+    /// collection): its CUs are those of the refusal.
+    pub error: Option<String>,
     pub cus: u64,
 }
 
@@ -32,8 +42,12 @@ impl Measurement {
     /// `/<size>` for a message instance.
     pub fn row(&self) -> String {
         let label = Program::label_of(self.family, self.shape, &self.program);
-        match self.size {
-            Some(size) => format!("{label}::{}/{size}", self.operation),
+        let variant = self
+            .size
+            .map(|size| size.to_string())
+            .or(self.instance.map(String::from));
+        match variant {
+            Some(variant) => format!("{label}::{}/{variant}", self.operation),
             None => format!("{label}::{}", self.operation),
         }
     }
@@ -223,10 +237,13 @@ pub struct Run {
     /// Message programs: per reading operation, whether it refuses a damaged
     /// part it does not read (`message::validates_unread`).
     pub validation: BTreeMap<String, Vec<(&'static str, bool)>>,
+    /// Metadata programs: the same, per reading operation
+    /// (`metadata::validates_unread`).
+    pub metadata_validation: BTreeMap<String, Vec<(&'static str, bool)>>,
     /// `.so` size in bytes, by program label.
     pub sizes: BTreeMap<String, u64>,
-    /// The serializer and its version, by program folder (none for the raw
-    /// cast).
+    /// The serializer and its version, by program label (none for the raw
+    /// cast and the hand-written layouts).
     pub crates: BTreeMap<String, Option<(String, String)>>,
     /// How each token program stores `Account`, by program folder.
     pub encodings: BTreeMap<String, Encoding>,
@@ -249,6 +266,9 @@ impl Run {
         if !self.message().is_empty() {
             out.push_str(&self.message_section());
         }
+        if !self.metadata().is_empty() {
+            out.push_str(&self.metadata_section());
+        }
         out
     }
 
@@ -258,11 +278,11 @@ impl Run {
             .measurements
             .iter()
             .map(|m| {
-                let (krate, version) = match self.crates.get(&m.program).cloned().flatten() {
+                let label = Program::label_of(m.family, m.shape, &m.program);
+                let (krate, version) = match self.crates.get(&label).cloned().flatten() {
                     Some((name, version)) => (Some(name), Some(version)),
                     None => (None, None),
                 };
-                let label = Program::label_of(m.family, m.shape, &m.program);
                 let encoding = self
                     .encodings
                     .get(&m.program)
@@ -275,11 +295,13 @@ impl Run {
                     "crate_version": version,
                     "shape": (m.family == Family::Token).then_some(m.shape),
                     "size": m.size,
+                    "instance": m.instance,
                     "encoding": encoding.map(|e| e.name()),
-                    "account_bytes": encoding.map(|e| e.account_len()),
+                    "account_bytes": m.account_bytes.or(encoding.map(|e| e.account_len())),
                     "encoded_bytes": m.encoded_bytes.or(encoding.map(|e| e.fixture_encoded_len())),
                     "operation": m.operation,
                     "cus": m.cus,
+                    "error_path": m.error,
                     "net_cus": self.floor(m.shape, &m.operation).map(|f| m.cus as i64 - f as i64),
                     "ratio": self.ratio(m.shape, &m.program, &m.operation),
                     "so_bytes": self.sizes.get(&label),
@@ -312,6 +334,18 @@ impl Run {
             "floor": self.floor,
             "message_heap_frame": Family::Message.heap_frame(),
             "message_validates": validation,
+            "metadata_heap_frame": Family::Metadata.heap_frame(),
+            "metadata_validates": self
+                .metadata_validation
+                .iter()
+                .map(|(program, probes)| {
+                    let probes: BTreeMap<&str, &str> = probes
+                        .iter()
+                        .map(|(op, whole)| (*op, if *whole { "whole record" } else { "what it reads" }))
+                        .collect();
+                    (program, probes)
+                })
+                .collect::<BTreeMap<_, _>>(),
             "results": records,
         })
     }

@@ -15,6 +15,10 @@ fn template(family: Family) -> (&'static str, &'static str) {
             include_str!("../template/message/Cargo.toml.in"),
             include_str!("../template/message/lib.rs.in"),
         ),
+        Family::Metadata => (
+            include_str!("../template/metadata/Cargo.toml.in"),
+            include_str!("../template/metadata/lib.rs.in"),
+        ),
     }
 }
 
@@ -121,7 +125,7 @@ mod tests {
         assert_eq!(entries.len(), 1, "only programs/token/borsh");
         assert_eq!(
             family("nft").unwrap_err(),
-            "FAMILY `nft` is not a family: use one of token, message"
+            "FAMILY `nft` is not a family: use one of token, message, metadata"
         );
     }
 

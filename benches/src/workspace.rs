@@ -39,9 +39,13 @@ pub enum HarnessError {
         reason: String,
     },
     #[error(
-        "program `{program}`: no host codec to compute expected bytes; add `{name}` to HOST_FORMATS in common/src/message/formats.rs"
+        "program `{program}`: no host codec to compute expected bytes; add `{name}` to HOST_FORMATS in common/src/{family}/formats.rs"
     )]
-    NoHostCodec { program: String, name: String },
+    NoHostCodec {
+        program: String,
+        family: &'static str,
+        name: String,
+    },
     #[error(
         "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of {known}, or add it to Encoding in benches/src/token/record.rs"
     )]
@@ -69,16 +73,20 @@ pub enum Family {
     Token,
     /// A variable-length stored transaction message, 160 bytes to 10 KB.
     Message,
+    /// An NFT metadata-like record: strings, options, enums, in an account
+    /// sized for the format's largest record.
+    Metadata,
 }
 
 impl Family {
-    pub const ALL: [Family; 2] = [Family::Token, Family::Message];
+    pub const ALL: [Family; 3] = [Family::Token, Family::Message, Family::Metadata];
 
     /// The folder under `programs/` and `target/deploy/`.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Token => "token",
             Self::Message => "message",
+            Self::Metadata => "metadata",
         }
     }
 
@@ -91,15 +99,16 @@ impl Family {
         match self {
             Self::Token => common::token::HEAP_FRAME,
             Self::Message => common::message::HEAP_FRAME,
+            Self::Metadata => common::metadata::HEAP_FRAME,
         }
     }
 
     /// The shapes each program of the family is built in: the message
-    /// family's programs are built once (recorded as `exact`).
+    /// and metadata families' programs are built once (recorded as `exact`).
     pub const fn shapes(self) -> &'static [Shape] {
         match self {
             Self::Token => &Shape::ALL,
-            Self::Message => &[Shape::Exact],
+            Self::Message | Self::Metadata => &[Shape::Exact],
         }
     }
 }
@@ -157,16 +166,16 @@ impl Program {
         match (family, shape) {
             (Family::Token, Shape::Exact) => name.to_string(),
             (Family::Token, shape) => format!("{}/{name}", shape.name()),
-            (Family::Message, _) => format!("message/{name}"),
+            (family, _) => format!("{}/{name}", family.name()),
         }
     }
 
     /// The cargo package: `<name>-program` for the token family,
-    /// `<name>-message-program` for the message family.
+    /// `<name>-<family>-program` for the others.
     pub fn package(&self) -> String {
         match self.family {
             Family::Token => format!("{}-program", self.name),
-            Family::Message => format!("{}-message-program", self.name),
+            family => format!("{}-{}-program", self.name, family.name()),
         }
     }
 
@@ -211,7 +220,7 @@ impl Program {
         let deploy = workspace.deploy_dir().join(family.name());
         let deploy = match family {
             Family::Token => deploy.join(shape.name()),
-            Family::Message => deploy,
+            Family::Message | Family::Metadata => deploy,
         };
         Self {
             family,

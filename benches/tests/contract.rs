@@ -4,7 +4,7 @@
 
 use benches::message::{OPERATIONS, SIZES};
 use benches::token::{self, Encoding};
-use benches::{Case, Expected, Family, Input, Shape, Workspace, bench};
+use benches::{Case, Expected, Family, Input, Shape, Workspace, bench, metadata};
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
@@ -284,6 +284,7 @@ fn benchmark_is_deterministic() {
         .map(|p| match p.family {
             Family::Token => Operation::ALL.len(),
             Family::Message => OPERATIONS.len() * SIZES.len(),
+            Family::Metadata => metadata::OPERATIONS.len() * metadata::INSTANCES.len(),
         })
         .sum();
     assert_eq!(first.len(), rows);

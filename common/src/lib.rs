@@ -36,11 +36,11 @@ pub fn check_authority(stored: &[u8; 32], key: &Address) -> ProgramResult {
     }
 }
 
-/// The host codecs' bincode 2 configuration, as the bincode programs use
-/// it: fixed-width integers, and a limit on what a decode may claim, so a
+/// bincode 2 as the bincode programs and the host codecs use it:
+/// fixed-width integers, and a limit on what a decode may claim, so a
 /// corrupt length prefix is an error rather than an allocation.
-#[cfg(feature = "host")]
-pub(crate) const BINCODE: bincode::config::Configuration<
+#[cfg(feature = "bincode")]
+pub const BINCODE: bincode::config::Configuration<
     bincode::config::LittleEndian,
     bincode::config::Fixint,
     bincode::config::Limit<32768>,

@@ -23,6 +23,7 @@ use solana_keypair::Keypair;
 use solana_pubkey::Pubkey;
 use solana_signer::Signer;
 use solana_transaction::Transaction;
+use solana_transaction_error::TransactionError;
 
 /// The most compute units a transaction may request (and Mollusk's budget).
 const MAX_COMPUTE_UNIT_LIMIT: u32 = 1_400_000;
@@ -43,6 +44,9 @@ struct Case {
     instruction_data: String,
     accounts: Vec<AccountData>,
     data_after: Option<String>,
+    /// The program error an error-path row ends with (`InvalidArgument`).
+    #[serde(default)]
+    error: Option<String>,
     cus: u64,
 }
 
@@ -121,12 +125,29 @@ fn replay(
         &[payer],
         svm.latest_blockhash(),
     );
-    let meta = svm.send_transaction(tx).map_err(|failed| {
-        // The program's last log line names the runtime's error.
-        let last = failed.meta.logs.last().cloned().unwrap_or_default();
-        format!("{:?}: {last}", failed.err)
-    })?;
+    let sent = svm.send_transaction(tx);
     svm.expire_blockhash();
+    let meta = match (sent, &case.error) {
+        // An error-path row: the program's error, and nothing written.
+        (Err(failed), Some(want)) => {
+            return match &failed.err {
+                TransactionError::InstructionError(_, got) if &format!("{got:?}") == want => {
+                    Ok(Replay {
+                        transaction_cus: failed.meta.compute_units_consumed,
+                        data_equal: true,
+                    })
+                }
+                got => Err(format!("{got:?} instead of {want}")),
+            };
+        }
+        (Ok(_), Some(want)) => return Err(format!("success instead of {want}")),
+        (Err(failed), None) => {
+            // The program's last log line names the runtime's error.
+            let last = failed.meta.logs.last().cloned().unwrap_or_default();
+            return Err(format!("{:?}: {last}", failed.err));
+        }
+        (Ok(meta), None) => meta,
+    };
     let first = key(&case.accounts[0].pubkey)?;
     let after = svm.get_account(&first).map(|a| a.data).unwrap_or_default();
     let want = case.data_after.as_deref().map(bytes).transpose()?;

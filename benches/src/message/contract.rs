@@ -117,6 +117,7 @@ pub fn format_of(program: &Program) -> &'static HostFormat {
 pub fn host_codec(program: &Program) -> Result<&'static HostFormat, HarnessError> {
     host_format(&program.name).ok_or_else(|| HarnessError::NoHostCodec {
         program: program.label(),
+        family: program.family.name(),
         name: program.name.clone(),
     })
 }

@@ -11,6 +11,9 @@ use rand_chacha::ChaCha8Rng;
 /// The instances, by name, smallest first.
 pub const INSTANCES: [&str; 3] = ["minimal", "typical", "full"];
 
+/// The operations, in op-byte order.
+pub const OPERATIONS: [&str; 5] = common::metadata::Operation::NAMES;
+
 /// The instance called `name`.
 ///
 /// # Panics
@@ -166,8 +169,26 @@ mod tests {
                 assert_eq!(account.len(), len, "{} {name}", format.name);
                 assert!(encoded.len() <= len, "{} {name}", format.name);
                 assert!(account[encoded.len()..].iter().all(|&b| b == 0));
-                assert_eq!((format.decode)(&account), Some(m), "{} {name}", format.name);
+                let read = (format.decode)(&account);
+                assert_eq!(read, Some((m, encoded.len())), "{} {name}", format.name);
             }
+        }
+    }
+
+    /// wincode's program reads and writes borsh's bytes, as Anchor 2's
+    /// `BorshAccount` does.
+    #[test]
+    fn wincode_writes_borsh_bytes() {
+        let (borsh, wincode) = (
+            host_format("borsh").unwrap(),
+            host_format("wincode").unwrap(),
+        );
+        for m in INSTANCES
+            .map(instance)
+            .into_iter()
+            .chain([Metadata::largest()])
+        {
+            assert_eq!((wincode.encode)(&m), (borsh.encode)(&m));
         }
     }
 

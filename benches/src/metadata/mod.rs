@@ -1,12 +1,15 @@
-//! The metadata family on the harness side. So far its instances (and
-//! tests of the on-chain plumbing in `common::metadata` that has no program
-//! yet); the contract, cases, report section and chart join as the
-//! programs do.
+//! The metadata family on the harness side: the instances, the contract as
+//! an oracle, the benchmark cases (and tests of the on-chain plumbing in
+//! `common::metadata`).
 
+pub mod cases;
+pub mod contract;
 pub mod instances;
+mod report;
 
-pub use instances::{INSTANCES, instance};
-
+pub use cases::{PROBED, cases, validates_unread};
+pub use contract::{expected, format_of, host_codec, instruction_data, new_uri, valid_input};
+pub use instances::{INSTANCES, OPERATIONS, instance};
 #[cfg(test)]
 mod tests {
     use common::metadata::{MAX_URI, Operation, check_new_uri};

@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use super::Metadata;
+use super::{Metadata, WINCODE_BORSH};
 use crate::BINCODE;
 
 /// A format's host-side encode and decode of the logical [`Metadata`].
@@ -15,8 +15,9 @@ pub struct HostFormat {
     pub name: &'static str,
     pub encode: fn(&Metadata) -> Vec<u8>,
     /// The record encoded at the start of `data` (what follows is not
-    /// read), or `None` where it does not decode to a valid record.
-    pub decode: fn(&[u8]) -> Option<Metadata>,
+    /// read) and the length of its encoding, or `None` where it does not
+    /// decode to a valid record.
+    pub decode: fn(&[u8]) -> Option<(Metadata, usize)>,
 }
 
 impl HostFormat {
@@ -33,45 +34,55 @@ impl HostFormat {
     }
 }
 
-fn valid(metadata: Metadata) -> Option<Metadata> {
-    metadata.is_valid().then_some(metadata)
+fn valid((metadata, len): (Metadata, usize)) -> Option<(Metadata, usize)> {
+    metadata.is_valid().then_some((metadata, len))
 }
 
-fn borsh_decode(data: &[u8]) -> Option<Metadata> {
-    borsh::BorshDeserialize::deserialize(&mut &data[..])
-        .ok()
-        .and_then(valid)
+fn borsh_encode(metadata: &Metadata) -> Vec<u8> {
+    borsh::to_vec(metadata).expect("a record encodes")
+}
+
+fn borsh_decode(data: &[u8]) -> Option<(Metadata, usize)> {
+    let mut rest = data;
+    let metadata = borsh::BorshDeserialize::deserialize(&mut rest).ok()?;
+    valid((metadata, data.len() - rest.len()))
 }
 
 /// Every format the host knows so far, by program folder name.
 pub const HOST_FORMATS: &[HostFormat] = &[
     HostFormat {
         name: "borsh",
-        encode: |m| borsh::to_vec(m).expect("a record encodes"),
+        encode: borsh_encode,
         decode: borsh_decode,
     },
     // The same bytes as borsh, walked by hand on-chain.
     HostFormat {
         name: "borsh_walk",
-        encode: |m| borsh::to_vec(m).expect("a record encodes"),
+        encode: borsh_encode,
         decode: borsh_decode,
+    },
+    // borsh's bytes, written and read by wincode (a test holds them equal).
+    HostFormat {
+        name: "wincode",
+        encode: |m| wincode::config::serialize(m, WINCODE_BORSH).expect("a record encodes"),
+        decode: |b| {
+            let mut rest = b;
+            let metadata = wincode::config::deserialize_from(&mut rest, WINCODE_BORSH).ok()?;
+            valid((metadata, b.len() - rest.len()))
+        },
     },
     HostFormat {
         name: "bincode",
         encode: |m| bincode::encode_to_vec(m, BINCODE).expect("a record encodes"),
-        decode: |b| {
-            bincode::decode_from_slice(b, BINCODE)
-                .ok()
-                .and_then(|(m, _)| valid(m))
-        },
+        decode: |b| bincode::decode_from_slice(b, BINCODE).ok().and_then(valid),
     },
     HostFormat {
         name: "postcard",
         encode: |m| postcard::to_allocvec(m).expect("a record encodes"),
         decode: |b| {
-            postcard::take_from_bytes(b)
+            postcard::take_from_bytes::<Metadata>(b)
                 .ok()
-                .and_then(|(m, _)| valid(m))
+                .and_then(|(m, rest)| valid((m, b.len() - rest.len())))
         },
     },
 ];

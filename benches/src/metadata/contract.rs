@@ -1,0 +1,201 @@
+//! The metadata family's contract (shared/specs/metadata-family.md) as an
+//! oracle: each operation's benchmark call, and what any call must produce.
+
+use common::metadata::{HostFormat, Metadata, Operation, check_new_uri, host_format};
+use solana_program_error::ProgramError;
+
+use crate::{HarnessError, Input, Program};
+
+/// What `set_uri` appends to an instance's uri (17 bytes, as the spec asks).
+const LONGER_URI: &str = "&rev=2&shard=0001";
+
+/// The uri the benchmark's `set_uri` writes: 17 bytes longer than the
+/// instance's, or, where that would pass the bound, 17 bytes shorter.
+pub fn new_uri(metadata: &Metadata) -> String {
+    let longer = format!("{}{LONGER_URI}", metadata.uri);
+    if longer.len() <= common::metadata::MAX_URI {
+        return longer;
+    }
+    let target = metadata.uri.len() - LONGER_URI.len();
+    let mut shorter: String = metadata
+        .uri
+        .char_indices()
+        .take_while(|(at, c)| at + c.len_utf8() <= target)
+        .map(|(_, c)| c)
+        .collect();
+    while shorter.len() < target {
+        shorter.push('0');
+    }
+    shorter
+}
+
+/// The instruction data of each operation's benchmark call on `metadata`:
+/// `read_collection` asks for the record's own collection key (the mint
+/// where it has none: an error path), `read_royalty` for the stored value.
+pub fn instruction_data(operation: &str, metadata: &Metadata) -> Vec<u8> {
+    match operation {
+        "full" => vec![0],
+        "read_collection" => {
+            let key = metadata
+                .collection
+                .as_ref()
+                .map_or(metadata.mint, |c| c.key);
+            [&[1][..], &key].concat()
+        }
+        "verify_creator" => vec![2],
+        "read_royalty" => [&[3][..], &metadata.seller_fee_basis_points.to_le_bytes()].concat(),
+        "set_uri" => [&[4][..], new_uri(metadata).as_bytes()].concat(),
+        other => panic!("no metadata operation `{other}`"),
+    }
+}
+
+/// The benchmark call of `operation` on `metadata` in `format`: both
+/// accounts, account [0] writable; account [1] the last creator for
+/// `verify_creator` (the update authority where there are none), else the
+/// update authority.
+pub fn valid_input(format: &HostFormat, operation: &str, metadata: &Metadata) -> Input {
+    let last_creator = metadata.creators.iter().flatten().last();
+    let signer = match (operation, last_creator) {
+        ("verify_creator", Some(creator)) => creator.address,
+        _ => metadata.update_authority,
+    };
+    Input {
+        instruction_data: instruction_data(operation, metadata),
+        account_count: 2,
+        writable: true,
+        data: format.account(metadata),
+        owner_key: signer,
+    }
+}
+
+/// What a metadata program must do with `input`, from the spec's contract
+/// and the format's host codec: account [0]'s data afterwards, or the
+/// error. A format that validates less than the whole record may succeed
+/// where this says `InvalidAccountData` (the property test allows that);
+/// on valid encodings it is exact.
+pub fn expected(format: &HostFormat, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    if input.account_count < 2 {
+        return Err(ProgramError::NotEnoughAccountKeys);
+    }
+    let operation = Operation::parse(&input.instruction_data)?;
+    if operation.writes() && !input.writable {
+        return Err(ProgramError::Immutable);
+    }
+    let (mut record, old_len) =
+        (format.decode)(&input.data).ok_or(ProgramError::InvalidAccountData)?;
+    let authority = || {
+        if record.update_authority == input.owner_key {
+            Ok(())
+        } else {
+            Err(ProgramError::IncorrectAuthority)
+        }
+    };
+    let refused = ProgramError::InvalidArgument;
+    match operation {
+        Operation::Full => {
+            authority()?;
+            record.primary_sale_happened = true;
+        }
+        Operation::ReadCollection(key) => {
+            return match &record.collection {
+                Some(c) if c.verified && &c.key == key => Ok(input.data.clone()),
+                _ => Err(refused),
+            };
+        }
+        Operation::VerifyCreator => {
+            let creator = record
+                .creators
+                .iter_mut()
+                .flatten()
+                .find(|c| c.address == input.owner_key)
+                .ok_or(refused)?;
+            creator.verified = true;
+        }
+        Operation::ReadRoyalty(bps) => {
+            return if record.seller_fee_basis_points == bps {
+                Ok(input.data.clone())
+            } else {
+                Err(refused)
+            };
+        }
+        Operation::SetUri(uri) => {
+            authority()?;
+            record.uri = check_new_uri(record.is_mutable, uri)?.into();
+        }
+    }
+    // The new encoding over the old, and zeros over what it frees.
+    let encoded = (format.encode)(&record);
+    let mut after = input.data.clone();
+    after
+        .get_mut(..encoded.len())
+        .ok_or(ProgramError::InvalidAccountData)?
+        .copy_from_slice(&encoded);
+    if let Some(freed) = after.get_mut(encoded.len()..old_len) {
+        freed.fill(0);
+    }
+    Ok(after)
+}
+
+/// The host codec of a metadata program.
+///
+/// # Panics
+/// If there is none; [`host_codec`] says so as an error instead.
+pub fn format_of(program: &Program) -> &'static HostFormat {
+    host_codec(program).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The host codec of a metadata program, or what to do without one.
+pub fn host_codec(program: &Program) -> Result<&'static HostFormat, HarnessError> {
+    host_format(&program.name).ok_or_else(|| HarnessError::NoHostCodec {
+        program: program.label(),
+        family: program.family.name(),
+        name: program.name.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metadata::instances::{INSTANCES, OPERATIONS, instance};
+
+    /// The benchmark calls: what the spec says each one does, per instance.
+    #[test]
+    fn oracle_on_the_benchmark_calls() {
+        let borsh = host_format("borsh").unwrap();
+        for name in INSTANCES {
+            let metadata = instance(name);
+            for op in OPERATIONS {
+                let input = valid_input(borsh, op, &metadata);
+                let got = expected(borsh, &input);
+                let error_path =
+                    name == "minimal" && matches!(op, "read_collection" | "verify_creator");
+                if error_path {
+                    assert_eq!(got, Err(ProgramError::InvalidArgument), "{name} {op}");
+                    continue;
+                }
+                let after = got.unwrap_or_else(|e| panic!("{name} {op}: {e:?}"));
+                let mut want = metadata.clone();
+                match op {
+                    "full" => want.primary_sale_happened = true,
+                    "verify_creator" => {
+                        want.creators.as_mut().unwrap().last_mut().unwrap().verified = true
+                    }
+                    "set_uri" => want.uri = new_uri(&metadata),
+                    _ => {}
+                }
+                assert_eq!(after, borsh.account(&want), "{name} {op}");
+            }
+        }
+    }
+
+    #[test]
+    fn set_uri_moves_17_bytes_either_way() {
+        for name in INSTANCES {
+            let metadata = instance(name);
+            let new = new_uri(&metadata);
+            let delta = new.len() as isize - metadata.uri.len() as isize;
+            assert_eq!(delta.abs(), 17, "{name}");
+            assert_eq!(delta < 0, name == "full", "{name}");
+        }
+    }
+}
