@@ -192,6 +192,23 @@ mod tests {
         }
     }
 
+    /// zeropod's bytes are borsh's, of the record with its fixed-size
+    /// fields first.
+    #[test]
+    fn zeropod_writes_borsh_bytes_of_the_reordered_record() {
+        use common::metadata::FixedFirst;
+        let zeropod = host_format("zeropod").unwrap();
+        for m in INSTANCES
+            .map(instance)
+            .into_iter()
+            .chain([Metadata::largest()])
+        {
+            let reordered = FixedFirst::from(m.clone());
+            assert_eq!((zeropod.encode)(&m), zeropod::to_vec(&reordered).unwrap());
+            assert_eq!(Metadata::from(reordered), m);
+        }
+    }
+
     /// A record outside the spec's bounds does not decode in any format.
     #[test]
     fn out_of_bound_records_do_not_decode() {

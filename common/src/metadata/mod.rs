@@ -2,6 +2,7 @@
 //! metadata-like record with strings, options, enums and fixed fields after
 //! variable ones, in an account allocated at its format's largest encoding.
 
+mod fixed_first;
 #[cfg(feature = "host")]
 mod formats;
 mod owned;
@@ -9,10 +10,15 @@ mod program;
 mod record;
 
 pub use crate::check_authority;
+pub use fixed_first::FixedFirst;
+#[cfg(feature = "zeropod")]
+pub use fixed_first::FixedFirstView;
 #[cfg(feature = "host")]
 pub use formats::{HOST_FORMATS, HostFormat, host_format};
 pub use owned::{Codec, Owned};
 pub use program::{Format, HEAP_FRAME, Operation, check_new_uri, dispatch};
+#[cfg(feature = "zeropod")]
+pub use record::KeyRef;
 pub use record::{
     Collection, CollectionDetails, Creator, Key, MAX_CREATORS, MAX_NAME, MAX_SYMBOL, MAX_URI,
     Metadata, ProgrammableConfig, TokenStandard, UseMethod, Uses,

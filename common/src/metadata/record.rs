@@ -13,7 +13,12 @@ pub const MAX_CREATORS: usize = 5;
 
 /// Every type of the record gets the same derives: one list, here.
 macro_rules! record_types {
-    ($($item:item)*) => {$(
+    // The nested types also derive zeropod's `ZeroPod` (the record itself
+    // cannot: its fixed fields follow variable ones; see `FixedFirst`).
+    (zeropod; $($item:item)*) => {
+        record_types! { @with cfg_attr(feature = "zeropod", derive(zeropod::ZeroPod)); $($item)* }
+    };
+    (@with $extra:meta; $($item:item)*) => {$(
         #[derive(Clone, Debug, PartialEq, Eq)]
         #[cfg_attr(
             feature = "borsh",
@@ -26,11 +31,16 @@ macro_rules! record_types {
             feature = "rkyv",
             derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)
         )]
+        #[$extra]
         $item
     )*};
+    ($($item:item)*) => {
+        record_types! { @with derive(); $($item)* }
+    };
 }
 
 record_types! {
+    zeropod;
     /// The account kind; a stored record is `MetadataV1`.
     pub enum Key {
         Uninitialized,
@@ -71,7 +81,9 @@ record_types! {
         pub remaining: u64,
         pub total: u64,
     }
+}
 
+record_types! {
     pub struct Metadata {
         pub key: Key,
         pub update_authority: [u8; 32],
@@ -114,6 +126,7 @@ record_types! {
     feature = "rkyv",
     derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)
 )]
+#[cfg_attr(feature = "zeropod", derive(zeropod::ZeroPod))]
 pub enum CollectionDetails {
     V1 { size: u64 },
     V2 { padding: [u8; 8] },
@@ -132,6 +145,7 @@ pub enum CollectionDetails {
     feature = "rkyv",
     derive(rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)
 )]
+#[cfg_attr(feature = "zeropod", derive(zeropod::ZeroPod))]
 pub enum ProgrammableConfig {
     V1 { rule_set: Option<[u8; 32]> },
 }
