@@ -226,6 +226,12 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             message::chart::message_svg(&run).map_err(HarnessError::Report)?,
         )?;
     }
+    if !run.metadata().is_empty() {
+        write(
+            "metadata_cus.svg",
+            metadata::chart::metadata_svg(&run).map_err(HarnessError::Report)?,
+        )?;
+    }
     Ok(run)
 }
 
@@ -246,6 +252,10 @@ pub fn write_baseline(workspace: &Workspace, run: &Run) -> Result<(), HarnessErr
     let charts = [
         ("benches/compute_units.svg", token::chart::svg(run)),
         ("benches/message_cus.svg", message::chart::message_svg(run)),
+        (
+            "benches/metadata_cus.svg",
+            metadata::chart::metadata_svg(run),
+        ),
     ];
     for (path, svg) in charts {
         let path = workspace.root.join(path);

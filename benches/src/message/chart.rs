@@ -1,28 +1,25 @@
 use plotters::{coord::Shift, prelude::*};
 
-use crate::{chart::format_line, report::Run};
+use crate::{
+    chart::{draw_legend, format_line, render},
+    report::Run,
+};
 
 /// `message_cus.svg`: one panel per operation, CUs against the format's
 /// encoded size, one line per format, both axes logarithmic.
 pub fn message_svg(run: &Run) -> Result<String, String> {
-    let mut svg = String::new();
-    draw_message(
-        run,
-        SVGBackend::with_string(&mut svg, (1200, 760)).into_drawing_area(),
+    render(
+        "message_cus.svg",
+        (1200, 760),
+        "Message family: compute units against encoded size (log-log, lower is better)",
+        |page| draw_message(run, page),
     )
-    .map_err(|error| format!("drawing message_cus.svg: {error}"))?;
-    Ok(svg)
 }
 
 fn draw_message<'a>(
     run: &Run,
-    root: DrawingArea<SVGBackend<'a>, Shift>,
+    page: &DrawingArea<SVGBackend<'a>, Shift>,
 ) -> Result<(), Box<dyn std::error::Error + 'a>> {
-    root.fill(&WHITE)?;
-    let root = root.titled(
-        "Message family: compute units against encoded size (log-log, lower is better)",
-        ("sans-serif", 20),
-    )?;
     let (operations, _) = run.message_axes();
     let programs = run.message_programs();
     let points = run.message();
@@ -39,7 +36,7 @@ fn draw_message<'a>(
         .min()
         .unwrap_or(1) as f64
         / 1.5;
-    let panels = root.split_evenly((2, 3));
+    let panels = page.split_evenly((2, 3));
     for (i, (panel, op)) in panels.iter().zip(&operations).enumerate() {
         let mut chart = ChartBuilder::on(panel)
             .caption(*op, ("sans-serif", 16))
@@ -69,15 +66,8 @@ fn draw_message<'a>(
             format_line(&mut chart, line, color, (i == 0).then_some(*program))?;
         }
         if i == 0 {
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.9))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 11))
-                .draw()?;
+            draw_legend(&mut chart)?;
         }
     }
-    root.present()?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! `common::metadata`).
 
 pub mod cases;
+pub mod chart;
 pub mod contract;
 pub mod instances;
 mod report;

@@ -8,38 +8,32 @@ use plotters::{
 };
 
 use crate::{
+    chart::{draw_legend, render},
     report::Run,
     workspace::{Family, Shape},
 };
 
 pub fn svg(run: &Run) -> Result<String, String> {
-    let mut svg = String::new();
     // One full-width panel per operation, stacked, so that every crate's
     // name fits under its bars.
     let height = 40 + 300 * run.operations().len().max(1) as u32;
-    draw(
-        run,
-        SVGBackend::with_string(&mut svg, (1200, height)).into_drawing_area(),
+    render(
+        "compute_units.svg",
+        (1200, height),
+        "Token family: compute units per operation and length shape (log scale, lower is better)",
+        |page| draw(run, page),
     )
-    .map_err(|error| format!("drawing compute_units.svg: {error}"))?;
-    Ok(svg)
 }
 
 fn draw<'a>(
     run: &Run,
-    root: DrawingArea<SVGBackend<'a>, Shift>,
+    page: &DrawingArea<SVGBackend<'a>, Shift>,
 ) -> Result<(), Box<dyn std::error::Error + 'a>> {
-    root.fill(&WHITE)?;
-    let root = root.titled(
-        "Token family: compute units per operation and length shape (log scale, lower is better)",
-        ("sans-serif", 20),
-    )?;
     let operations = run.operations();
-    let panels = root.split_evenly((operations.len().max(1), 1));
+    let panels = page.split_evenly((operations.len().max(1), 1));
     for (i, (panel, op)) in panels.iter().zip(&operations).enumerate() {
         draw_panel(run, panel, op, i == 0)?;
     }
-    root.present()?;
     Ok(())
 }
 
@@ -118,13 +112,7 @@ fn draw_panel<'a>(
         }))?;
     }
     if legend {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 12))
-            .draw()?;
+        draw_legend(&mut chart)?;
     }
     Ok(())
 }

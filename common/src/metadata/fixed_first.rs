@@ -7,9 +7,10 @@
 use alloc::{string::String, vec::Vec};
 
 use super::{
-    Collection, CollectionDetails, Creator, Key, MAX_CREATORS, MAX_NAME, MAX_SYMBOL, MAX_URI,
-    Metadata, ProgrammableConfig, TokenStandard, Uses,
+    Collection, CollectionDetails, Creator, Key, Metadata, ProgrammableConfig, TokenStandard, Uses,
 };
+#[cfg(feature = "zeropod")]
+use super::{MAX_CREATORS, MAX_NAME, MAX_SYMBOL, MAX_URI};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(

@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use super::{FixedFirst, Metadata, WINCODE_BORSH};
+use super::{ARCHIVE_AT, FIXED_CAPACITY_LEN, FixedCapacity, FixedFirst, Metadata, WINCODE_BORSH};
 use crate::BINCODE;
 
 /// A format's host-side encode and decode of the logical [`Metadata`].
@@ -48,6 +48,38 @@ fn borsh_decode(data: &[u8]) -> Option<(Metadata, usize)> {
     valid((metadata, data.len() - rest.len()))
 }
 
+/// The rkyv program's account: the archive's length (`u64` LE), then the
+/// archive.
+fn rkyv_encode(metadata: &Metadata) -> Vec<u8> {
+    let archive = rkyv::to_bytes::<rkyv::rancor::Error>(metadata).expect("a record archives");
+    [&(archive.len() as u64).to_le_bytes()[..], &archive].concat()
+}
+
+/// Only the canonical archive (what `rkyv_encode` writes): the checked
+/// access accepts others (any bytes in padding, say), which the oracle's
+/// re-encoding would not reproduce.
+fn rkyv_decode(data: &[u8]) -> Option<(Metadata, usize)> {
+    let len = usize::try_from(u64::from_le_bytes(*data.first_chunk()?)).ok()?;
+    let end = ARCHIVE_AT.checked_add(len)?;
+    let mut archive = rkyv::util::AlignedVec::<16>::new();
+    archive.extend_from_slice(data.get(ARCHIVE_AT..end)?);
+    let metadata = rkyv::from_bytes::<Metadata, rkyv::rancor::Error>(&archive).ok()?;
+    let canonical = rkyv_encode(&metadata) == data[..end];
+    canonical.then_some(())?;
+    valid((metadata, end))
+}
+
+/// Only an account whose unused bytes are zero (what the encoder writes):
+/// the programs ignore them, the oracle's re-encoding zeroes them.
+fn fixed_capacity_decode(data: &[u8]) -> Option<(Metadata, usize)> {
+    let bytes = data.get(..FIXED_CAPACITY_LEN)?;
+    let record: FixedCapacity = bytemuck::pod_read_unaligned(bytes);
+    let metadata = record.to_metadata()?;
+    let canonical = bytemuck::bytes_of(&FixedCapacity::new(&metadata)) == bytes;
+    canonical.then_some(())?;
+    valid((metadata, FIXED_CAPACITY_LEN))
+}
+
 /// Every format the host knows so far, by program folder name.
 pub const HOST_FORMATS: &[HostFormat] = &[
     HostFormat {
@@ -58,6 +90,12 @@ pub const HOST_FORMATS: &[HostFormat] = &[
     // The same bytes as borsh, walked by hand on-chain.
     HostFormat {
         name: "borsh_walk",
+        encode: borsh_encode,
+        decode: borsh_decode,
+    },
+    // The same bytes as borsh, read through light-zero-copy's views.
+    HostFormat {
+        name: "light_zero_copy",
         encode: borsh_encode,
         decode: borsh_decode,
     },
@@ -98,6 +136,17 @@ pub const HOST_FORMATS: &[HostFormat] = &[
                 .ok()
                 .and_then(|(m, rest)| valid((m, b.len() - rest.len())))
         },
+    },
+    HostFormat {
+        name: "rkyv",
+        encode: rkyv_encode,
+        decode: rkyv_decode,
+    },
+    // The fixed-capacity redesign (`FixedCapacity`).
+    HostFormat {
+        name: "bytemuck",
+        encode: |m| bytemuck::bytes_of(&FixedCapacity::new(m)).to_vec(),
+        decode: fixed_capacity_decode,
     },
 ];
 

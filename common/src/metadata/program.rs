@@ -100,6 +100,33 @@ pub fn check_new_uri(is_mutable: bool, uri: &[u8]) -> Result<&str, ProgramError>
     }
 }
 
+/// Replaces the borsh string at `at` (a `u32` length, then `old_len`
+/// bytes) in a record that ends at `end` with `new`: what follows it moves,
+/// and what a shorter string frees is zeroed. `InvalidAccountData` where
+/// the record would pass the account's end.
+#[inline(always)]
+pub fn replace_borsh_string(
+    data: &mut [u8],
+    at: usize,
+    old_len: usize,
+    end: usize,
+    new: &[u8],
+) -> ProgramResult {
+    let old_end = at + 4 + old_len;
+    let new_end = end - old_end + at + 4 + new.len();
+    if new_end > data.len() {
+        return Err(ProgramError::InvalidAccountData);
+    }
+    let moved_to = at + 4 + new.len();
+    data.copy_within(old_end..end, moved_to);
+    data[at..at + 4].copy_from_slice(&(new.len() as u32).to_le_bytes());
+    data[at + 4..moved_to].copy_from_slice(new);
+    if let Some(freed) = data.get_mut(new_end..end) {
+        freed.fill(0);
+    }
+    Ok(())
+}
+
 /// The heap frame the metadata family's cases run with: the runtime's
 /// default, 32 KiB (the spec's; an owned decode of the largest record
 /// allocates well under 1 KiB). The programs' allocator is bounded by it.

@@ -20,6 +20,7 @@ use common::{
     Address, ProgramError, ProgramResult,
     metadata::{
         Format, MAX_CREATORS, MAX_NAME, MAX_SYMBOL, MAX_URI, check_authority, check_new_uri,
+        replace_borsh_string,
     },
 };
 
@@ -238,18 +239,7 @@ impl Format for BorshWalk {
         let end = walk.tail()?;
         check_authority(authority(data), signer)?;
         let uri = check_new_uri(is_mutable, uri)?.as_bytes();
-        let new_end = end - old.len() + 4 + uri.len();
-        if new_end > data.len() {
-            return Err(INVALID);
-        }
-        let moved_to = old.start + 4 + uri.len();
-        data.copy_within(old.end..end, moved_to);
-        data[old.start..old.start + 4].copy_from_slice(&(uri.len() as u32).to_le_bytes());
-        data[old.start + 4..moved_to].copy_from_slice(uri);
-        if let Some(freed) = data.get_mut(new_end..end) {
-            freed.fill(0);
-        }
-        Ok(())
+        replace_borsh_string(data, old.start, old.len() - 4, end, uri)
     }
 }
 
