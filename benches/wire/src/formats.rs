@@ -4,16 +4,22 @@
 //! all encode `Account` to the same 160 bytes, the varint ones to their own
 //! (benches' tests hold them to the contract's encodings), sent as the whole
 //! account, as the RPC does; the message family's formats each have their
-//! own bytes.
+//! own bytes; the metadata family's formats each send the whole account
+//! (the record, then the zeros up to the format's largest encoding).
 
 use std::{hint::black_box, sync::Arc};
 
-use benches::{Family, Workspace, message, token::Encoding};
+use benches::{Family, Workspace, message, metadata, token::Encoding};
 use common::{
     message::{ArchivedMessage, Message, MessageRef, host_format, offset_table},
+    metadata::{
+        ARCHIVE_AT, ArchivedMetadata, FIXED_CAPACITY_LEN, FixedCapacity, FixedFirst, LightHead,
+        LightTail, Metadata,
+    },
     token::{Account, ArchivedAccount},
 };
 use light_zero_copy::traits::ZeroCopyAt;
+use rkyv::rancor::Failure;
 use zerocopy::FromBytes;
 
 use crate::codecs::WireError;
@@ -41,8 +47,10 @@ pub struct WireInstance {
     pub format: WireFormat,
     /// Nominal size: the account's length for the token family's `Account`
     /// (160, or a varint encoding's largest), the instance's size for the
-    /// message family.
+    /// message family, the account's length for the metadata family.
     pub size: usize,
+    /// The metadata family's instance (`minimal`, `typical`, `full`).
+    pub instance: Option<&'static str>,
     pub bytes: Vec<u8>,
 }
 
@@ -165,7 +173,69 @@ fn message_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
     (decode, access)
 }
 
-/// Every program folder of both families, as a wire format.
+/// `Ok` once `value` is found: decoded, or borrowed in place.
+fn found<T>(value: Option<T>, what: &'static str) -> Result<(), WireError> {
+    black_box(value).map(drop).ok_or(WireError::Format(what))
+}
+
+/// The rkyv program's archive, after its length.
+fn rkyv_archive(bytes: &[u8]) -> Option<&[u8]> {
+    let len = usize::try_from(u64::from_le_bytes(*bytes.first_chunk()?)).ok()?;
+    bytes.get(ARCHIVE_AT..ARCHIVE_AT.checked_add(len)?)
+}
+
+/// The client's decode of a metadata account into `Metadata` (the host
+/// codec's, but for the two whose host decoder also checks the account is
+/// canonical, which a client need not), and its in-place access where the
+/// format has one.
+fn metadata_decoders(name: &str) -> (Option<Decode>, Option<Decode>) {
+    let access: Option<Decode> = match name {
+        "zeropod" => Some(Arc::new(|b| {
+            use zeropod::Layout;
+            found(FixedFirst::view(b).ok(), "zeropod view")
+        })),
+        "light_zero_copy" => Some(Arc::new(|b| {
+            let views = LightHead::zero_copy_at(b)
+                .ok()
+                .and_then(|(head, rest)| Some((head, LightTail::zero_copy_at(rest).ok()?)));
+            found(views, "light-zero-copy views")
+        })),
+        // Checked, as on-chain.
+        "rkyv" => Some(Arc::new(|b| {
+            let archived =
+                rkyv_archive(b).and_then(|a| rkyv::access::<ArchivedMetadata, Failure>(a).ok());
+            found(archived, "rkyv ArchivedMetadata")
+        })),
+        // The cast, as on-chain: it checks the length only.
+        "bytemuck" => Some(Arc::new(|b| {
+            let record = b
+                .get(..FIXED_CAPACITY_LEN)
+                .and_then(|b| bytemuck::try_from_bytes::<FixedCapacity>(b).ok());
+            found(record, "FixedCapacity")
+        })),
+        _ => None,
+    };
+    let decode: Option<Decode> = match name {
+        "rkyv" => Some(Arc::new(|b| {
+            let record =
+                rkyv_archive(b).and_then(|a| rkyv::from_bytes::<Metadata, Failure>(a).ok());
+            found(record, "rkyv Metadata")
+        })),
+        "bytemuck" => Some(Arc::new(|b| {
+            let record = b
+                .get(..FIXED_CAPACITY_LEN)
+                .and_then(|b| bytemuck::try_pod_read_unaligned::<FixedCapacity>(b).ok())
+                .and_then(|r| r.to_metadata());
+            found(record, "FixedCapacity")
+        })),
+        _ => common::metadata::host_format(name).map(|codec| -> Decode {
+            Arc::new(move |bytes| found((codec.decode)(bytes), codec.name))
+        }),
+    };
+    (decode, access)
+}
+
+/// Every program folder of every family, as a wire format.
 pub fn formats(workspace: &Workspace) -> Vec<WireFormat> {
     let mut formats: Vec<WireFormat> = Vec::new();
     for program in workspace.programs().unwrap_or_default() {
@@ -178,8 +248,7 @@ pub fn formats(workspace: &Workspace) -> Vec<WireFormat> {
         let (decode, access) = match program.family {
             Family::Token => token_decoders(&program.name),
             Family::Message => message_decoders(&program.name),
-            // Not in the wire report yet (issue 19, item 4).
-            Family::Metadata => continue,
+            Family::Metadata => metadata_decoders(&program.name),
         };
         formats.push(WireFormat {
             family: program.family,
@@ -193,7 +262,8 @@ pub fn formats(workspace: &Workspace) -> Vec<WireFormat> {
 }
 
 /// Every instance of every format: the token family's fixture `Account`,
-/// and each message instance in each format with a host codec.
+/// each message instance in each format with a host codec, and each
+/// metadata instance's account in each metadata format.
 pub fn instances(formats: &[WireFormat]) -> Vec<WireInstance> {
     let mut instances = Vec::new();
     for format in formats {
@@ -201,6 +271,7 @@ pub fn instances(formats: &[WireFormat]) -> Vec<WireInstance> {
             Family::Token => instances.push(WireInstance {
                 format: format.clone(),
                 size: format.encoding.account_len(),
+                instance: None,
                 bytes: format.encoding.fixture(),
             }),
             Family::Message => {
@@ -211,11 +282,25 @@ pub fn instances(formats: &[WireFormat]) -> Vec<WireInstance> {
                     instances.push(WireInstance {
                         format: format.clone(),
                         size,
+                        instance: None,
                         bytes: (codec.encode)(&message::instance(size)),
                     });
                 }
             }
-            Family::Metadata => {}
+            Family::Metadata => {
+                let Some(codec) = common::metadata::host_format(&format.name) else {
+                    continue;
+                };
+                for name in metadata::INSTANCES {
+                    let bytes = codec.account(&metadata::instance(name));
+                    instances.push(WireInstance {
+                        format: format.clone(),
+                        size: bytes.len(),
+                        instance: Some(name),
+                        bytes,
+                    });
+                }
+            }
         }
     }
     instances

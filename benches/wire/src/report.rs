@@ -55,6 +55,8 @@ pub struct Timings {
     pub base64_of_zstd: f64,
     /// zstd decompression (the stream decoder, as agave's client).
     pub zstd: f64,
+    /// The RPC's side: zstd compression at its level (as [`codecs::zstd`]).
+    pub zstd_compress: f64,
     /// The format's decode into the logical value.
     pub decode: Option<f64>,
     /// The format's zero-copy access, where it has one.
@@ -75,6 +77,18 @@ impl Timings {
     pub fn total_base64_zstd(&self) -> Option<f64> {
         Some(self.base64_of_zstd + self.zstd + self.format_ns()?)
     }
+
+    /// What `base64+zstd` saves over `base64` at `mbps` (negative where it
+    /// costs): the smaller payload's transfer time against the RPC's
+    /// compression and the client's decompression.
+    pub fn zstd_gain_ns(&self, sizes: &Sizes, mbps: f64) -> Option<f64> {
+        let ns_per_byte = 8.0 * 1000.0 / mbps;
+        let plain = sizes.base64 as f64 * ns_per_byte + self.total_base64()?;
+        let packed = sizes.base64_zstd as f64 * ns_per_byte
+            + self.zstd_compress
+            + self.total_base64_zstd()?;
+        Some(plain - packed)
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -82,8 +96,30 @@ pub struct Row {
     pub family: Family,
     pub format: String,
     pub size: usize,
+    /// The metadata family's instance.
+    pub instance: Option<&'static str>,
     pub sizes: Sizes,
     pub timings: Timings,
+}
+
+impl Row {
+    /// The size column: the metadata family's instance, then the size.
+    fn size_label(&self) -> String {
+        match self.instance {
+            Some(instance) => format!("{instance} ({})", self.size),
+            None => self.size.to_string(),
+        }
+    }
+}
+
+/// The model's answer for one metadata account: what `base64+zstd` saves
+/// over `base64` (negative where it costs), at a link speed.
+#[derive(Clone, Debug, Serialize)]
+pub struct MetadataGain {
+    pub format: String,
+    pub instance: &'static str,
+    pub mbps: f64,
+    pub gain_ns: f64,
 }
 
 /// Compression ratios (compressed / raw) of one bucket, format, codec and
@@ -120,6 +156,8 @@ pub struct WireReport {
     pub rows: Vec<Row>,
     pub distributions: Vec<Distribution>,
     pub crossovers: Vec<Crossover>,
+    /// The same model on each metadata account.
+    pub metadata_gains: Vec<MetadataGain>,
     /// On-chain CUs from `make bench`'s results.json, if there is one:
     /// (format, operation) -> CUs at the largest message size.
     pub onchain: Vec<(String, String, u64)>,
@@ -131,22 +169,24 @@ pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, S
     let mut rows = Vec::new();
     // base64 and zstd timings depend on the bytes only: formats with the
     // same encoding share them.
-    let mut transport: HashMap<Vec<u8>, (f64, f64, f64)> = HashMap::new();
+    let mut transport: HashMap<Vec<u8>, (f64, f64, f64, f64)> = HashMap::new();
     for WireInstance {
         format,
         size,
+        instance,
         bytes,
     } in instances(&formats)
     {
         let id = |what: &str| {
             format!(
-                "wire_{what}_{}_{}_{size}",
+                "wire_{what}_{}_{}_{}",
                 format.family.name(),
-                format.name
+                format.name,
+                instance.map_or(size.to_string(), str::to_string)
             )
         };
         let key = bytes.clone();
-        let (base64, base64_of_zstd, zstd) = match transport.get(&key) {
+        let (base64, base64_of_zstd, zstd, zstd_compress) = match transport.get(&key) {
             Some(t) => *t,
             None => {
                 let plain = codecs::base64(&bytes);
@@ -156,6 +196,7 @@ pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, S
                     timer.median_ns(&id("base64"), || codecs::decode_base64(&plain))?,
                     timer.median_ns(&id("base64_of_zstd"), || codecs::decode_base64(&packed))?,
                     timer.median_ns(&id("zstd"), || codecs::unzstd(&compressed))?,
+                    timer.median_ns(&id("zstd_compress"), || codecs::zstd(&bytes))?,
                 );
                 transport.insert(key, t);
                 t
@@ -173,11 +214,13 @@ pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, S
             family: format.family,
             format: format.name.clone(),
             size,
+            instance,
             sizes: Sizes::of(&bytes),
             timings: Timings {
                 base64,
                 base64_of_zstd,
                 zstd,
+                zstd_compress,
                 decode,
                 access,
             },
@@ -189,6 +232,7 @@ pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, S
         versions: versions(workspace),
         distributions: distributions(&rows),
         crossovers,
+        metadata_gains: metadata_gains(&rows),
         onchain: onchain(workspace),
         rows,
     })
@@ -259,11 +303,11 @@ fn distributions(rows: &[Row]) -> Vec<Distribution> {
     out
 }
 
-/// The model: a client's time to have the value is the payload's transfer
-/// time at the link speed plus its decodes. `base64+zstd` wins where its
-/// smaller payload saves more transfer time than zstd costs. It leaves out
-/// latency, the server's compression time and everything else a real
-/// network adds.
+/// The model: the time to have the value is the RPC's compression (for
+/// `base64+zstd`), the payload's transfer time at the link speed, and the
+/// client's decodes. `base64+zstd` wins where its smaller payload saves
+/// more transfer time than zstd costs on both ends. It leaves out latency
+/// and everything else a real network adds.
 fn crossovers(rows: &[Row]) -> Vec<Crossover> {
     let mut out = Vec::new();
     let names = message_formats(rows);
@@ -273,17 +317,10 @@ fn crossovers(rows: &[Row]) -> Vec<Crossover> {
             .filter(|r| r.format == name && r.family == Family::Message)
             .collect();
         for mbps in LINK_MBPS {
-            let ns_per_byte = 8.0 * 1000.0 / mbps;
             // Positive where zstd wins.
-            let gain = |r: &Row| -> Option<f64> {
-                let plain = r.sizes.base64 as f64 * ns_per_byte + r.timings.total_base64()?;
-                let packed =
-                    r.sizes.base64_zstd as f64 * ns_per_byte + r.timings.total_base64_zstd()?;
-                Some(plain - packed)
-            };
             let gains: Vec<(f64, f64)> = points
                 .iter()
-                .filter_map(|r| Some((r.sizes.raw as f64, gain(r)?)))
+                .filter_map(|r| Some((r.sizes.raw as f64, r.timings.zstd_gain_ns(&r.sizes, mbps)?)))
                 .collect();
             let first_win = gains.iter().position(|(_, g)| *g > 0.0);
             let (bytes, zstd_always) = match first_win {
@@ -301,6 +338,27 @@ fn crossovers(rows: &[Row]) -> Vec<Crossover> {
                 bytes,
                 zstd_always,
             });
+        }
+    }
+    out
+}
+
+/// The model on every metadata account (one size per format: the account
+/// is allocated at its largest, so there is no crossover size to find).
+fn metadata_gains(rows: &[Row]) -> Vec<MetadataGain> {
+    let mut out = Vec::new();
+    for r in rows.iter().filter(|r| r.family == Family::Metadata) {
+        for mbps in LINK_MBPS {
+            if let (Some(instance), Some(gain_ns)) =
+                (r.instance, r.timings.zstd_gain_ns(&r.sizes, mbps))
+            {
+                out.push(MetadataGain {
+                    format: r.format.clone(),
+                    instance,
+                    mbps,
+                    gain_ns,
+                });
+            }
         }
     }
     out
@@ -402,7 +460,7 @@ impl WireReport {
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 r.family.name(),
                 r.format,
-                r.size,
+                r.size_label(),
                 s.raw,
                 s.base64,
                 s.base64_zstd,
@@ -412,22 +470,23 @@ impl WireReport {
             );
         }
 
-        out.push_str("\n## Client decode time\n\nMicroseconds (medians). `total base64`: base64 decode + the format's decode (or, without one, its access); `total base64+zstd`: base64 decode + zstd + the same.\n\n| family | format | size | base64 | base64 (of zstd) | zstd | decode | zero-copy access | total base64 | total base64+zstd |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        out.push_str("\n## Client decode time\n\nMicroseconds (medians). `total base64`: base64 decode + the format's decode (or, without one, its access); `total base64+zstd`: base64 decode + zstd + the same. `zstd compress`: the RPC's side, zstd at its level, not in either total. The metadata family's size is the account's, sent whole.\n\n| family | format | size | base64 | base64 (of zstd) | zstd | decode | zero-copy access | total base64 | total base64+zstd | zstd compress |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for r in &self.rows {
             let t = &r.timings;
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 r.family.name(),
                 r.format,
-                r.size,
+                r.size_label(),
                 micros(Some(t.base64)),
                 micros(Some(t.base64_of_zstd)),
                 micros(Some(t.zstd)),
                 micros(t.decode),
                 micros(t.access),
                 micros(t.total_base64()),
-                micros(t.total_base64_zstd())
+                micros(t.total_base64_zstd()),
+                micros(Some(t.zstd_compress))
             );
         }
 
@@ -477,12 +536,13 @@ impl WireReport {
 
         out.push_str(
             "\n## Where base64+zstd starts to pay (a model)\n\n\
-             A model, not a network measurement: a client's time to hold the value is the \
-             payload's transfer time at the link speed plus the decodes measured above. \
-             `base64+zstd` wins where its smaller payload saves more transfer time than zstd \
-             costs; the cell is the raw size where the two cross, interpolated between the \
-             measured instances. It leaves out latency, the RPC's own compression time and \
-             everything else a real network adds.\n\n| format |",
+             A model, not a network measurement: the time to hold the value is the RPC's \
+             zstd compression (for `base64+zstd`), the payload's transfer time at the link \
+             speed, and the client's decodes, all measured above. `base64+zstd` wins where \
+             its smaller payload saves more transfer time than zstd costs on both ends; the \
+             cell is the raw size where the two cross, interpolated between the measured \
+             message instances. It leaves out latency and everything else a real network \
+             adds.\n\n| format |",
         );
         for mbps in LINK_MBPS {
             let _ = write!(out, " {mbps} Mbit/s |");
@@ -511,6 +571,8 @@ impl WireReport {
             }
             out.push('\n');
         }
+
+        self.metadata_model_markdown(&mut out);
 
         let largest = SIZES[SIZES.len() - 1];
         let _ = write!(
@@ -542,5 +604,39 @@ impl WireReport {
             );
         }
         out
+    }
+
+    /// The model on each metadata account: microseconds `base64+zstd`
+    /// saves (or, negative, costs) against `base64`.
+    fn metadata_model_markdown(&self, out: &mut String) {
+        if self.metadata_gains.is_empty() {
+            return;
+        }
+        out.push_str(
+            "\n## Metadata accounts: base64 or base64+zstd (the same model)\n\n\
+             Microseconds `base64+zstd` saves over `base64` for the whole account (positive: \
+             zstd wins), the RPC's compression and the client's decodes included.\n\n\
+             | format | instance |",
+        );
+        for mbps in LINK_MBPS {
+            let _ = write!(out, " {mbps} Mbit/s |");
+        }
+        out.push_str("\n|---|---|");
+        out.push_str(&"---:|".repeat(LINK_MBPS.len()));
+        out.push('\n');
+        for r in self.rows.iter().filter(|r| r.family == Family::Metadata) {
+            let Some(instance) = r.instance else {
+                continue;
+            };
+            let _ = write!(out, "| {} | {instance} |", r.format);
+            for mbps in LINK_MBPS {
+                let gain = self
+                    .metadata_gains
+                    .iter()
+                    .find(|g| g.format == r.format && g.instance == instance && g.mbps == mbps);
+                let _ = write!(out, " {} |", micros(gain.map(|g| g.gain_ns)));
+            }
+            out.push('\n');
+        }
     }
 }

@@ -134,14 +134,18 @@ fn corrupt_or_truncated_input_is_an_error_never_a_panic() {
         }
         // The encoding cut at every length, or with flipped bits: the
         // format's decoders refuse every cut into the encoding (the
-        // encodings are exact; a varint account's zero padding after its
-        // encoding is not part of it).
+        // encodings are exact; a varint or metadata account's zero padding
+        // after its encoding is not part of it).
         if i.format.decode.is_none() && i.format.access.is_none() {
             continue;
         }
         let encoded_len = match i.format.family {
             Family::Token => i.format.encoding.fixture_encoded_len(),
-            Family::Message | Family::Metadata => i.bytes.len(),
+            Family::Message => i.bytes.len(),
+            Family::Metadata => {
+                let codec = common::metadata::host_format(&i.format.name).unwrap();
+                (codec.decode)(&i.bytes).unwrap().1
+            }
         };
         for len in 0..encoded_len {
             let text = codecs::base64(&i.bytes[..len]);

@@ -29,6 +29,7 @@ fn wire_report_files_are_written_and_parse() {
         "### Random content",
         "## Where base64+zstd starts to pay (a model)",
         "## On-chain and wire, the largest message",
+        "## Metadata accounts: base64 or base64+zstd (the same model)",
     ] {
         assert!(markdown.contains(section), "{section} missing");
     }
@@ -55,6 +56,33 @@ fn wire_report_files_are_written_and_parse() {
     assert_eq!(
         json["crossovers"].as_array().unwrap().len(),
         formats * LINK_MBPS.len()
+    );
+    // Every metadata format's three accounts, sent whole, each decoded and
+    // compressed, and the model on each at every link speed.
+    let metadata_rows: Vec<&serde_json::Value> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["family"] == "metadata")
+        .collect();
+    let metadata_formats = common::metadata::HOST_FORMATS.len();
+    assert_eq!(metadata_rows.len(), metadata_formats * 3);
+    for row in &metadata_rows {
+        let format = common::metadata::host_format(row["format"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            row["size"].as_u64(),
+            Some(format.account_len() as u64),
+            "{row}"
+        );
+        assert!(row["timings"]["decode"].as_f64().unwrap() > 0.0, "{row}");
+        assert!(
+            row["timings"]["zstd_compress"].as_f64().unwrap() > 0.0,
+            "{row}"
+        );
+    }
+    assert_eq!(
+        json["metadata_gains"].as_array().unwrap().len(),
+        metadata_rows.len() * LINK_MBPS.len()
     );
     let largest = json["rows"]
         .as_array()
