@@ -155,6 +155,19 @@ pub struct Program {
 }
 
 impl Program {
+    /// This program's host codec, found by its folder's name in its
+    /// family's table (`lookup`), or what to do without one.
+    pub fn host_codec<F>(
+        &self,
+        lookup: fn(&str) -> Option<&'static F>,
+    ) -> Result<&'static F, HarnessError> {
+        lookup(&self.name).ok_or_else(|| HarnessError::NoHostCodec {
+            program: self.label(),
+            family: self.family.name(),
+            name: self.name.clone(),
+        })
+    }
+
     /// The program as a report names it: `borsh` for the token family's
     /// `exact` shape (the names the table has always had), else the shape
     /// or family first: `at_least/borsh`.

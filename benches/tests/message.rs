@@ -38,28 +38,6 @@ fn load() -> (Vec<Program>, Mollusk) {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs `input` and accepts any one of `allowed` outcomes; the message
-/// says which program, operation and label failed.
-fn check(
-    mollusk: &Mollusk,
-    program: &Program,
-    label: &str,
-    input: &Input,
-    allowed: &[Expected],
-) -> Result<(), String> {
-    let mut case = Case::new(program, label, input);
-    let result = mollusk.process_instruction(&case.instruction, &case.accounts);
-    let mut errors = Vec::new();
-    for expected in allowed {
-        case.expected = expected.clone();
-        match case.check(&result) {
-            Ok(()) => return Ok(()),
-            Err(error) => errors.push(error.to_string()),
-        }
-    }
-    Err(errors.join(" / or / "))
-}
-
 /// Every program and operation: the labelled inputs and their allowed
 /// outcomes; one run reports every failure.
 fn assert_clause(
@@ -73,7 +51,8 @@ fn assert_clause(
         for op in OPERATIONS {
             for (label, input, allowed) in inputs(format, op) {
                 let label = format!("{op} ({label})");
-                if let Err(error) = check(&mollusk, program, &label, &input, &allowed) {
+                if let Err(error) = Case::new(program, &label, &input).check_any(&mollusk, &allowed)
+                {
                     failures.push(error);
                 }
             }

@@ -115,11 +115,7 @@ pub fn format_of(program: &Program) -> &'static HostFormat {
 
 /// The host codec of a message program, or what to do without one.
 pub fn host_codec(program: &Program) -> Result<&'static HostFormat, HarnessError> {
-    host_format(&program.name).ok_or_else(|| HarnessError::NoHostCodec {
-        program: program.label(),
-        family: program.family.name(),
-        name: program.name.clone(),
-    })
+    program.host_codec(host_format)
 }
 
 #[cfg(test)]
