@@ -43,9 +43,44 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
                     Expected::Success(_) => None,
                 },
                 cus: result.compute_units_consumed,
+                footprint: None,
             })
         })
         .collect()
+}
+
+/// The traced pass: every case again in a Mollusk that records its
+/// execution, each one's footprint beside its CUs; the CUs must be the
+/// untraced run's.
+fn trace_all(
+    workspace: &Workspace,
+    programs: &[Program],
+    elfs: &[Vec<u8>],
+    cases: &[Case],
+    measured: &mut [Measurement],
+) -> Result<(), HarnessError> {
+    let (mollusk, tracer) = workspace.traced_mollusk(programs, elfs)?;
+    for (case, m) in cases.iter().zip(measured) {
+        let result = case.run(&mollusk)?;
+        let footprints = tracer.take();
+        let (Some(footprint), 1) = (footprints.first(), footprints.len()) else {
+            return Err(HarnessError::Report(format!(
+                "{}: {} traces for one call",
+                case.name(),
+                footprints.len()
+            )));
+        };
+        if result.compute_units_consumed != m.cus {
+            return Err(HarnessError::Report(format!(
+                "{}: {} CUs traced, {} untraced: tracing must not change a CU",
+                case.name(),
+                result.compute_units_consumed,
+                m.cus
+            )));
+        }
+        m.footprint = Some(*footprint);
+    }
+    Ok(())
 }
 
 /// Runs every program's cases once, family by family, failing on the
@@ -82,7 +117,15 @@ fn export(
                 .so_path
                 .strip_prefix(&workspace.root)
                 .unwrap_or(&program.so_path);
-            case.to_json(&so.to_string_lossy(), program.family.heap_frame(), m.cus)
+            let mut json = case.to_json(&so.to_string_lossy(), program.family.heap_frame(), m.cus);
+            if let Some(f) = m.footprint {
+                json["instructions"] = f.instructions.into();
+                json["syscall_cus"] = f.syscall_cus(m.cus).into();
+                json["stack_bytes"] = f.stack_bytes.into();
+                json["call_depth"] = f.call_depth.into();
+                json["heap_bytes"] = f.heap_bytes.into();
+            }
+            json
         })
         .collect()
 }
@@ -134,12 +177,20 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             group_elfs.extend(floor_elfs.iter().cloned());
         }
         let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
-        let measured = run_all(&family_cases, &mollusk)?;
+        let mut measured = run_all(&family_cases, &mollusk)?;
+        trace_all(workspace, &group, &group_elfs, &family_cases, &mut measured)?;
         exported.extend(export(workspace, &group, &family_cases, &measured));
         measurements.extend(measured);
         if family == Family::Token {
             let floor_cases = floor_cases(&floor);
             floor_measurements = run_all(&floor_cases, &mollusk)?;
+            trace_all(
+                workspace,
+                &group,
+                &group_elfs,
+                &floor_cases,
+                &mut floor_measurements,
+            )?;
             exported.extend(export(workspace, &group, &floor_cases, &floor_measurements));
         }
         for program in &group {

@@ -8,12 +8,14 @@ pub mod bench;
 pub mod case;
 pub mod chart;
 pub mod families;
+pub mod footprint_report;
 pub mod hostile;
 pub mod message;
 pub mod metadata;
 pub mod report;
 pub mod scaffold;
 pub mod token;
+pub mod trace;
 pub mod workspace;
 
 pub use case::{Case, Expected, Input};

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::{
     Program, Workspace,
     token::{BASELINE, record::Encoding},
+    trace::Footprint,
     workspace::read_toml,
     workspace::{Family, Shape},
 };
@@ -35,6 +36,8 @@ pub struct Measurement {
     /// collection): its CUs are those of the refusal.
     pub error: Option<String>,
     pub cus: u64,
+    /// Instructions, stack, call depth and heap, from the traced pass.
+    pub footprint: Option<Footprint>,
 }
 
 impl Measurement {
@@ -269,6 +272,9 @@ impl Run {
         if !self.metadata().is_empty() {
             out.push_str(&self.metadata_section());
         }
+        if self.measurements.iter().any(|m| m.footprint.is_some()) {
+            out.push_str(&self.footprint_section());
+        }
         out
     }
 
@@ -301,6 +307,11 @@ impl Run {
                     "encoded_bytes": m.encoded_bytes.or(encoding.map(|e| e.fixture_encoded_len())),
                     "operation": m.operation,
                     "cus": m.cus,
+                    "instructions": m.footprint.map(|f| f.instructions),
+                    "syscall_cus": m.footprint.map(|f| f.syscall_cus(m.cus)),
+                    "stack_bytes": m.footprint.map(|f| f.stack_bytes),
+                    "call_depth": m.footprint.map(|f| f.call_depth),
+                    "heap_bytes": m.footprint.map(|f| f.heap_bytes),
                     "error_path": m.error,
                     "net_cus": self.floor(m.shape, &m.operation).map(|f| m.cus as i64 - f as i64),
                     "ratio": self.ratio(m.shape, &m.program, &m.operation),

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use solana_pubkey::Pubkey;
 use walkdir::WalkDir;
 
-use crate::token::record::Encoding;
+use crate::{token::record::Encoding, trace::Tracer};
 
 /// A failure of the harness itself, before or while running a program.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -416,6 +416,33 @@ impl Workspace {
             })?;
         }
         Ok(mollusk)
+    }
+
+    /// Like [`Workspace::mollusk_with`], with register tracing, reporting
+    /// each call's footprint to the returned tracer.
+    pub fn traced_mollusk(
+        &self,
+        programs: &[Program],
+        elfs: &[Vec<u8>],
+    ) -> Result<(Mollusk, Tracer), HarnessError> {
+        let first = programs
+            .first()
+            .ok_or_else(|| HarnessError::Report("no programs to trace".into()))?;
+        // Tracing is chosen when Mollusk is made: it loads a first program
+        // by path (the others, as in `mollusk_with`, from checked ELFs).
+        let path = first.so_path.with_extension("");
+        let mut mollusk = Mollusk::new_debuggable(&first.id, &path.to_string_lossy(), true);
+        mollusk.compute_budget.heap_size = first.family.heap_frame();
+        for (program, elf) in programs.iter().zip(elfs) {
+            add_program(&mut mollusk, program, elf).map_err(|reason| HarnessError::Invalid {
+                program: program.label(),
+                path: self.relative(&program.so_path),
+                reason,
+            })?;
+        }
+        let tracer = Tracer::default();
+        tracer.install(&mut mollusk);
+        Ok((mollusk, tracer))
     }
 
     /// Every program of `family`, and a Mollusk with all of them loaded.
