@@ -274,6 +274,9 @@ impl Run {
         }
         if self.measurements.iter().any(|m| m.footprint.is_some()) {
             out.push_str(&self.footprint_section());
+            if !self.message().is_empty() {
+                out.push_str(&self.message_limits_section());
+            }
         }
         out
     }

@@ -6,6 +6,7 @@ pub mod cases;
 pub mod chart;
 pub mod contract;
 pub mod instances;
+pub mod limits;
 mod report;
 
 pub use cases::{cases, validates_unread};
