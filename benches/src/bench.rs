@@ -276,6 +276,10 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             "message_cus.svg",
             message::chart::message_svg(&run).map_err(HarnessError::Report)?,
         )?;
+        write(
+            "message_heap.svg",
+            message::chart::message_heap_svg(&run).map_err(HarnessError::Report)?,
+        )?;
     }
     if !run.metadata().is_empty() {
         write(
@@ -303,6 +307,10 @@ pub fn write_baseline(workspace: &Workspace, run: &Run) -> Result<(), HarnessErr
     let charts = [
         ("benches/compute_units.svg", token::chart::svg(run)),
         ("benches/message_cus.svg", message::chart::message_svg(run)),
+        (
+            "benches/message_heap.svg",
+            message::chart::message_heap_svg(run),
+        ),
         (
             "benches/metadata_cus.svg",
             metadata::chart::metadata_svg(run),

@@ -45,7 +45,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
             let run = bench::run(&workspace).map_err(fail("bench-baseline"))?;
             bench::write_baseline(&workspace, &run).map_err(fail("bench-baseline"))?;
             println!(
-                "make bench-baseline: wrote benches/baseline.json, benches/compute_units.svg, benches/message_cus.svg and benches/metadata_cus.svg; commit them with the change"
+                "make bench-baseline: wrote benches/baseline.json, benches/compute_units.svg, benches/message_cus.svg, benches/message_heap.svg and benches/metadata_cus.svg; commit them with the change"
             );
         }
         Some(other) => {
