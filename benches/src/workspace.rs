@@ -408,14 +408,25 @@ impl Workspace {
         if let Some(program) = programs.first() {
             mollusk.compute_budget.heap_size = program.family.heap_frame();
         }
+        self.add_programs(&mut mollusk, programs, elfs)?;
+        Ok(mollusk)
+    }
+
+    /// Loads each program into `mollusk` from its already checked ELF.
+    fn add_programs(
+        &self,
+        mollusk: &mut Mollusk,
+        programs: &[Program],
+        elfs: &[Vec<u8>],
+    ) -> Result<(), HarnessError> {
         for (program, elf) in programs.iter().zip(elfs) {
-            add_program(&mut mollusk, program, elf).map_err(|reason| HarnessError::Invalid {
+            add_program(mollusk, program, elf).map_err(|reason| HarnessError::Invalid {
                 program: program.label(),
                 path: self.relative(&program.so_path),
                 reason,
             })?;
         }
-        Ok(mollusk)
+        Ok(())
     }
 
     /// Like [`Workspace::mollusk_with`], with register tracing, reporting
@@ -433,13 +444,7 @@ impl Workspace {
         let path = first.so_path.with_extension("");
         let mut mollusk = Mollusk::new_debuggable(&first.id, &path.to_string_lossy(), true);
         mollusk.compute_budget.heap_size = first.family.heap_frame();
-        for (program, elf) in programs.iter().zip(elfs) {
-            add_program(&mut mollusk, program, elf).map_err(|reason| HarnessError::Invalid {
-                program: program.label(),
-                path: self.relative(&program.so_path),
-                reason,
-            })?;
-        }
+        self.add_programs(&mut mollusk, programs, elfs)?;
         let tracer = Tracer::default();
         tracer.install(&mut mollusk);
         Ok((mollusk, tracer))

@@ -65,10 +65,7 @@ fn draw_message<'a>(
             .margin(8)
             .x_label_area_size(36)
             .y_label_area_size(56)
-            .build_cartesian_2d(
-                (min_bytes..max_bytes).log_scale(),
-                (20f64..top).log_scale(),
-            )?;
+            .build_cartesian_2d((min_bytes..max_bytes).log_scale(), (20f64..top).log_scale())?;
         chart
             .configure_mesh()
             .x_desc("encoded bytes")
