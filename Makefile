@@ -36,7 +36,7 @@ else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
 endif
 
-.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline wire wire-baseline fixtures litesvm test lint new-program clean
+.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline sweep wire wire-baseline fixtures litesvm test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -89,6 +89,9 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
+
+sweep: $(TOOLCHAIN_READY) ## Where the stack runs out: build and run programs/stack/* at 1-32 accounts, both ways, into target/benches/sweep.*
+	cargo run -q -p benches --bin sweep
 
 wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
 	cargo run -p wire --bin wire

@@ -14,6 +14,7 @@ pub mod message;
 pub mod metadata;
 pub mod report;
 pub mod scaffold;
+pub mod sweep;
 pub mod token;
 pub mod trace;
 pub mod workspace;

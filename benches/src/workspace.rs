@@ -201,7 +201,7 @@ impl Program {
 
     /// The encoding a program's Cargo.toml names
     /// (`[package.metadata.token] encoding = "postcard"`), `raw` by default.
-    fn encoding_in(dir: &Path, name: &str) -> Result<Encoding, HarnessError> {
+    pub(crate) fn encoding_in(dir: &Path, name: &str) -> Result<Encoding, HarnessError> {
         let path = dir.join("Cargo.toml");
         let manifest = read_toml(&path);
         let named = manifest

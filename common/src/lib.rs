@@ -4,13 +4,15 @@
 //! its serializer and calls the family's `program!` macro; nothing else.
 #![no_std]
 
-#[cfg(any(feature = "message", feature = "metadata"))]
+#[cfg(any(feature = "message", feature = "metadata", feature = "stack"))]
 extern crate alloc;
 
 #[cfg(feature = "message")]
 pub mod message;
 #[cfg(feature = "metadata")]
 pub mod metadata;
+#[cfg(feature = "stack")]
+pub mod stack;
 pub mod token;
 
 pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
