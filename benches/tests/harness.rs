@@ -314,12 +314,50 @@ fn new_program_from_the_template_is_built_and_benched() {
             .args(["token", "fresh_crate"])
             .env("BENCH_WORKSPACE", &copy),
     );
-    succeed(
+    let make_all = |target: &str| {
         Command::new("make")
-            .args(["--no-print-directory", "all"])
+            .args(["--no-print-directory", target])
             .current_dir(&copy)
-            .env("CARGO_TARGET_DIR", scratch.join("target")),
+            .env("CARGO_TARGET_DIR", scratch.join("target"))
+            .output()
+            .unwrap()
+    };
+    // The quiet build: one line per program and a count, nothing else.
+    let built = make_all("all");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&built.stdout),
+        String::from_utf8_lossy(&built.stderr),
     );
+    assert!(built.status.success(), "{stderr}");
+    let programs = workspace.programs().unwrap().len() + workspace.floor().len();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), programs + 2, "{stdout}");
+    assert!(lines[0].starts_with("make all: building"), "{stdout}");
+    assert!(
+        lines[programs + 1].starts_with(&format!("make all: {programs} programs built")),
+        "{stdout}"
+    );
+    for line in &lines[1..=programs] {
+        assert!(
+            line.contains(".so ") && line.contains(" bytes  ["),
+            "{line}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("  token/at_least/fresh_crate.so ")),
+        "{stdout}"
+    );
+    for noise in ["dlopen", "PATH", "Compiling", "warning"] {
+        assert!(
+            !stdout.contains(noise) && !stderr.contains(noise),
+            "{stdout}{stderr}"
+        );
+    }
+    let log = fs::read_to_string(scratch.join("target/build.log")).unwrap();
+    assert!(log.contains("-p fresh_crate-program"), "{log}");
+
     let (ok, stderr) = run_bench(&workspace);
     assert!(ok, "{stderr}");
     let table = fs::read_to_string(workspace.benches_dir().join("compute_units.md")).unwrap();
@@ -331,6 +369,27 @@ fn new_program_from_the_template_is_built_and_benched() {
             );
         }
     }
+
+    // A broken program: the compiler's error and the log's path, and a
+    // failed make.
+    let source = copy.join("programs/token/fresh_crate/src/lib.rs");
+    let mut text = fs::read_to_string(&source).unwrap();
+    text.push_str("\nfn unfinished( {\n");
+    fs::write(&source, text).unwrap();
+    let failed = make_all("build-token-fresh_crate");
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert!(!failed.status.success());
+    for says in [
+        "build failed: token/exact (cargo build",
+        "-p fresh_crate-program), exit 101",
+        "error: this file contains an unclosed delimiter",
+        "programs/token/fresh_crate/src/lib.rs",
+        "cargo's whole output: ",
+        "target/build.log",
+    ] {
+        assert!(stderr.contains(says), "{says}: {stderr}");
+    }
+    assert!(!stderr.contains("dlopen"), "{stderr}");
 }
 
 /// A message program whose format has no host codec is refused with what

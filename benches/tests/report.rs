@@ -127,24 +127,72 @@ fn make(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A stand-in for the Solana CLI's cargo: records its arguments, answers
+/// `build-sbf --version`, and writes an `.so` where `build-sbf` would.
+const FAKE_CARGO: &str = r#"#!/usr/bin/env bash
+echo "$*" >> "$FAKE_CARGO_LOG"
+[[ $1 == build-sbf ]] || exit 1
+if [[ $2 == --version ]]; then echo "solana-cargo-build-sbf 9.9.9"; echo "platform-tools v1.51"; exit 0; fi
+while (($#)); do
+  case $1 in --manifest-path) manifest=$2; shift ;; --sbf-out-dir) out=$2; shift ;; esac
+  shift
+done
+package=$(sed -n 's/^name *= *"\(.*\)"/\1/p' "$manifest" | head -1)
+mkdir -p "$out" && echo elf > "$out/${package//-/_}.so"
+"#;
+
 #[test]
 fn build_sbf_toolchain_builds_every_program_with_cargo_build_sbf() {
-    let (ok, stdout, _) = make(&[
-        "-n",
-        "--no-print-directory",
-        "all",
-        "SBF_TOOLCHAIN=build-sbf",
-    ]);
-    assert!(ok);
-    for program in Workspace::current().programs().unwrap() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    fs::write(bin.join("cargo"), FAKE_CARGO).unwrap();
+    fs::set_permissions(bin.join("cargo"), fs::Permissions::from_mode(0o755)).unwrap();
+    let log = dir.path().join("cargo.log");
+    let deploy = dir.path().join("deploy");
+    let output = Command::new("make")
+        .args(["--no-print-directory", "all", "SBF_TOOLCHAIN=build-sbf"])
+        .arg(format!("DEPLOY={}", deploy.display()))
+        .arg(format!(
+            "CARGO_TARGET_DIR={}",
+            dir.path().join("target").display()
+        ))
+        .current_dir(&Workspace::current().root)
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("FAKE_CARGO_LOG", &log)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let calls = fs::read_to_string(&log).unwrap();
+    let workspace = Workspace::current();
+    for program in workspace.programs().unwrap() {
         let build = format!(
-            "cargo build-sbf --manifest-path programs/{}/{}/Cargo.toml",
+            "build-sbf --manifest-path programs/{}/{}/Cargo.toml",
             program.family.name(),
             program.name
         );
-        assert!(stdout.contains(&build), "{stdout}");
+        assert!(calls.contains(&build), "{calls}");
+        let so = program
+            .so_path
+            .strip_prefix(workspace.deploy_dir())
+            .unwrap();
+        assert!(deploy.join(so).is_file(), "{}", so.display());
+        assert_eq!(
+            fs::read_to_string(deploy.join(so).with_extension("toolchain")).unwrap(),
+            "solana-cargo-build-sbf 9.9.9, platform-tools v1.51\n"
+        );
+        assert!(stdout.contains(&format!("  {} ", so.display())), "{stdout}");
     }
-    assert!(!stdout.contains("-Z build-std"), "{stdout}");
+    assert!(!calls.contains("-Z build-std"), "{calls}");
 }
 
 #[test]

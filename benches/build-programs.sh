@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Builds programs for the Makefile, quietly: cargo's whole output appended
+# to $BUILD_LOG, and one line per program (where it went, its size).
+# On a failure it prints the compiler's errors and the log's path and exits
+# with cargo's status. Warnings other than two harmless ones are shown.
+#
+#   benches/build-programs.sh <deploy subfolder> "<cargo features>" <program dir>...
+#
+# Environment: DEPLOY (default target/deploy), BUILD_LOG (default
+# target/build.log), CARGO_TARGET_DIR, SBF_TOOLCHAIN (upstream | build-sbf),
+# START (the make run's start, for the elapsed seconds on each line).
+set -uo pipefail
+
+subfolder=$1 features=$2
+shift 2
+deploy=${DEPLOY:-target/deploy}/$subfolder
+log=${BUILD_LOG:-target/build.log}
+mkdir -p "$deploy" "$(dirname "$log")"
+
+# The two messages that are not the user's concern: sbpf-linker probing for
+# an LLVM library it does not need (rustc's own LLVM serves), and cargo
+# install's advice to put .tools/bin on PATH. Each ends a warning block.
+harmless='unable to open LLVM shared lib|dlopen failed|be sure to add .* to your PATH|generated [0-9]+ warnings?( \(.*\))?$|linker_messages|^ *\|$'
+# Cargo's progress lines.
+progress='^ *(Compiling|Finished|Downloading|Downloaded|Updating|Locking|Adding|Blocking|Fresh|Checking|Building|Running) '
+
+package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
+name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
+
+# Runs one build command, its output to the log; shows what matters.
+run() {
+	local step status
+	step=$(mktemp)
+	{ echo "=== $subfolder: $*"; } >>"$log"
+	"$@" >"$step" 2>&1
+	status=$?
+	cat "$step" >>"$log"
+	if ((status != 0)); then
+		echo "build failed: $subfolder ($*), exit $status:" >&2
+		grep -Ev "$progress" "$step" | grep -Ev "$harmless" | grep -v '^ *= note: `#\[warn' >&2
+		echo "cargo's whole output: $log" >&2
+	else
+		# Real warnings still show (with their context).
+		grep -Ev "$progress" "$step" | grep -Ev "$harmless" | grep -v '^\s*$' | grep -v '^ *= note: `#\[warn' >&2
+	fi
+	rm -f "$step"
+	return $status
+}
+
+feature_args=()
+[[ -n $features ]] && feature_args=(--features "$features")
+target_dir=${CARGO_TARGET_DIR:-target}
+
+# One cargo invocation per program: built together, cargo would unify the
+# programs' features, and a program's code (and CUs) would depend on which
+# others were built with it (measured: 106 message rows moved).
+for dir in "$@"; do
+	package=$(package_of "$dir")
+	name=$(name_of "$dir")
+	case ${SBF_TOOLCHAIN:-upstream} in
+	upstream)
+		run cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
+			-p "$package" "${feature_args[@]}" || exit $?
+		built=$target_dir/bpfel-unknown-none/release/lib${package//-/_}.so
+		stamp=upstream
+		;;
+	build-sbf)
+		run cargo build-sbf --manifest-path "$dir/Cargo.toml" --sbf-out-dir "$target_dir/build-sbf" \
+			"${feature_args[@]}" || exit $?
+		built=$target_dir/build-sbf/${package//-/_}.so
+		stamp=$(cargo build-sbf --version | paste -sd, - | sed 's/,/, /g')
+		;;
+	*)
+		echo "SBF_TOOLCHAIN is '$SBF_TOOLCHAIN'; use upstream (the default) or build-sbf" >&2
+		exit 2
+		;;
+	esac
+	cp "$built" "$deploy/$name.so" || exit $?
+	echo "$stamp" >"$deploy/$name.toolchain"
+	printf '  %-36s %8s bytes  [%s s]\n' "$subfolder/$name.so" "$(stat -c %s "$deploy/$name.so")" \
+		$(($(date +%s) - ${START:-$(date +%s)}))
+done
