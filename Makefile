@@ -38,7 +38,7 @@ export START := $(shell date +%s)
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline sweep wire wire-baseline fixtures litesvm test lint new-program clean
+.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline fixtures litesvm litesvm-baseline test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -101,6 +101,12 @@ bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.jso
 sweep: $(TOOLCHAIN_READY) ## Where the stack runs out: build and run programs/stack/* at 1-32 accounts, both ways, into target/benches/sweep.*
 	cargo run -q -p benches --bin sweep
 
+toolchains: setup ## Build and measure every program with LLVM 21, 22, 23 and sBPF v3 into benches/toolchains.json (TOOLCHAINS="llvm22": only those)
+	cargo run -q -p benches --bin toolchains
+
+toolchains-report: ## The toolchain matrix's report from benches/toolchains.json into target/benches/toolchains.md
+	cargo run -q -p benches --bin toolchains -- report
+
 wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
 	cargo run -p wire --bin wire
 
@@ -110,8 +116,11 @@ wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the README's wire c
 fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/
 	cargo run -p fixtures --bin fixtures
 
-litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM; compare CUs and data
+litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM; compare CUs, data, and mainnet's faults with benches/mainnet.json
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
+
+litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
+	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
 test: all ## Build, then run the tests (contract, random input, report, wire), then the LiteSVM replay
 	cargo test -p benches -p wire -p fixtures

@@ -11,13 +11,14 @@ use crate::{
     Case, Expected, Family, HarnessError, Program, Workspace,
     baseline::Baseline,
     families::cases,
+    mainnet::Mainnet,
     message, metadata,
     report::{Lock, Measurement, Provenance, Run},
     token,
 };
 
 /// The floor's cases: the same calls, which must succeed and change nothing.
-fn floor_cases(floor: &[Program]) -> Vec<Case> {
+pub(crate) fn floor_cases(floor: &[Program]) -> Vec<Case> {
     let mut cases = cases(floor).expect("the floor is a token program");
     for case in &mut cases {
         case.expected = Expected::Success(case.accounts[0].1.data.clone());
@@ -249,6 +250,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             .filter(|p| p.family == Family::Token)
             .map(|p| (p.name.clone(), p.encoding))
             .collect(),
+        mainnet: Mainnet::read(workspace).map_err(HarnessError::Report)?,
     };
     let write = |file: &str, contents: String| {
         fs::write(out_dir.join(file), contents)

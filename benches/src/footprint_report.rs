@@ -19,7 +19,7 @@ impl Run {
     /// than the default heap.
     pub fn footprint_section(&self) -> String {
         let mut out = String::from(
-            "\n## Stack, calls and heap\n\nFrom the traced pass (`benches/src/trace.rs`): every case run again with Mollusk's register tracing, its CUs equal to the untraced run's. `instructions`: sBPF instructions executed; `syscall CUs`: CUs minus instructions (marked † where over 10% of the CUs); `stack`: the deepest byte below its frame's top any access reached (a frame is 4,096 bytes); `depth`: the deepest call nesting (limit 64); `heap`: the span of the heap the case touched.\n",
+            "\n## Stack, calls and heap\n\nFrom the traced pass (`benches/src/trace.rs`): every case run again with Mollusk's register tracing, its CUs equal to the untraced run's. `instructions`: sBPF instructions executed; `syscall CUs`: CUs minus instructions (marked * where over 10% of the CUs); `stack`: the deepest byte below its frame's top any access reached (a frame is 4,096 bytes); `depth`: the deepest call nesting (limit 64); `heap`: the span of the heap the case touched.\n",
         );
         let traced = |family: Family| -> Vec<&Measurement> {
             self.measurements
@@ -42,21 +42,25 @@ impl Run {
                 let f = m.footprint.expect("filtered");
                 let syscalls = f.syscall_cus(m.cus);
                 let mark = if syscalls as f64 > LARGE_SYSCALL_SHARE * m.cus as f64 {
-                    " †"
+                    " *"
                 } else {
                     ""
                 };
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {syscalls}{mark} | {} | {} | {} |",
+                    "| {} | {}{} | {} | {syscalls}{mark} | {} | {} | {} |",
                     m.row(),
                     m.cus,
+                    self.mainnet_mark(m),
                     f.instructions,
                     f.stack_bytes,
                     f.call_depth,
                     f.heap_bytes
                 );
             }
+            out.push_str(
+                &self.mainnet_footnote(self.measurements.iter().filter(|m| m.family == family)),
+            );
         }
         let over: Vec<&Measurement> = self
             .measurements

@@ -10,12 +10,14 @@ pub mod chart;
 pub mod families;
 pub mod footprint_report;
 pub mod hostile;
+pub mod mainnet;
 pub mod message;
 pub mod metadata;
 pub mod report;
 pub mod scaffold;
 pub mod sweep;
 pub mod token;
+pub mod toolchains;
 pub mod trace;
 pub mod workspace;
 

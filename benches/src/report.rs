@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::{
     Program, Workspace,
+    mainnet::Mainnet,
     token::{BASELINE, record::Encoding},
     trace::Footprint,
     workspace::read_toml,
@@ -250,6 +251,8 @@ pub struct Run {
     pub crates: BTreeMap<String, Option<(String, String)>>,
     /// How each token program stores `Account`, by program folder.
     pub encodings: BTreeMap<String, Encoding>,
+    /// The rows that fault with mainnet's features (LiteSVM's replay).
+    pub mainnet: Mainnet,
 }
 
 impl Run {
@@ -266,6 +269,13 @@ impl Run {
         if self.shapes().len() > 1 {
             out.push_str(&self.shapes_section());
         }
+        out.push_str(
+            &self.mainnet_footnote(
+                self.measurements
+                    .iter()
+                    .filter(|m| m.family == Family::Token),
+            ),
+        );
         if !self.message().is_empty() {
             out.push_str(&self.message_section());
         }
@@ -279,6 +289,20 @@ impl Run {
             }
         }
         out
+    }
+
+    /// The mainnet mark for a measurement's cell (` †`, or nothing).
+    pub fn mainnet_mark(&self, m: &Measurement) -> String {
+        self.mainnet.mark(&m.row())
+    }
+
+    /// The footnote for a table with marked cells, if any is marked.
+    pub fn mainnet_footnote<'a>(&self, cells: impl IntoIterator<Item = &'a Measurement>) -> String {
+        if cells.into_iter().any(|m| !self.mainnet_mark(m).is_empty()) {
+            self.mainnet.footnote()
+        } else {
+            String::new()
+        }
     }
 
     /// One record per program x shape x operation, with the provenance.
@@ -310,6 +334,7 @@ impl Run {
                     "encoded_bytes": m.encoded_bytes.or(encoding.map(|e| e.fixture_encoded_len())),
                     "operation": m.operation,
                     "cus": m.cus,
+                    "mainnet_ok": self.mainnet.ok(&m.row()),
                     "instructions": m.footprint.map(|f| f.instructions),
                     "syscall_cus": m.footprint.map(|f| f.syscall_cus(m.cus)),
                     "stack_bytes": m.footprint.map(|f| f.stack_bytes),

@@ -136,6 +136,16 @@ impl Shape {
             Self::Unchecked => "unchecked",
         }
     }
+
+    /// The cargo features that build a program in this shape (as the
+    /// Makefile passes them).
+    pub const fn features(self) -> &'static str {
+        match self {
+            Self::Exact => "",
+            Self::AtLeast => "common/at_least",
+            Self::Unchecked => "common/unchecked",
+        }
+    }
 }
 
 /// A benchmark program built in one shape: a folder
@@ -269,6 +279,9 @@ pub(crate) fn read_toml(path: &Path) -> toml::Table {
 #[derive(Clone, Debug)]
 pub struct Workspace {
     pub root: PathBuf,
+    /// Where the programs are read from: `target/deploy/`, or another
+    /// toolchain's build (`make toolchains`).
+    deploy: PathBuf,
 }
 
 impl Workspace {
@@ -289,11 +302,21 @@ impl Workspace {
     }
 
     pub fn at(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+        let root = root.into();
+        let deploy = root.join("target/deploy");
+        Self { root, deploy }
+    }
+
+    /// The same workspace with its programs read from `deploy`.
+    pub fn with_deploy_dir(self, deploy: impl Into<PathBuf>) -> Self {
+        Self {
+            deploy: deploy.into(),
+            ..self
+        }
     }
 
     pub fn deploy_dir(&self) -> PathBuf {
-        self.root.join("target/deploy")
+        self.deploy.clone()
     }
 
     pub fn benches_dir(&self) -> PathBuf {

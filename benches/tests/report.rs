@@ -365,3 +365,42 @@ fn results_json_is_the_same_across_processes() {
     };
     assert_eq!(without_date(&first_text), without_date(&second_text));
 }
+
+/// A row the LiteSVM replay found faulting with mainnet's features
+/// (benches/mainnet.json) is marked † with a footnote in the summary and
+/// `mainnet_ok: false` in results.json; the others are `true`.
+#[test]
+fn rows_that_fault_on_mainnet_are_marked() {
+    let (dir, workspace) = demo_workspace();
+    fs::create_dir_all(dir.path().join("benches")).unwrap();
+    fs::write(
+        dir.path().join("benches/mainnet.json"),
+        r#"{"litesvm": "0.18.1", "rows": {"at_least/demo::full": "InstructionError(0, ProgramFailedToComplete): Program X failed: Access violation in stack frame 3 at address 0x200003008 of size 8"}}"#,
+    )
+    .unwrap();
+    let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let summary = run.summary_markdown();
+    let full = run
+        .measurements
+        .iter()
+        .find(|m| m.operation == "full" && m.shape == benches::Shape::AtLeast)
+        .unwrap()
+        .cus;
+    // In the shapes table (the footprint table lists `exact` only).
+    assert!(summary.contains(&format!("| {full} † |")), "{summary}");
+    assert_eq!(summary.matches(" †").count(), 1, "{summary}");
+    assert!(
+        summary.contains(
+            "† Faults when replayed in LiteSVM 0.18.1 with mainnet's runtime features (`make litesvm`; benches/mainnet.json): `Access violation in stack frame N at address N of size N`."
+        ),
+        "{summary}"
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(workspace.benches_dir().join("results.json")).unwrap(),
+    )
+    .unwrap();
+    for record in json["results"].as_array().unwrap() {
+        let faulted = record["row"] == "at_least/demo::full";
+        assert_eq!(record["mainnet_ok"], !faulted, "{record}");
+    }
+}

@@ -7,8 +7,10 @@
 //! Two passes: with every runtime feature enabled, as Mollusk runs (every
 //! case must be equal, or this exits non-zero), and with the features
 //! active on mainnet, LiteSVM's default (reported: cases that fault there
-//! are listed with the runtime's error). Writes target/benches/litesvm.md
-//! and litesvm.json, and the pass's line into summary.md.
+//! are listed with the runtime's error, and must be the rows
+//! benches/mainnet.json names: `make bench` marks those in every table;
+//! `baseline` rewrites it). Writes target/benches/litesvm.md and
+//! litesvm.json, and the pass's line into summary.md.
 
 use std::{collections::BTreeMap, fs, path::PathBuf, process::ExitCode};
 
@@ -294,7 +296,76 @@ fn main() -> ExitCode {
     }
 }
 
+/// The rows that fault or differ with mainnet's features, as committed in
+/// benches/mainnet.json: `make bench` marks them in every table.
+#[derive(Serialize, Deserialize, PartialEq, Eq)]
+struct MainnetRows {
+    litesvm: String,
+    /// Row name -> what the replay saw (the runtime's error).
+    rows: BTreeMap<String, String>,
+}
+
+/// Compares the mainnet pass with benches/mainnet.json, or rewrites it
+/// (`baseline`); a difference fails, naming the rows.
+fn check_mainnet(
+    root: &std::path::Path,
+    pass: &Pass,
+    version: &str,
+    rewrite: bool,
+) -> Result<bool, String> {
+    let path = root.join("benches/mainnet.json");
+    let now = MainnetRows {
+        litesvm: version.into(),
+        rows: pass.different.iter().cloned().collect(),
+    };
+    if rewrite {
+        let text = serde_json::to_string_pretty(&now).expect("JSON") + "\n";
+        fs::write(&path, text).map_err(|e| format!("writing benches/mainnet.json: {e}"))?;
+        println!(
+            "wrote benches/mainnet.json ({} rows); commit it, then run make bench to mark them",
+            now.rows.len()
+        );
+        return Ok(true);
+    }
+    let committed: MainnetRows = fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .ok_or("benches/mainnet.json is missing or unreadable; run `make litesvm-baseline`")?;
+    if committed == now {
+        return Ok(true);
+    }
+    let mut changes = Vec::new();
+    for (row, what) in &now.rows {
+        if committed.rows.get(row) != Some(what) {
+            changes.push(format!("  now differs on mainnet: {row}: {what}"));
+        }
+    }
+    for row in committed.rows.keys().filter(|r| !now.rows.contains_key(*r)) {
+        changes.push(format!("  no longer differs on mainnet: {row}"));
+    }
+    if committed.litesvm != now.litesvm {
+        changes.push(format!(
+            "  LiteSVM {} -> {}",
+            committed.litesvm, now.litesvm
+        ));
+    }
+    eprintln!(
+        "litesvm check: the mainnet replay differs from benches/mainnet.json (the rows every table marks):\n{}\nIf intended, run `make litesvm-baseline`, commit benches/mainnet.json, and run make bench.",
+        changes.join("\n")
+    );
+    Ok(false)
+}
+
 fn run() -> Result<bool, String> {
+    let rewrite = match std::env::args().nth(1).as_deref() {
+        None => false,
+        Some("baseline") => true,
+        Some(other) => {
+            return Err(format!(
+                "unknown mode `{other}`; use no argument or `baseline`"
+            ));
+        }
+    };
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = root.join("target/benches");
     let path = out.join("cases.json");
@@ -335,5 +406,6 @@ fn run() -> Result<bool, String> {
             format!("{}\n\n{line}\n", kept.join("\n").trim_end()),
         )?;
     }
-    Ok(all.equal == all.cases)
+    let mainnet_as_committed = check_mainnet(&root, &passes[1], version, rewrite)?;
+    Ok(all.equal == all.cases && mainnet_as_committed)
 }

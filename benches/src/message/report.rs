@@ -97,7 +97,11 @@ impl Run {
                 let _ = write!(out, "| {p} |");
                 for &size in &sizes {
                     let cell = self.message_cell(p, op, size);
-                    let _ = write!(out, " {} |", cell.map_or("-".into(), |m| m.cus.to_string()));
+                    let _ = write!(
+                        out,
+                        " {} |",
+                        cell.map_or("-".into(), |m| format!("{}{}", m.cus, self.mainnet_mark(m)))
+                    );
                 }
                 let per_kb = self
                     .message_cell(p, op, largest)
@@ -126,6 +130,9 @@ impl Run {
                 })
                 .collect();
             let _ = writeln!(out, "\nCheapest: {}.", cheapest.join(", "));
+            out.push_str(
+                &self.mainnet_footnote(self.message().into_iter().filter(|m| m.operation == *op)),
+            );
         }
         out.push_str("\n### Encoded size\n\nBytes of each format's encoding of each instance.\n");
         header(&mut out, "format", None);

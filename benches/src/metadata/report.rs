@@ -96,12 +96,15 @@ impl Run {
                 for instance in INSTANCES {
                     let cell = self.metadata_cell(p, op, instance).map_or("-".into(), |m| {
                         let mark = if m.error.is_some() { ERROR_MARK } else { "" };
-                        format!("{}{mark}", m.cus)
+                        format!("{}{mark}{}", m.cus, self.mainnet_mark(m))
                     });
                     let _ = write!(out, " {cell} |");
                 }
                 out.push('\n');
             }
+            out.push_str(
+                &self.mainnet_footnote(self.metadata().into_iter().filter(|m| m.operation == op)),
+            );
         }
         out.push_str(
             "\n### Encoded and allocated size\n\n\

@@ -118,9 +118,7 @@ impl Run {
         };
         let shape = Shape::Exact;
         for op in &operations {
-            row(op.to_string(), &|p| {
-                cell(self.cus(shape, p, op), self.ratio(shape, p, op))
-            });
+            row(op.to_string(), &|p| self.token_cell(shape, p, op));
         }
         for op in &operations {
             row(
@@ -171,11 +169,7 @@ impl Run {
             for p in self.programs() {
                 let _ = write!(out, "| {p} |");
                 for &shape in &shapes {
-                    let _ = write!(
-                        out,
-                        " {} |",
-                        cell(self.cus(shape, p, op), self.ratio(shape, p, op))
-                    );
+                    let _ = write!(out, " {} |", self.token_cell(shape, p, op));
                 }
                 out.push('\n');
             }
@@ -205,6 +199,24 @@ impl Run {
             let _ = writeln!(out, "- **{p}**: {}.", spreads.join("; "));
         }
         out
+    }
+}
+
+impl Run {
+    /// A token cell: CUs, the ratio to the baseline, the mainnet mark.
+    fn token_cell(&self, shape: Shape, program: &str, operation: &str) -> String {
+        let row = format!(
+            "{}::{operation}",
+            Program::label_of(Family::Token, shape, program)
+        );
+        format!(
+            "{}{}",
+            cell(
+                self.cus(shape, program, operation),
+                self.ratio(shape, program, operation)
+            ),
+            self.mainnet.mark(&row)
+        )
     }
 }
 

@@ -1,0 +1,67 @@
+//! Runs every case of every program one toolchain built, each checked
+//! against its contract as `make bench` checks it; a program that does not
+//! load and a result the contract refuses are recorded, not fatal.
+
+use std::collections::BTreeMap;
+
+use super::matrix::{Cell, Row};
+use crate::{Case, Family, Program, Workspace, bench::floor_cases, families::cases};
+
+/// Per row name: the row and this toolchain's cell.
+pub type Measured = BTreeMap<String, (Row, Cell)>;
+
+fn row(case: &Case) -> Row {
+    let group = match case.family {
+        Family::Token => case.shape.name().to_string(),
+        _ => case
+            .size
+            .map(|s| s.to_string())
+            .or(case.instance.map(String::from))
+            .unwrap_or_default(),
+    };
+    Row {
+        family: case.family.name().into(),
+        program: case.name.clone(),
+        operation: case.operation.clone(),
+        group,
+        cells: BTreeMap::new(),
+    }
+}
+
+/// Each case of `program` in its own Mollusk, so one program's failure
+/// stays its own.
+fn run_program(workspace: &Workspace, program: &Program, cases: &[Case], out: &mut Measured) {
+    let mollusk = workspace.mollusk(std::slice::from_ref(program));
+    for case in cases {
+        let cell = match &mollusk {
+            Ok(mollusk) => case
+                .run(mollusk)
+                .map(|result| result.compute_units_consumed)
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(format!("not loaded: {e}")),
+        };
+        out.insert(case.name(), (row(case), cell.into()));
+    }
+}
+
+/// Every case of the programs that built (the floor's too).
+pub fn measure(
+    workspace: &Workspace,
+    programs: &[Program],
+    built: &BTreeMap<String, Cell>,
+) -> Measured {
+    let mut out = Measured::new();
+    for program in programs {
+        if !matches!(built.get(&program.label()), Some(Cell::Cus(_))) {
+            continue;
+        }
+        let one = std::slice::from_ref(program);
+        let program_cases = if program.dir.ends_with("benches/noop") {
+            floor_cases(one)
+        } else {
+            cases(one).unwrap_or_default()
+        };
+        run_program(workspace, program, &program_cases, &mut out);
+    }
+    out
+}

@@ -1,0 +1,320 @@
+//! The matrix as markdown (target/benches/toolchains.md, and the README's
+//! tables): each cell per toolchain with min, max and spread, and per
+//! operation whether the order of crates is the same on every toolchain.
+
+use std::collections::BTreeMap;
+
+use super::{
+    REFERENCE,
+    matrix::{Matrix, Row},
+};
+
+/// Spearman's rank correlation of two equally long samples (ties get
+/// their average rank); 1 when either has no variation to rank.
+pub fn spearman(a: &[u64], b: &[u64]) -> f64 {
+    fn ranks(values: &[u64]) -> Vec<f64> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by_key(|&i| values[i]);
+        let mut ranks = vec![0.0; values.len()];
+        let mut start = 0;
+        while start < order.len() {
+            let mut end = start;
+            while end + 1 < order.len() && values[order[end + 1]] == values[order[start]] {
+                end += 1;
+            }
+            let average = (start + end) as f64 / 2.0 + 1.0;
+            for &i in &order[start..=end] {
+                ranks[i] = average;
+            }
+            start = end + 1;
+        }
+        ranks
+    }
+    let (ra, rb) = (ranks(a), ranks(b));
+    let mean = |r: &[f64]| r.iter().sum::<f64>() / r.len() as f64;
+    let (ma, mb) = (mean(&ra), mean(&rb));
+    let cov: f64 = ra.iter().zip(&rb).map(|(x, y)| (x - ma) * (y - mb)).sum();
+    let va: f64 = ra.iter().map(|x| (x - ma).powi(2)).sum();
+    let vb: f64 = rb.iter().map(|y| (y - mb).powi(2)).sum();
+    if va == 0.0 || vb == 0.0 {
+        1.0
+    } else {
+        cov / (va * vb).sqrt()
+    }
+}
+
+/// Two crates whose order differs between the reference and a toolchain:
+/// (crate a, crate b, a and b on the reference, a and b on the other).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Swap {
+    pub a: String,
+    pub b: String,
+    pub reference: (u64, u64),
+    pub other: (u64, u64),
+}
+
+/// The rows of one family, operation and group that have a value on
+/// both toolchains: (crate, reference CUs, other CUs).
+fn paired<'a>(rows: &[&'a Row], reference: &str, other: &str) -> Vec<(&'a str, u64, u64)> {
+    rows.iter()
+        .filter_map(|row| {
+            let r = row.cells.get(reference)?.cus()?;
+            let o = row.cells.get(other)?.cus()?;
+            Some((row.program.as_str(), r, o))
+        })
+        .collect()
+}
+
+/// Pairs strictly ordered one way on the reference and the other way on
+/// the other toolchain.
+pub fn swaps(rows: &[&Row], reference: &str, other: &str) -> Vec<Swap> {
+    let values = paired(rows, reference, other);
+    let mut out = Vec::new();
+    for (i, &(a, ra, oa)) in values.iter().enumerate() {
+        for &(b, rb, ob) in &values[i + 1..] {
+            if ra.cmp(&rb) != oa.cmp(&ob) && ra != rb && oa != ob {
+                out.push(Swap {
+                    a: a.into(),
+                    b: b.into(),
+                    reference: (ra, rb),
+                    other: (oa, ob),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Family, operation, group: the rows whose crates are ranked together.
+type GroupKey = (String, String, String);
+
+/// Rows grouped as an order of crates is read: family, operation, group.
+pub fn groups(matrix: &Matrix) -> BTreeMap<GroupKey, Vec<&Row>> {
+    let mut out: BTreeMap<_, Vec<&Row>> = BTreeMap::new();
+    for row in matrix.rows.values() {
+        if row.program == "noop" {
+            continue;
+        }
+        out.entry((row.family.clone(), row.operation.clone(), row.group.clone()))
+            .or_default()
+            .push(row);
+    }
+    out
+}
+
+/// (min, max) of a row's measured cells.
+pub fn range(row: &Row) -> Option<(u64, u64)> {
+    let values: Vec<u64> = row.cells.values().filter_map(|c| c.cus()).collect();
+    Some((*values.iter().min()?, *values.iter().max()?))
+}
+
+/// A group's natural order for tables: sizes numerically, others by name.
+fn group_key(group: &str) -> (usize, String) {
+    (group.parse().unwrap_or(usize::MAX), group.to_string())
+}
+
+fn toolchain_table(matrix: &Matrix) -> String {
+    let mut out = String::from(
+        "| toolchain | rustc | LLVM | linker | sBPF | programs built | cases measured |\n|---|---|---|---|---|---:|---:|\n",
+    );
+    for column in &matrix.toolchains {
+        let built = column
+            .programs
+            .values()
+            .filter(|c| c.cus().is_some())
+            .count();
+        let measured = matrix
+            .rows
+            .values()
+            .filter(|r| r.cells.get(&column.name).and_then(|c| c.cus()).is_some())
+            .count();
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {built}/{} | {measured}/{} |\n",
+            column.name,
+            column.versions.rustc,
+            column.versions.llvm,
+            column.versions.linker,
+            column.sbpf_arch,
+            column.programs.len(),
+            matrix.rows.len()
+        ));
+    }
+    out
+}
+
+/// Every failure, by toolchain: builds, then cases.
+fn failures(matrix: &Matrix) -> String {
+    let mut out = String::new();
+    for column in &matrix.toolchains {
+        for (program, cell) in &column.programs {
+            if let super::matrix::Cell::Failed(e) = cell {
+                out.push_str(&format!(
+                    "- {} `{program}` did not build: {e}\n",
+                    column.name
+                ));
+            }
+        }
+        for (name, row) in &matrix.rows {
+            if let Some(super::matrix::Cell::Failed(e)) = row.cells.get(&column.name) {
+                out.push_str(&format!("- {} `{name}`: {e}\n", column.name));
+            }
+        }
+    }
+    out
+}
+
+/// One family's cells: a row per case, a column per toolchain, then min,
+/// max and spread (max / min).
+pub fn cell_table(matrix: &Matrix, family: &str) -> String {
+    let names = matrix.names();
+    let mut out = format!(
+        "| case | {} | min | max | spread |\n|---|{}---:|---:|---:|\n",
+        names.join(" | "),
+        "---:|".repeat(names.len())
+    );
+    let mut rows: Vec<(&String, &Row)> = matrix
+        .rows
+        .iter()
+        .filter(|(_, r)| r.family == family)
+        .collect();
+    rows.sort_by_key(|(name, r)| (r.operation.clone(), group_key(&r.group), (*name).clone()));
+    for (name, row) in rows {
+        let cells: Vec<String> = names
+            .iter()
+            .map(|n| match row.cells.get(*n) {
+                Some(super::matrix::Cell::Cus(c)) => c.to_string(),
+                Some(super::matrix::Cell::Failed(_)) => "failed".into(),
+                None => "-".into(),
+            })
+            .collect();
+        let (min, max, spread) = match range(row) {
+            Some((min, max)) => (
+                min.to_string(),
+                max.to_string(),
+                format!("{:.2}x", max as f64 / min.max(1) as f64),
+            ),
+            None => ("-".into(), "-".into(), "-".into()),
+        };
+        out.push_str(&format!(
+            "| {name} | {} | {min} | {max} | {spread} |\n",
+            cells.join(" | ")
+        ));
+    }
+    out
+}
+
+/// Per family and operation: the lowest rank correlation with the
+/// reference over the operation's groups, per toolchain, and every pair
+/// of crates that swaps.
+pub fn order_table(matrix: &Matrix, family: &str) -> (String, Vec<String>) {
+    let others: Vec<&str> = matrix
+        .names()
+        .into_iter()
+        .filter(|n| *n != REFERENCE)
+        .collect();
+    let mut table = format!(
+        "| operation | groups | {} |\n|---|---:|{}\n",
+        others
+            .iter()
+            .map(|n| format!("rank corr. {n} vs {REFERENCE} (lowest)"))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---:|".repeat(others.len())
+    );
+    let mut swap_lines = Vec::new();
+    let groups = groups(matrix);
+    let mut operations: Vec<&String> = groups
+        .keys()
+        .filter(|(f, _, _)| f == family)
+        .map(|(_, op, _)| op)
+        .collect();
+    operations.dedup();
+    for operation in operations {
+        let mut of_op: Vec<(&GroupKey, &Vec<&Row>)> = groups
+            .iter()
+            .filter(|((f, op, _), _)| f == family && op == operation)
+            .collect();
+        of_op.sort_by_key(|((_, _, g), _)| group_key(g));
+        let mut lowest = Vec::new();
+        for other in &others {
+            let mut min = f64::INFINITY;
+            for ((_, _, group), rows) in &of_op {
+                let values = paired(rows, REFERENCE, other);
+                if values.len() < 2 {
+                    continue;
+                }
+                let r: Vec<u64> = values.iter().map(|v| v.1).collect();
+                let o: Vec<u64> = values.iter().map(|v| v.2).collect();
+                min = min.min(spearman(&r, &o));
+                for swap in swaps(rows, REFERENCE, other) {
+                    swap_lines.push(format!(
+                        "{operation} {group}, {other}: {} {} vs {} {} on {REFERENCE}, {} vs {} on {other}",
+                        swap.a,
+                        swap.b,
+                        swap.reference.0,
+                        swap.reference.1,
+                        swap.other.0,
+                        swap.other.1
+                    ));
+                }
+            }
+            lowest.push(if min.is_finite() {
+                format!("{min:.3}")
+            } else {
+                "-".into()
+            });
+        }
+        table.push_str(&format!(
+            "| {operation} | {} | {} |\n",
+            of_op.len(),
+            lowest.join(" | ")
+        ));
+    }
+    (table, swap_lines)
+}
+
+/// The whole report.
+pub fn markdown(matrix: &Matrix) -> String {
+    let mut out = format!(
+        "# Compute units by toolchain\n\n`{}` at {} ({}). Each program built by each toolchain \
+         and every case checked against its contract, as `make bench` does; a failure is a \
+         result. `{REFERENCE}` is this tree's default (its numbers are `make bench`'s).\n\n{}",
+        matrix.command,
+        matrix.commit,
+        matrix.date,
+        toolchain_table(matrix)
+    );
+    let failures = failures(matrix);
+    if !failures.is_empty() {
+        out.push_str(&format!("\nFailures:\n\n{failures}"));
+    }
+    let mut families: Vec<&str> = matrix.rows.values().map(|r| r.family.as_str()).collect();
+    families.sort();
+    families.dedup();
+    for family in families {
+        let (order, swaps) = order_table(matrix, family);
+        out.push_str(&format!(
+            "\n## {family} family\n\n### Order of crates\n\nSpearman's rank correlation of the crates' CUs \
+             with `{REFERENCE}`'s, per operation the lowest over its groups (token: shapes; message: \
+             sizes; metadata: instances); 1.000 is the same order.\n\n{order}"
+        ));
+        if swaps.is_empty() {
+            out.push_str("\nNo pair of crates swaps.\n");
+        } else {
+            out.push_str(&format!(
+                "\nPairs that swap ({}):\n\n{}\n",
+                swaps.len(),
+                swaps
+                    .iter()
+                    .map(|s| format!("- {s}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+        out.push_str(&format!(
+            "\n### Every cell\n\n{}",
+            cell_table(matrix, family)
+        ));
+    }
+    out
+}
