@@ -33,22 +33,28 @@ export BUILD_LOG ?= $(TARGET_DIR)/build.log
 # built on its own, one line each.
 BUILD := benches/build-programs.sh
 family_dirs = $(addprefix programs/$(1)/,$($(2)))
+# The first make's start; a sub-make inherits it.
+ifndef START
 export START := $(shell date +%s)
+endif
+HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 # Seconds since make started, for progress messages (in a recipe).
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help setup check-build-sbf all floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline fixtures litesvm litesvm-baseline test lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline fixtures litesvm litesvm-baseline test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
 
-setup: ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools/ (output: target/setup.log)
+rust-toolchain:
 	@command -v rustup >/dev/null || { echo "setup failed: rustup not found. Install it from rustup.rs, then run make setup again." >&2; exit 1; }
 	@mkdir -p $(TARGET_DIR)
 	@rustup run $$(sed -n 's/^channel *= *"\(.*\)".*/\1/p' rust-toolchain.toml) rustc --version >/dev/null 2>&1 || { \
 	  echo "setup [$(elapsed)]: installing the Rust toolchain named in rust-toolchain.toml (about 20 s)..."; \
 	  rustup toolchain install >>$(SETUP_LOG) 2>&1 || { echo "setup failed: rustup could not install the pinned nightly (see $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; }
+
+setup: rust-toolchain ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools/ (output: target/setup.log)
 	@command -v protoc >/dev/null || { \
 	  echo "setup [$(elapsed)]: installing protoc (Debian's protobuf-compiler), which Mollusk's fixtures need to build..."; \
 	  { apt-get update -qq && apt-get install -y -qq protobuf-compiler; } >>$(SETUP_LOG) 2>&1 || { echo "setup failed: could not install protobuf-compiler with apt-get (see $(SETUP_LOG)). Install protoc (or set PROTOC to one), then run make setup again." >&2; exit 1; }; }
@@ -60,15 +66,23 @@ setup: ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
 
-all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
+all: rust-toolchain ## Build every program into target/deploy/<family>/ and, alongside, the harness
+	@echo "make all: compiling the harness alongside the programs (its output: $(HARNESS_LOG))"
+	@cargo build -p benches --bins > $(HARNESS_LOG) 2>&1 & harness=$$!; \
+	  $(MAKE) --no-print-directory programs || { kill $$harness 2>/dev/null; exit 1; }; \
+	  wait $$harness || { grep -E '^error' -A8 $(HARNESS_LOG) | head -40 >&2; \
+	    echo "make all: the harness (benches/) did not compile; cargo's output: $(HARNESS_LOG)" >&2; exit 1; }; \
+	  echo "make all: harness compiled ($(elapsed) since make started)"
+
+programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make all: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA)) programs and the floor; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA)) programs and the floor; cargo's output goes to $(BUILD_LOG)"
 	@$(BUILD) token/exact "" $(call family_dirs,token,TOKEN) benches/noop
 	@$(BUILD) token/at_least common/at_least $(call family_dirs,token,TOKEN) benches/noop
 	@$(BUILD) token/unchecked common/unchecked $(call family_dirs,token,TOKEN) benches/noop
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@echo "make all: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }

@@ -258,6 +258,10 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     };
     write("summary.md", run.summary_markdown())?;
     write(
+        "answer.md",
+        crate::answer::markdown(&run.measurements, &run.mainnet),
+    )?;
+    write(
         "results.json",
         serde_json::to_string_pretty(&run.results_json()).expect("JSON") + "\n",
     )?;

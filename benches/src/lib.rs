@@ -3,6 +3,7 @@
 //! Mollusk and checks each result against the contract before any number is
 //! reported.
 
+pub mod answer;
 pub mod baseline;
 pub mod bench;
 pub mod case;

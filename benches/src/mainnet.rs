@@ -79,10 +79,11 @@ impl Mainnet {
                 .collect::<Vec<_>>()
                 .join("; "),
             if explained {
-                " The program stores a call's sixth and later arguments above its own frame, \
-                 where the callee reads them; with mainnet's stack frame gaps that address is \
-                 unmapped (README, \"Mainnet's features\"). Its CUs here are those of the run \
-                 with every feature on, as Mollusk runs."
+                " Upstream LLVM's BPF backend compiles `alloc`'s `Vec` growth with a store \
+                 8 bytes above the function's frame (`*(u64 *)(r10 + 8)`), which works only \
+                 where stack frames are contiguous, as Mollusk (every feature on) lays them \
+                 out; mainnet's frames have gaps (docs/replay.md, \"Mainnet's features\"). \
+                 The CUs are those of the run with every feature on."
             } else {
                 ""
             }

@@ -152,7 +152,11 @@ fn build_sbf_toolchain_builds_every_program_with_cargo_build_sbf() {
     let log = dir.path().join("cargo.log");
     let deploy = dir.path().join("deploy");
     let output = Command::new("make")
-        .args(["--no-print-directory", "all", "SBF_TOOLCHAIN=build-sbf"])
+        .args([
+            "--no-print-directory",
+            "programs",
+            "SBF_TOOLCHAIN=build-sbf",
+        ])
         .arg(format!("DEPLOY={}", deploy.display()))
         .arg(format!(
             "CARGO_TARGET_DIR={}",

@@ -50,6 +50,7 @@ fn error_of(stderr: &str) -> String {
             (l.starts_with("error") && !l.starts_with("error: could not compile"))
                 || l.starts_with("-->")
                 || l.contains("LLVM ERROR")
+                || l.contains("ERROR llvm")
                 || l.contains("Running pass")
                 || l.contains("Cannot select")
         })

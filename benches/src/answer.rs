@@ -1,0 +1,200 @@
+//! The README's first screen: which crate for which kind of account, from
+//! one run's measurements (`make bench` writes it to
+//! target/benches/answer.md; a test holds the README's copy to this tree's
+//! numbers, so it cannot go stale).
+
+use std::fmt::Write as _;
+
+use crate::{Family, Shape, mainnet::Mainnet, report::Measurement};
+
+/// One question a program author asks, and the rows that answer it.
+struct Question {
+    account: &'static str,
+    operation_text: &'static str,
+    family: Family,
+    operation: &'static str,
+    /// The token shape, message size or metadata instance.
+    group: Group,
+}
+
+#[derive(Clone, Copy)]
+enum Group {
+    Shape(Shape),
+    Size(usize),
+    Instance(&'static str),
+}
+
+const QUESTIONS: [Question; 7] = [
+    Question {
+        account: "fixed size (a 160-byte token account)",
+        operation_text: "read one field",
+        family: Family::Token,
+        operation: "read_owner",
+        group: Group::Shape(Shape::Exact),
+    },
+    Question {
+        account: "fixed size",
+        operation_text: "change one field, write it back",
+        family: Family::Token,
+        operation: "update_amount",
+        group: Group::Shape(Shape::Exact),
+    },
+    Question {
+        account: "lists (`Vec`s: a 5.4 KB message)",
+        operation_text: "read one list entry",
+        family: Family::Message,
+        operation: "read_instruction",
+        group: Group::Size(5400),
+    },
+    Question {
+        account: "lists",
+        operation_text: "append an entry (the account grows)",
+        family: Family::Message,
+        operation: "push_key",
+        group: Group::Size(5400),
+    },
+    Question {
+        account: "strings, options, enums (NFT metadata)",
+        operation_text: "read one field",
+        family: Family::Metadata,
+        operation: "read_royalty",
+        group: Group::Instance("typical"),
+    },
+    Question {
+        account: "strings, options, enums",
+        operation_text: "replace a string",
+        family: Family::Metadata,
+        operation: "set_uri",
+        group: Group::Instance("typical"),
+    },
+    Question {
+        account: "large (a 10 KB message)",
+        operation_text: "decode and check all of it",
+        family: Family::Message,
+        operation: "full",
+        group: Group::Size(10136),
+    },
+];
+
+fn in_group(m: &Measurement, family: Family, operation: &str, group: Group) -> bool {
+    m.family == family
+        && m.operation == operation
+        && match group {
+            Group::Shape(shape) => m.shape == shape,
+            Group::Size(size) => m.size == Some(size),
+            Group::Instance(instance) => m.instance == Some(instance),
+        }
+}
+
+/// `1,234`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The framework paths, each mapped to the row that measures it.
+const FRAMEWORKS: [(&str, Family, &str, Shape, &str, &str); 3] = [
+    (
+        "Anchor 1.x `Account<T>` (discriminator, then borsh over the rest of the slice)",
+        Family::Token,
+        "borsh",
+        Shape::AtLeast,
+        "read_owner",
+        "update_amount",
+    ),
+    (
+        "Anchor `AccountLoader<T>` (bytemuck over a fixed range)",
+        Family::Token,
+        "bytemuck",
+        Shape::Exact,
+        "read_owner",
+        "update_amount",
+    ),
+    (
+        "Anchor 2 `BorshAccount<T>` (wincode reading and writing borsh's bytes)",
+        Family::Metadata,
+        "wincode",
+        Shape::Exact,
+        "read_royalty",
+        "set_uri",
+    ),
+];
+
+/// The answer block, between its markers.
+pub fn markdown(measurements: &[Measurement], mainnet: &Mainnet) -> String {
+    let cell = |m: &Measurement| format!("{}{}", thousands(m.cus), mainnet.mark(&m.row()));
+    let mut out = String::from(
+        "<!-- answer: written by make bench (target/benches/answer.md), checked by benches/tests/readme.rs -->\n\
+         | account | operation | cheapest (CUs) | borsh (x the cheapest) |\n|---|---|---|---:|\n",
+    );
+    let mut marked = false;
+    for q in &QUESTIONS {
+        let mut rows: Vec<&Measurement> = measurements
+            .iter()
+            .filter(|m| in_group(m, q.family, q.operation, q.group))
+            .collect();
+        rows.sort_by_key(|m| (m.cus, m.program.clone()));
+        // Ties share one figure: `a = b 55`.
+        let mut cheapest: Vec<String> = Vec::new();
+        let mut shown = 0;
+        for tier in rows.chunk_by(|a, b| a.cus == b.cus) {
+            if shown >= 3 {
+                break;
+            }
+            let names: Vec<&str> = tier.iter().map(|m| m.program.as_str()).collect();
+            cheapest.push(format!("{} {}", names.join(" = "), cell(tier[0])));
+            shown += tier.len();
+        }
+        let borsh = rows.iter().find(|m| m.program == "borsh");
+        let least = rows.first().map_or(1, |m| m.cus.max(1));
+        marked |= rows.iter().any(|m| !mainnet.mark(&m.row()).is_empty());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            q.account,
+            q.operation_text,
+            cheapest.join(", "),
+            borsh.map_or("-".into(), |m| {
+                let ratio = m.cus as f64 / least as f64;
+                let precision = if ratio < 10.0 { 1 } else { 0 };
+                format!("{} ({ratio:.precision$}x)", cell(m))
+            })
+        );
+    }
+    out.push_str("\nWhat the common framework paths cost (the rows that measure them):\n\n");
+    for (path, family, program, shape, read, write) in FRAMEWORKS {
+        let find = |op: &str| {
+            measurements.iter().find(|m| {
+                m.family == family
+                    && m.program == program
+                    && m.shape == shape
+                    && m.operation == op
+                    && (family != Family::Metadata || m.instance == Some("typical"))
+            })
+        };
+        if let (Some(r), Some(w)) = (find(read), find(write)) {
+            let label = crate::Program::label_of(family, shape, program);
+            let _ = writeln!(
+                out,
+                "- {path}: `{label}`, {read} {}, {write} {} CUs",
+                cell(r),
+                cell(w)
+            );
+        }
+    }
+    out.push_str("- a pinocchio program: whatever it calls; find the crate's row.\n");
+    if marked {
+        out.push_str(
+            "\n† faults with mainnet's runtime features (the LiteSVM replay); see [docs/replay.md](docs/replay.md).\n",
+        );
+    }
+    out.push_str("<!-- /answer -->\n");
+    out
+}
