@@ -107,7 +107,9 @@ pub fn build_all(
         let size = fs::metadata(deploy.join(folder).join(format!("{}.so", program.name)));
         let outcome = match (result.status.success(), size) {
             (true, Ok(meta)) => Ok(meta.len()),
-            _ => Err(error_of(&stderr)),
+            // Paths relative to the workspace: the committed file is
+            // the same on every machine.
+            _ => Err(error_of(&stderr).replace(&format!("{}/", root.display()), "")),
         };
         progress(&format!(
             "{} {}: {}",
