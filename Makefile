@@ -54,7 +54,7 @@ rust-toolchain:
 	  echo "setup [$(elapsed)]: installing the Rust toolchain named in rust-toolchain.toml (about 20 s)..."; \
 	  rustup toolchain install >>$(SETUP_LOG) 2>&1 || { echo "setup failed: rustup could not install the pinned nightly (see $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; }
 
-# sbpf-linker is installed unoptimized (--debug): it compiles in about half
+# sbpf-linker is installed unoptimized (--debug, no debug info): it compiles in about half
 # the time, and every program it links is byte-identical to the optimized
 # build's (sha256 of all 52 compared; see docs/toolchain.md).
 setup: rust-toolchain ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools/ (output: target/setup.log)
@@ -63,7 +63,7 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src) and sbpf-lin
 	  { apt-get update -qq && apt-get install -y -qq protobuf-compiler; } >>$(SETUP_LOG) 2>&1 || { echo "setup failed: could not install protobuf-compiler with apt-get (see $(SETUP_LOG)). Install protoc (or set PROTOC to one), then run make setup again." >&2; exit 1; }; }
 	@$(LINKER) --version 2>/dev/null | grep -q "^sbpf-linker $(SBPF_LINKER_VERSION)$$" || { \
 	  echo "setup [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) into .tools/ (about a minute on 2 cores)..."; \
-	  cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --debug --root $(TOOLS) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; \
+	  CARGO_PROFILE_DEV_DEBUG=false cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --debug --root $(TOOLS) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; \
 	  echo "setup [$(elapsed)]: sbpf-linker $(SBPF_LINKER_VERSION) installed"; }
 
 check-build-sbf:
