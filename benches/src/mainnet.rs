@@ -83,7 +83,8 @@ impl Mainnet {
                  8 bytes above the function's frame (`*(u64 *)(r10 + 8)`), which works only \
                  where stack frames are contiguous, as Mollusk (every feature on) lays them \
                  out; mainnet's frames have gaps (docs/replay.md, \"Mainnet's features\"). \
-                 The CUs are those of the run with every feature on."
+                 The CUs are those of the run with every feature on; built as sBPF v3, \
+                 the same programs run with mainnet's features at the same CUs."
             } else {
                 ""
             }

@@ -134,7 +134,11 @@ fn toolchain_table(matrix: &Matrix) -> String {
             column.versions.rustc,
             column.versions.llvm,
             column.versions.linker,
-            column.sbpf_arch,
+            if column.sbpf_arch.is_empty() {
+                "-"
+            } else {
+                &column.sbpf_arch
+            },
             column.programs.len(),
             matrix.rows.len()
         ));
@@ -148,6 +152,7 @@ fn failures(matrix: &Matrix) -> String {
     for column in &matrix.toolchains {
         for (program, cell) in &column.programs {
             if let super::matrix::Cell::Failed(e) = cell {
+                let e = e.replace('\n', " / ");
                 out.push_str(&format!(
                     "- {} `{program}` did not build: {e}\n",
                     column.name
@@ -156,6 +161,7 @@ fn failures(matrix: &Matrix) -> String {
         }
         for (name, row) in &matrix.rows {
             if let Some(super::matrix::Cell::Failed(e)) = row.cells.get(&column.name) {
+                let e = e.replace('\n', " / ");
                 out.push_str(&format!("- {} `{name}`: {e}\n", column.name));
             }
         }
