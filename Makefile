@@ -33,6 +33,13 @@ export BUILD_LOG ?= $(TARGET_DIR)/build.log
 # built on its own, one line each.
 BUILD := benches/build-programs.sh
 family_dirs = $(addprefix programs/$(1)/,$($(2)))
+# $(call token_shapes,<program dirs>): each in the token family's three
+# length shapes, one feature each (common/src/token/shape.rs).
+define token_shapes
+	@$(BUILD) token/exact "" $(1)
+	@$(BUILD) token/at_least common/at_least $(1)
+	@$(BUILD) token/unchecked common/unchecked $(1)
+endef
 # The first make's start; a sub-make inherits it.
 ifndef START
 export START := $(shell date +%s)
@@ -80,18 +87,14 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
 	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA)) programs and the floor; cargo's output goes to $(BUILD_LOG)"
-	@$(BUILD) token/exact "" $(call family_dirs,token,TOKEN) benches/noop
-	@$(BUILD) token/at_least common/at_least $(call family_dirs,token,TOKEN) benches/noop
-	@$(BUILD) token/unchecked common/unchecked $(call family_dirs,token,TOKEN) benches/noop
+	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
 	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
-	@$(BUILD) token/exact "" programs/token/$*
-	@$(BUILD) token/at_least common/at_least programs/token/$*
-	@$(BUILD) token/unchecked common/unchecked programs/token/$*
+	$(call token_shapes,programs/token/$*)
 
 build-message-%: $(TOOLCHAIN_READY) ## Build one message program: make build-message-<name>
 	@test -f programs/message/$*/Cargo.toml || { echo "no program '$*' under programs/message/. Message programs: $(MESSAGE)" >&2; exit 1; }
@@ -102,9 +105,7 @@ build-metadata-%: $(TOOLCHAIN_READY) ## Build one metadata program: make build-m
 	@$(BUILD) metadata "" programs/metadata/$*
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
-	@$(BUILD) token/exact "" benches/noop
-	@$(BUILD) token/at_least common/at_least benches/noop
-	@$(BUILD) token/unchecked common/unchecked benches/noop
+	$(call token_shapes,benches/noop)
 
 bench: $(TOOLCHAIN_READY) ## Measure every program x operation into target/benches/
 	cargo run -p benches --bin bench

@@ -59,7 +59,21 @@ pub fn measure(
         let program_cases = if program.dir.ends_with("benches/noop") {
             floor_cases(one)
         } else {
-            cases(one).unwrap_or_default()
+            match cases(one) {
+                Ok(cases) => cases,
+                // No cases to run: one failed cell names why.
+                Err(e) => {
+                    let row = Row {
+                        family: program.family.name().into(),
+                        program: program.name.clone(),
+                        operation: "(cases)".into(),
+                        group: program.shape.name().into(),
+                        cells: BTreeMap::new(),
+                    };
+                    out.insert(program.label(), (row, Cell::Failed(e.to_string())));
+                    continue;
+                }
+            }
         };
         run_program(workspace, program, &program_cases, &mut out);
     }
