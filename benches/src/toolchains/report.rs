@@ -279,6 +279,84 @@ pub fn order_table(matrix: &Matrix, family: &str) -> (String, Vec<String>) {
     (table, swap_lines)
 }
 
+/// One line per family: cases measured on each toolchain, the largest
+/// spread of a cell (with its case and values), the lowest rank
+/// correlation and the number of pairs that swap.
+pub fn family_summary(matrix: &Matrix) -> String {
+    let names = matrix.names();
+    let mut out = format!(
+        "| family | {} | largest spread (case: min-max) | lowest rank corr. | pairs that swap |\n|---|{}---|---:|---:|\n",
+        names
+            .iter()
+            .map(|n| format!("{n} cases"))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---:|".repeat(names.len())
+    );
+    let mut families: Vec<&str> = matrix.rows.values().map(|r| r.family.as_str()).collect();
+    families.sort();
+    families.dedup();
+    for family in families {
+        let rows: Vec<(&String, &Row)> = matrix
+            .rows
+            .iter()
+            .filter(|(_, r)| r.family == family)
+            .collect();
+        let counts: Vec<String> = names
+            .iter()
+            .map(|n| {
+                let measured = rows
+                    .iter()
+                    .filter(|(_, r)| r.cells.get(*n).and_then(|c| c.cus()).is_some())
+                    .count();
+                format!("{measured}/{}", rows.len())
+            })
+            .collect();
+        let widest = rows
+            .iter()
+            .filter_map(|(name, r)| Some((*name, range(r)?)))
+            .max_by(|(_, (a0, a1)), (_, (b0, b1))| {
+                (*a1 as f64 / (*a0).max(1) as f64).total_cmp(&(*b1 as f64 / (*b0).max(1) as f64))
+            });
+        let widest = match widest {
+            None => "-".into(),
+            Some((_, (min, max))) if min == max => "none: every cell equal".into(),
+            Some((name, (min, max))) => {
+                format!(
+                    "{:.2}x (`{name}`: {min}-{max})",
+                    max as f64 / min.max(1) as f64
+                )
+            }
+        };
+        let mut lowest = f64::INFINITY;
+        let mut swapped = 0;
+        for ((f, _, _), group) in groups(matrix) {
+            if f != family {
+                continue;
+            }
+            for other in names.iter().filter(|n| **n != REFERENCE) {
+                let values = paired(&group, REFERENCE, other);
+                if values.len() >= 2 {
+                    let r: Vec<u64> = values.iter().map(|v| v.1).collect();
+                    let o: Vec<u64> = values.iter().map(|v| v.2).collect();
+                    lowest = lowest.min(spearman(&r, &o));
+                    swapped += swaps(&group, REFERENCE, other).len();
+                }
+            }
+        }
+        let lowest = if lowest.is_finite() {
+            format!("{lowest:.3}")
+        } else {
+            "-".into()
+        };
+        out.push_str(&format!(
+            "| {family} | {} | {widest} | {lowest} | {swapped} |\n",
+            counts.join(" | ")
+        ));
+    }
+    out
+}
+
 /// The whole report.
 pub fn markdown(matrix: &Matrix) -> String {
     let mut out = format!(
@@ -290,6 +368,10 @@ pub fn markdown(matrix: &Matrix) -> String {
         matrix.date,
         toolchain_table(matrix)
     );
+    out.push_str(&format!(
+        "\nBy family (rank correlation with `{REFERENCE}`, over every operation and group):\n\n{}",
+        family_summary(matrix)
+    ));
     let failures = failures(matrix);
     if !failures.is_empty() {
         out.push_str(&format!("\nFailures:\n\n{failures}"));
