@@ -65,6 +65,27 @@ fn paired<'a>(rows: &[&'a Row], reference: &str, other: &str) -> Vec<(&'a str, u
         .collect()
 }
 
+/// Spearman's rank correlation of one group's crates between the
+/// reference and another toolchain; `None` with fewer than two crates
+/// measured on both.
+fn correlation(rows: &[&Row], other: &str) -> Option<f64> {
+    let values = paired(rows, REFERENCE, other);
+    if values.len() < 2 {
+        return None;
+    }
+    let r: Vec<u64> = values.iter().map(|v| v.1).collect();
+    let o: Vec<u64> = values.iter().map(|v| v.2).collect();
+    Some(spearman(&r, &o))
+}
+
+/// The families in the matrix, by name.
+fn families(matrix: &Matrix) -> Vec<&str> {
+    let mut families: Vec<&str> = matrix.rows.values().map(|r| r.family.as_str()).collect();
+    families.sort();
+    families.dedup();
+    families
+}
+
 /// Pairs strictly ordered one way on the reference and the other way on
 /// the other toolchain.
 pub fn swaps(rows: &[&Row], reference: &str, other: &str) -> Vec<Swap> {
@@ -245,13 +266,10 @@ pub fn order_table(matrix: &Matrix, family: &str) -> (String, Vec<String>) {
         for other in &others {
             let mut min = f64::INFINITY;
             for ((_, _, group), rows) in &of_op {
-                let values = paired(rows, REFERENCE, other);
-                if values.len() < 2 {
+                let Some(rho) = correlation(rows, other) else {
                     continue;
-                }
-                let r: Vec<u64> = values.iter().map(|v| v.1).collect();
-                let o: Vec<u64> = values.iter().map(|v| v.2).collect();
-                min = min.min(spearman(&r, &o));
+                };
+                min = min.min(rho);
                 for swap in swaps(rows, REFERENCE, other) {
                     swap_lines.push(format!(
                         "{operation} {group}, {other}: {} {} vs {} {} on {REFERENCE}, {} vs {} on {other}",
@@ -293,10 +311,7 @@ pub fn family_summary(matrix: &Matrix) -> String {
             .join(" | "),
         "---:|".repeat(names.len())
     );
-    let mut families: Vec<&str> = matrix.rows.values().map(|r| r.family.as_str()).collect();
-    families.sort();
-    families.dedup();
-    for family in families {
+    for family in families(matrix) {
         let rows: Vec<(&String, &Row)> = matrix
             .rows
             .iter()
@@ -335,11 +350,8 @@ pub fn family_summary(matrix: &Matrix) -> String {
                 continue;
             }
             for other in names.iter().filter(|n| **n != REFERENCE) {
-                let values = paired(&group, REFERENCE, other);
-                if values.len() >= 2 {
-                    let r: Vec<u64> = values.iter().map(|v| v.1).collect();
-                    let o: Vec<u64> = values.iter().map(|v| v.2).collect();
-                    lowest = lowest.min(spearman(&r, &o));
+                if let Some(rho) = correlation(&group, other) {
+                    lowest = lowest.min(rho);
                     swapped += swaps(&group, REFERENCE, other).len();
                 }
             }
@@ -376,10 +388,7 @@ pub fn markdown(matrix: &Matrix) -> String {
     if !failures.is_empty() {
         out.push_str(&format!("\nFailures:\n\n{failures}"));
     }
-    let mut families: Vec<&str> = matrix.rows.values().map(|r| r.family.as_str()).collect();
-    families.sort();
-    families.dedup();
-    for family in families {
+    for family in families(matrix) {
         let (order, swaps) = order_table(matrix, family);
         out.push_str(&format!(
             "\n## {family} family\n\n### Order of crates\n\nSpearman's rank correlation of the crates' CUs \
