@@ -27,11 +27,11 @@ else
 $(error SBF_TOOLCHAIN is '$(SBF_TOOLCHAIN)'; use upstream (the default) or build-sbf)
 endif
 # Where the programs go, and cargo's whole build output.
-export DEPLOY ?= target/deploy
-export BUILD_LOG ?= $(TARGET_DIR)/build.log
+DEPLOY ?= target/deploy
+BUILD_LOG ?= $(TARGET_DIR)/build.log
 # $(BUILD) <deploy subfolder> "<features>" <program dir>...: each program
 # built on its own, one line each.
-BUILD := benches/build-programs.sh
+BUILD := DEPLOY=$(DEPLOY) BUILD_LOG=$(BUILD_LOG) benches/build-programs.sh
 family_dirs = $(addprefix programs/$(1)/,$($(2)))
 # $(call token_shapes,<program dirs>): each in the token family's three
 # length shapes, one feature each (common/src/token/shape.rs).

@@ -319,6 +319,9 @@ fn new_program_from_the_template_is_built_and_benched() {
             .args(["--no-print-directory", target])
             .current_dir(&copy)
             .env("CARGO_TARGET_DIR", scratch.join("target"))
+            // Under `make test`, the outer make's choices are not the copy's.
+            .env_remove("BUILD_LOG")
+            .env_remove("DEPLOY")
             .output()
             .unwrap()
     };
