@@ -98,3 +98,41 @@ fn rank_correlation_and_swaps_have_known_answers() {
     assert_eq!((found[0].a.as_str(), found[0].b.as_str()), ("a", "b"));
     assert_eq!((found[0].reference, found[0].other), ((10, 20), (30, 25)));
 }
+
+#[test]
+fn family_summary_counts_cases_spread_and_swaps() {
+    use benches::toolchains::{install::Versions, matrix::Column, report::family_summary};
+    let column = |name: &str| Column {
+        name: name.into(),
+        channel: "nightly".into(),
+        versions: Versions {
+            rustc: "r".into(),
+            llvm: "23.1.1".into(),
+            linker: "sbpf-linker 0.2.6".into(),
+        },
+        rustflags: String::new(),
+        sbpf_arch: "V0".into(),
+        programs: BTreeMap::new(),
+    };
+    // b and c swap between the reference and `other`; a moves 100 -> 150.
+    let rows = [
+        ("a", row("a", &[(REFERENCE, 100), ("other", 150)])),
+        ("b", row("b", &[(REFERENCE, 200), ("other", 260)])),
+        ("c", row("c", &[(REFERENCE, 300), ("other", 250)])),
+    ];
+    let matrix = Matrix {
+        command: "test".into(),
+        commit: "c".into(),
+        date: "d".into(),
+        toolchains: vec![column(REFERENCE), column("other")],
+        rows: rows
+            .into_iter()
+            .map(|(name, row)| (format!("{name}::full"), row))
+            .collect(),
+    };
+    let summary = family_summary(&matrix);
+    assert!(
+        summary.contains("| token | 3/3 | 3/3 | 1.50x (`a::full`: 100-150) | 0.500 | 1 |"),
+        "{summary}"
+    );
+}
