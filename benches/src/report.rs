@@ -73,6 +73,19 @@ pub struct Provenance {
     pub date: String,
 }
 
+/// The sBPF versions of `elfs`, each once, sorted: `V0`, or `V0, V3`.
+pub fn sbpf_arches<'a>(elfs: impl Iterator<Item = &'a [u8]>) -> String {
+    let mut arches: Vec<String> = elfs
+        .map(|elf| match solana_sbpf::elf::get_sbpf_version(elf) {
+            Ok(version) => format!("{version:?}"),
+            Err(_) => "unknown".into(),
+        })
+        .collect();
+    arches.sort();
+    arches.dedup();
+    arches.join(", ")
+}
+
 impl Provenance {
     pub fn collect(
         workspace: &Workspace,
@@ -95,15 +108,6 @@ impl Provenance {
             first_line(program, args).unwrap_or_else(|| "unknown".into())
         };
         let linker = workspace.root.join(".tools/bin/sbpf-linker");
-        let mut arches: Vec<String> = elfs
-            .iter()
-            .map(|elf| match solana_sbpf::elf::get_sbpf_version(elf) {
-                Ok(version) => format!("{version:?}"),
-                Err(_) => "unknown".into(),
-            })
-            .collect();
-        arches.sort();
-        arches.dedup();
         let dirty = first_line("git", &["status", "--porcelain", "--untracked-files=no"]).is_some();
         let stamps: Vec<String> = programs
             .iter()
@@ -115,7 +119,7 @@ impl Provenance {
             build_sbf: stamps.first().cloned(),
             rustc: run("rustc", &["--version"]),
             linker: run(linker.to_str().unwrap_or_default(), &["--version"]),
-            sbpf_arch: arches.join(", "),
+            sbpf_arch: sbpf_arches(elfs.iter().map(Vec::as_slice)),
             crates: crate_versions(lock, programs),
             commit: run("git", &["rev-parse", "--short=12", "HEAD"])
                 + if dirty { " (uncommitted changes)" } else { "" },

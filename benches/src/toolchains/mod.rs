@@ -157,22 +157,16 @@ pub fn run(
                 .cells
                 .insert(toolchain.name.into(), cell);
         }
-        let mut arches: Vec<String> = programs
+        let elfs: Vec<Vec<u8>> = programs
             .iter()
             .filter_map(|p| std::fs::read(&p.so_path).ok())
-            .map(|elf| match solana_sbpf::elf::get_sbpf_version(&elf) {
-                Ok(version) => format!("{version:?}"),
-                Err(_) => "unknown".into(),
-            })
             .collect();
-        arches.sort();
-        arches.dedup();
         toolchains.push(Column {
             name: toolchain.name.into(),
             channel: toolchain.channel.into(),
             versions,
             rustflags: build::rustflags(root, toolchain)?.join(" "),
-            sbpf_arch: arches.join(", "),
+            sbpf_arch: crate::report::sbpf_arches(elfs.iter().map(Vec::as_slice)),
             programs: built,
         });
     }
