@@ -2,17 +2,25 @@
 //! encoding is damaged ([`Mutation`], [`mutation`]), and what a program did
 //! with it ([`Outcome`]), told apart from the runtime's own log, since an
 //! out-of-memory abort and an access violation both end the instruction
-//! with `ProgramFailedToComplete`.
+//! with `ProgramFailedToComplete`. A call that fails is also checked where
+//! the program ran, before the runtime discards its writes
+//! ([`InsideVm`]): an error must change nothing.
 
 use std::{cell::RefCell, collections::BTreeMap, fmt::Debug, rc::Rc};
 
-use mollusk_svm::{Mollusk, result::InstructionResult, result::ProgramResult};
+use mollusk_svm::{
+    InvocationInspectCallback, Mollusk, result::InstructionResult, result::ProgramResult,
+};
 use proptest::{
     prelude::*,
     test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner},
 };
+use solana_account::ReadableAccount;
 use solana_program_error::ProgramError;
+use solana_program_runtime::invoke_context::InvokeContext;
+use solana_pubkey::Pubkey;
 use solana_svm_log_collector::LogCollector;
+use solana_transaction_context::instruction_accounts::InstructionAccount;
 
 use crate::Case;
 
@@ -53,6 +61,15 @@ pub enum Mutation {
         width: u8,
         value: u64,
     },
+    /// Overwrite `width` bytes at `at` with the count the bytes after it
+    /// can hold at `per_element` bytes an element: a count a crate's guard
+    /// of "no more elements than bytes left" passes, but whose decoded
+    /// elements (larger than their encoding) may not fit the heap.
+    SetFittingCount {
+        at: Position,
+        width: u8,
+        per_element: u8,
+    },
     /// Overwrite the bytes at `at` with `value` as a LEB128 varint: a
     /// varint length that claims `value`.
     SetVarint {
@@ -80,6 +97,12 @@ pub enum Position {
     /// One of the bytes that look like a length (see [`Mutation`]), or any
     /// byte where there is none.
     LengthLike(usize),
+    /// One of the bytes that look like a fixed-width count: the low byte
+    /// of a little-endian `u32` below 256 (non-zero, three zero bytes
+    /// after it), where fixed-width formats keep their counts and random
+    /// data rarely looks like one, half the time among the first four; a
+    /// length-like byte where there is none.
+    CountLike(usize),
 }
 
 impl Position {
@@ -95,6 +118,18 @@ impl Position {
                     .collect();
                 match candidates.len() {
                     0 => Some(at % data.len()),
+                    n => Some(candidates[at % n]),
+                }
+            }
+            Self::CountLike(at) => {
+                // The outermost counts come first in every layout here:
+                // half the picks are among the first four.
+                let candidates: Vec<usize> = (0..data.len().saturating_sub(3))
+                    .filter(|&i| data[i] != 0 && data[i + 1..i + 4] == [0, 0, 0])
+                    .collect();
+                match candidates.len() {
+                    0 => Self::LengthLike(at).resolve(data),
+                    n if at % 2 == 0 => Some(candidates[(at / 2) % n.min(4)]),
                     n => Some(candidates[at % n]),
                 }
             }
@@ -128,6 +163,17 @@ impl Mutation {
             }
             Self::SetInt { at, width, value } => {
                 if let Some(at) = at.resolve(&data) {
+                    overwrite(&mut data, at, &value.to_le_bytes()[..*width as usize]);
+                }
+            }
+            Self::SetFittingCount {
+                at,
+                width,
+                per_element,
+            } => {
+                if let Some(at) = at.resolve(&data) {
+                    let left = data.len() - at - (*width as usize).min(data.len() - at);
+                    let value = (left / (*per_element).max(1) as usize) as u64;
                     overwrite(&mut data, at, &value.to_le_bytes()[..*width as usize]);
                 }
             }
@@ -193,10 +239,19 @@ fn position() -> impl Strategy<Value = Position> {
     ]
 }
 
+/// Where a count sits: mostly a fixed-width-count-like byte.
+fn count_position() -> impl Strategy<Value = Position> {
+    prop_oneof![
+        1 => position(),
+        3 => any::<usize>().prop_map(Position::CountLike),
+    ]
+}
+
 /// The hostile generator every family's property test draws from: a share
 /// of undamaged encodings, then bit flips, cuts, bumped counts, bytes set
 /// to `0x00`/`0xff`, length prefixes and varints claiming lengths up to and
-/// past the heap, overlong varints, appended and random bytes.
+/// past the heap, counts that fit the data's length but not the heap,
+/// overlong varints, appended and random bytes.
 pub fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         2 => Just(Mutation::None),
@@ -209,6 +264,8 @@ pub fn mutation() -> impl Strategy<Value = Mutation> {
             .prop_map(|(at, value)| Mutation::SetByte { at, value }),
         3 => (position(), prop_oneof![Just(1u8), Just(2u8), Just(4u8), Just(8u8)], claimed_length())
             .prop_map(|(at, width, value)| Mutation::SetInt { at, width, value }),
+        3 => (count_position(), prop_oneof![Just(2u8), Just(4u8), Just(8u8)], prop_oneof![3 => 1..=2u8, 1 => 1..=16u8])
+            .prop_map(|(at, width, per_element)| Mutation::SetFittingCount { at, width, per_element }),
         1 => (position(), claimed_length()).prop_map(|(at, value)| Mutation::SetVarint { at, value }),
         2 => (position(), any::<u8>()).prop_map(|(at, extra)| Mutation::Overlong { at, extra }),
         1 => prop::collection::vec(any::<u8>(), 1..40).prop_map(Mutation::Extend),
@@ -228,6 +285,10 @@ pub enum Outcome {
     /// Anything else that stopped the VM: an access violation, another
     /// panic, an exceeded budget. Holds the runtime's message.
     Fault(String),
+    /// The call failed (an error or an abort), but the program had changed
+    /// an account before it did: what the runtime then discarded. Holds
+    /// the failure and where the account first differs.
+    ChangedBeforeFailure(String),
 }
 
 impl Outcome {
@@ -238,32 +299,101 @@ impl Outcome {
             Self::Error(error) => format!("{error:?}"),
             Self::OutOfMemory => "out of memory".into(),
             Self::Fault(_) => "VM fault".into(),
+            Self::ChangedBeforeFailure(_) => "changed before a failure".into(),
         }
     }
 }
 
+/// Every account's key and data as the program left them, read when the
+/// invocation returns and before Mollusk rolls a failed one back: what a
+/// program that calls this code and handles its error would keep. (The
+/// programs' account data is mapped into the VM directly, so the
+/// transaction's accounts hold the program's writes at that point.)
+#[derive(Clone, Default)]
+pub struct InsideVm {
+    accounts: Rc<RefCell<Vec<(Pubkey, Vec<u8>)>>>,
+}
+
+impl InsideVm {
+    /// The accounts the last invocation left, before any rollback.
+    pub fn take(&self) -> Vec<(Pubkey, Vec<u8>)> {
+        std::mem::take(&mut self.accounts.borrow_mut())
+    }
+}
+
+impl InvocationInspectCallback for InsideVm {
+    fn before_invocation(
+        &self,
+        _: &Mollusk,
+        _: &Pubkey,
+        _: &[u8],
+        _: &[InstructionAccount],
+        _: &mut InvokeContext,
+        _: bool,
+    ) {
+    }
+
+    fn after_invocation(&self, _: &Mollusk, invoke_context: &InvokeContext, _: bool) {
+        let context = &invoke_context.transaction_context;
+        let accounts = context.accounts();
+        let seen = (0..context.get_number_of_accounts())
+            .filter_map(|index| {
+                let key = *context.get_key_of_account_at_index(index).ok()?;
+                let data = accounts.try_borrow(index).ok()?.data().to_vec();
+                Some((key, data))
+            })
+            .collect();
+        *self.accounts.borrow_mut() = seen;
+    }
+}
+
 /// Runs cases with the runtime's log kept, so that an abort can be told
-/// from a fault. Logging changes no CU; the benchmark itself runs without.
+/// from a fault, and with every account seen inside the VM, so that a
+/// failure that changed an account is caught before the rollback hides it.
+/// Neither changes a CU; the benchmark itself runs without.
 pub struct LoggedMollusk {
     pub mollusk: Mollusk,
     log: Rc<RefCell<LogCollector>>,
+    inside: InsideVm,
 }
 
 impl LoggedMollusk {
     pub fn new(mut mollusk: Mollusk) -> Self {
         let log = LogCollector::new_ref_with_limit(None);
         mollusk.logger = Some(log.clone());
-        Self { mollusk, log }
+        let inside = InsideVm::default();
+        mollusk.invocation_inspect_callback = Box::new(inside.clone());
+        Self {
+            mollusk,
+            log,
+            inside,
+        }
     }
 
     /// Runs `case`'s instruction (without checking it) and says what came
     /// of it.
     pub fn run(&self, case: &Case) -> (InstructionResult, Outcome) {
         self.log.borrow_mut().messages.clear();
+        self.inside.take();
         let result = self
             .mollusk
             .process_instruction(&case.instruction, &case.accounts);
-        let outcome = match &result.program_result {
+        let outcome = self.outcome(&result);
+        if matches!(outcome, Outcome::Success | Outcome::Fault(_)) {
+            return (result, outcome);
+        }
+        match changed(case, &self.inside.take()) {
+            Some(change) => {
+                let failure = outcome.name();
+                let outcome = Outcome::ChangedBeforeFailure(format!("{failure}; {change}"));
+                (result, outcome)
+            }
+            None => (result, outcome),
+        }
+    }
+
+    fn outcome(&self, result: &InstructionResult) -> Outcome {
+        match &result.program_result {
             ProgramResult::Success => Outcome::Success,
             ProgramResult::Failure(error) => Outcome::Error(error.clone()),
             ProgramResult::UnknownError(error) => {
@@ -281,9 +411,32 @@ impl LoggedMollusk {
                     Outcome::Fault(failed)
                 }
             }
-        };
-        (result, outcome)
+        }
     }
+}
+
+/// Where an account seen inside the VM differs from the case's input: its
+/// index, length or first differing byte, or `None` where none does.
+fn changed(case: &Case, inside: &[(Pubkey, Vec<u8>)]) -> Option<String> {
+    case.accounts
+        .iter()
+        .enumerate()
+        .find_map(|(index, (key, before))| {
+            let (_, after) = inside.iter().find(|(k, _)| k == key)?;
+            let before = &before.data;
+            if before.len() != after.len() {
+                return Some(format!(
+                    "account [{index}] resized from {} to {} bytes inside the VM",
+                    before.len(),
+                    after.len()
+                ));
+            }
+            let at = before.iter().zip(after).position(|(b, a)| b != a)?;
+            Some(format!(
+                "account [{index}] byte {at} changed inside the VM: {:#04x} -> {:#04x}",
+                before[at], after[at]
+            ))
+        })
 }
 
 /// Runs `cases` inputs drawn from `strategy` through `check` for one

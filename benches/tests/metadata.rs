@@ -627,6 +627,9 @@ fn run_hostile(
     let invalid_data = decoded.is_none() && !early;
     match outcome {
         Outcome::Fault(message) => return Err(format!("VM fault: {message}")),
+        Outcome::ChangedBeforeFailure(what) => {
+            return Err(format!("changed before a failure: {what}"));
+        }
         Outcome::OutOfMemory
             if ABORTS_ON_CORRUPT_LENGTH.contains(&program.name.as_str()) && invalid_data =>
         {
@@ -680,8 +683,8 @@ fn run_hostile(
             return Err("a successful write left an account `full` refuses".into());
         }
         let (result, outcome) = mollusk.run(&full);
-        if let Outcome::Fault(message) = outcome {
-            return Err(format!("full after a write: VM fault: {message}"));
+        if let Outcome::Fault(message) | Outcome::ChangedBeforeFailure(message) = outcome {
+            return Err(format!("full after a write: {message}"));
         }
         full.check(&result)
             .map_err(|e| format!("full after a write: {e}"))?;
@@ -705,4 +708,39 @@ fn error_path_rows_are_the_contracts_invalid_argument() {
             "{op}"
         );
     }
+}
+
+/// Issue 28's reproductions: `set_uri` on an account cut at the end of its
+/// record (so the longer uri does not fit), for every format and instance.
+/// Each program must answer as the contract says, and a refusal must leave
+/// every account as it was *inside the VM*, before the runtime's rollback
+/// (borsh, wincode, bincode and postcard wrote part of the new record,
+/// then returned `InvalidAccountData`).
+#[test]
+fn set_uri_that_does_not_fit_changes_nothing_inside_the_vm() {
+    let (programs, mollusk) = load();
+    let mollusk = LoggedMollusk::new(mollusk);
+    let mut failures = Vec::new();
+    for program in &programs {
+        let format = format_of(program);
+        for name in INSTANCES {
+            let record = instance(name);
+            let input = Input {
+                data: (format.encode)(&record),
+                ..valid_input(format, "set_uri", &record)
+            };
+            let case = Case::new(program, format!("set_uri ({name}, cut account)"), &input);
+            let (result, outcome) = mollusk.run(&case);
+            let verdict = match outcome {
+                Outcome::Success | Outcome::Error(_) => {
+                    case.check(&result).map_err(|e| e.to_string())
+                }
+                other => Err(format!("{}: {other:?}", case.operation)),
+            };
+            if let Err(error) = verdict {
+                failures.push(format!("{}: {error}", program.label()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

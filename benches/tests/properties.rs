@@ -95,6 +95,9 @@ fn run_checked(
     let (result, outcome) = mollusk.run(&case);
     match &outcome {
         Outcome::Fault(message) => return Err(format!("VM fault: {message}")),
+        Outcome::ChangedBeforeFailure(what) => {
+            return Err(format!("changed before a failure: {what}"));
+        }
         Outcome::OutOfMemory => return Err("aborted out of memory".into()),
         Outcome::Success | Outcome::Error(_) => {}
     }
@@ -113,8 +116,8 @@ fn run_checked(
         };
         let read_back = Case::new(program, "full after a write", &again);
         let (result, outcome) = mollusk.run(&read_back);
-        if let Outcome::Fault(message) = &outcome {
-            return Err(format!("full after a write: VM fault: {message}"));
+        if let Outcome::Fault(message) | Outcome::ChangedBeforeFailure(message) = &outcome {
+            return Err(format!("full after a write: {message}"));
         }
         read_back
             .check(&result)

@@ -17,6 +17,11 @@ pub trait Codec {
     /// What the reading operations decode into: `Owned`, or a type that
     /// borrows from the account data where the crate can.
     type Borrowed<'a>: Record;
+    /// Whether re-encoding a decoded message may change its length without
+    /// the message changing (varints: a nonce that changes width, an
+    /// overlong encoding the decoder accepts). Where it may, `full` sizes
+    /// the encoding before it writes; elsewhere it is the decoded length.
+    const LENGTH_MAY_CHANGE: bool = false;
     fn decode(data: &[u8]) -> Result<Self::Owned, ProgramError>;
     fn decode_borrowed(data: &[u8]) -> Result<Self::Borrowed<'_>, ProgramError>;
     fn encoded_len(value: &Self::Owned) -> Result<usize, ProgramError>;
@@ -34,6 +39,11 @@ impl<C: Codec> Format for Owned<C> {
         check_authority(message.authority(), authority)?;
         let nonce = message.nonce_mut();
         *nonce = nonce.wrapping_add(1);
+        // `full` writes the same length: refuse, before the first byte,
+        // an encoding that would not be the whole account.
+        if C::LENGTH_MAY_CHANGE && C::encoded_len(&message)? != data.len() {
+            return Err(ProgramError::InvalidAccountData);
+        }
         C::encode(&message, data)
     }
 

@@ -16,6 +16,10 @@ pub trait Codec {
     fn decode(data: &[u8]) -> Result<(Metadata, usize), ProgramError>;
     /// Encodes `value` at the start of `data`; the length written.
     fn encode(value: &Metadata, data: &mut [u8]) -> Result<usize, ProgramError>;
+    /// The length of `value`'s encoding, from the crate's own size
+    /// computation, so that a write that would not fit fails before its
+    /// first byte (an encoder into a slice writes as it goes).
+    fn encoded_len(value: &Metadata) -> Result<usize, ProgramError>;
 }
 
 /// The operations as owned decodes: every operation decodes (and so
@@ -35,7 +39,9 @@ fn decode<C: Codec>(data: &[u8]) -> Result<(Metadata, usize), ProgramError> {
     }
 }
 
-/// Writes `record` over an encoding of `old_len` bytes.
+/// Writes `record` over an encoding of `old_len` bytes. The caller knows
+/// the new encoding fits: `full` and `verify_creator` only flip a bool (the
+/// same length as what was decoded from `data`), `set_uri` checks first.
 #[inline(always)]
 fn write_back<C: Codec>(record: &Metadata, data: &mut [u8], old_len: usize) -> ProgramResult {
     let len = C::encode(record, data)?;
@@ -84,6 +90,10 @@ impl<C: Codec> Format for Owned<C> {
         let (mut record, len) = decode::<C>(data)?;
         check_authority(&record.update_authority, authority)?;
         record.uri = String::from(check_new_uri(record.is_mutable, uri)?);
+        // A longer uri may not fit the account: refuse before writing.
+        if C::encoded_len(&record)? > data.len() {
+            return Err(ProgramError::InvalidAccountData);
+        }
         write_back::<C>(&record, data, len)
     }
 }

@@ -97,6 +97,16 @@ pub trait View {
 /// A crate that decodes the bytes into an owned `Account` and encodes one
 /// back, in an account of `LEN` bytes (see [`super::shape`]).
 pub trait Codec<const LEN: usize = { Account::LEN }> {
+    /// Whether the encoding's length follows the values (varints). Then,
+    /// in the `unchecked` shape, which may hand the crate fewer than `LEN`
+    /// bytes, a write sizes the encoding before its first byte: an encoder
+    /// into a slice writes as it goes and fails where the slice ends.
+    const LENGTH_MAY_CHANGE: bool = false;
+    /// The encoding's length, from the crate's own size computation; for a
+    /// fixed-length encoding (the default) `LEN`.
+    fn encoded_len(_account: &Account) -> Result<usize, ProgramError> {
+        Ok(LEN)
+    }
     fn decode(data: &Bytes<LEN>) -> Result<Account, ProgramError>;
     /// Writes the encoding at the start of `data`; where it is shorter than
     /// the account, the bytes after it are left as they were.
@@ -129,12 +139,26 @@ impl<V: View> Operations for InPlace<V> {
 /// back.
 pub struct RoundTrip<C>(PhantomData<C>);
 
+/// Encodes `account` over `data`, refusing first what would not fit (only
+/// a varint encoding in a shape that checks no length can fail to).
+#[inline(always)]
+fn write_back<const LEN: usize, C: Codec<LEN>>(
+    account: &Account,
+    data: &mut Bytes<LEN>,
+) -> ProgramResult {
+    if C::LENGTH_MAY_CHANGE && cfg!(feature = "unchecked") && C::encoded_len(account)? > data.len()
+    {
+        return Err(ProgramError::InvalidAccountData);
+    }
+    C::encode(account, data)
+}
+
 impl<const LEN: usize, C: Codec<LEN>> Operations<LEN> for RoundTrip<C> {
     fn full(data: &mut Bytes<LEN>, owner: &Address) -> ProgramResult {
         let mut account = C::decode(data)?;
         check_owner(&account, owner)?;
         update(&mut account);
-        C::encode(&account, data)
+        write_back::<LEN, C>(&account, data)
     }
 
     fn read_owner(data: &Bytes<LEN>, owner: &Address) -> ProgramResult {
@@ -144,6 +168,6 @@ impl<const LEN: usize, C: Codec<LEN>> Operations<LEN> for RoundTrip<C> {
     fn update_amount(data: &mut Bytes<LEN>) -> ProgramResult {
         let mut account = C::decode(data)?;
         update(&mut account);
-        C::encode(&account, data)
+        write_back::<LEN, C>(&account, data)
     }
 }

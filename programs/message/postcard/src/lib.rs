@@ -18,11 +18,13 @@
 //! `full` writes the same length (the contract): postcard reads overlong
 //! varints, so an account may hold a valid encoding longer than the
 //! canonical one `to_slice` writes, and the nonce's varint may change width
-//! (127 -> 128). Where the written encoding is not the whole account, `full`
-//! refuses it with `InvalidAccountData` rather than leave a stale tail that
-//! no decode accepts (the runtime discards the partial write with the
-//! failed instruction). `push_key` sizes the account to the canonical
-//! encoding, so its result is always whole.
+//! (127 -> 128). So its encoding's length may differ from the bytes it was
+//! decoded from (`LENGTH_MAY_CHANGE`): `full` sizes it with
+//! `serialized_size` first and, where it is not the whole account, refuses
+//! with `InvalidAccountData` before writing a byte, rather than leave a
+//! stale tail no decode accepts or a part of the new encoding. `push_key`
+//! sizes the account to the canonical encoding, so its result is always
+//! whole.
 #![no_std]
 
 use common::{
@@ -35,6 +37,7 @@ struct Postcard;
 impl Codec for Postcard {
     type Owned = Message;
     type Borrowed<'a> = Message;
+    const LENGTH_MAY_CHANGE: bool = true;
 
     fn decode(data: &[u8]) -> Result<Message, ProgramError> {
         match postcard::take_from_bytes(data) {
@@ -52,14 +55,8 @@ impl Codec for Postcard {
     }
 
     fn encode(message: &Message, data: &mut [u8]) -> ProgramResult {
-        let written = postcard::to_slice(message, data)
-            .map_err(invalid_account_data)?
-            .len();
-        if written == data.len() {
-            Ok(())
-        } else {
-            Err(ProgramError::InvalidAccountData)
-        }
+        postcard::to_slice(message, data).map_err(invalid_account_data)?;
+        Ok(())
     }
 }
 

@@ -6,6 +6,7 @@
 //! error, not an allocation.
 #![no_std]
 
+use bincode::enc::write::SizeWriter;
 use common::{
     BINCODE, ProgramError, invalid_account_data,
     metadata::{Codec, Metadata, Owned},
@@ -20,6 +21,12 @@ impl Codec for Bincode {
 
     fn encode(record: &Metadata, data: &mut [u8]) -> Result<usize, ProgramError> {
         bincode::encode_into_slice(record, data, BINCODE).map_err(invalid_account_data)
+    }
+
+    fn encoded_len(record: &Metadata) -> Result<usize, ProgramError> {
+        let mut size = SizeWriter::default();
+        bincode::encode_into_writer(record, &mut size, BINCODE).map_err(invalid_account_data)?;
+        Ok(size.bytes_written)
     }
 }
 

@@ -32,6 +32,10 @@ impl Codec for Borsh {
         record.serialize(&mut rest).map_err(invalid_account_data)?;
         Ok(len - rest.len())
     }
+
+    fn encoded_len(record: &Metadata) -> Result<usize, ProgramError> {
+        borsh::object_length(record).map_err(invalid_account_data)
+    }
 }
 
 common::metadata_program!(Owned<Borsh>);

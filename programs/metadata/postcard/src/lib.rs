@@ -27,6 +27,10 @@ impl Codec for Postcard {
             .map(|written| written.len())
             .map_err(invalid_account_data)
     }
+
+    fn encoded_len(record: &Metadata) -> Result<usize, ProgramError> {
+        postcard::experimental::serialized_size(record).map_err(invalid_account_data)
+    }
 }
 
 common::metadata_program!(Owned<Postcard>);

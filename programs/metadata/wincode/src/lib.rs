@@ -28,6 +28,12 @@ impl Codec for Wincode {
             .map_err(invalid_account_data)?;
         Ok(len - rest.len())
     }
+
+    fn encoded_len(record: &Metadata) -> Result<usize, ProgramError> {
+        let len = wincode::config::serialized_size(record, WINCODE_BORSH)
+            .map_err(invalid_account_data)?;
+        usize::try_from(len).map_err(invalid_account_data)
+    }
 }
 
 common::metadata_program!(Owned<Wincode>);

@@ -12,7 +12,10 @@
 //! `unsafe`.
 #![no_std]
 
-use bincode::config::{Configuration, LittleEndian, NoLimit, Varint};
+use bincode::{
+    config::{Configuration, LittleEndian, NoLimit, Varint},
+    enc::write::SizeWriter,
+};
 use common::{
     ProgramError, ProgramResult, invalid_account_data,
     token::{Account, Bytes, Codec, RoundTrip},
@@ -26,6 +29,14 @@ const CONFIG: Configuration<LittleEndian, Varint, NoLimit> = bincode::config::st
 struct BincodeVarint;
 
 impl Codec<LEN> for BincodeVarint {
+    const LENGTH_MAY_CHANGE: bool = true;
+
+    fn encoded_len(account: &Account) -> Result<usize, ProgramError> {
+        let mut size = SizeWriter::default();
+        bincode::encode_into_writer(account, &mut size, CONFIG).map_err(invalid_account_data)?;
+        Ok(size.bytes_written)
+    }
+
     fn decode(data: &Bytes<LEN>) -> Result<Account, ProgramError> {
         let (account, _read) =
             bincode::decode_from_slice(data, CONFIG).map_err(invalid_account_data)?;

@@ -22,6 +22,12 @@ const LEN: usize = Account::BYTE_FIELDS_LEN + Account::U64_FIELDS * 10;
 struct Postcard;
 
 impl Codec<LEN> for Postcard {
+    const LENGTH_MAY_CHANGE: bool = true;
+
+    fn encoded_len(account: &Account) -> Result<usize, ProgramError> {
+        postcard::experimental::serialized_size(account).map_err(invalid_account_data)
+    }
+
     fn decode(data: &Bytes<LEN>) -> Result<Account, ProgramError> {
         postcard::from_bytes(data).map_err(invalid_account_data)
     }
