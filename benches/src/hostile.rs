@@ -311,12 +311,15 @@ impl Outcome {
 /// transaction's accounts hold the program's writes at that point.)
 #[derive(Clone, Default)]
 pub struct InsideVm {
-    accounts: Rc<RefCell<Vec<(Pubkey, Vec<u8>)>>>,
+    accounts: Rc<RefCell<Vec<KeyedData>>>,
 }
+
+/// An account's key and data.
+type KeyedData = (Pubkey, Vec<u8>);
 
 impl InsideVm {
     /// The accounts the last invocation left, before any rollback.
-    pub fn take(&self) -> Vec<(Pubkey, Vec<u8>)> {
+    pub fn take(&self) -> Vec<KeyedData> {
         std::mem::take(&mut self.accounts.borrow_mut())
     }
 }
@@ -417,7 +420,7 @@ impl LoggedMollusk {
 
 /// Where an account seen inside the VM differs from the case's input: its
 /// index, length or first differing byte, or `None` where none does.
-fn changed(case: &Case, inside: &[(Pubkey, Vec<u8>)]) -> Option<String> {
+fn changed(case: &Case, inside: &[KeyedData]) -> Option<String> {
     case.accounts
         .iter()
         .enumerate()

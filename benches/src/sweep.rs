@@ -11,7 +11,7 @@ use std::{
     process::Command,
 };
 
-use mollusk_svm::{Mollusk, result::ProgramResult};
+use mollusk_svm::result::ProgramResult;
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction};
 use solana_pubkey::Pubkey;
@@ -19,7 +19,7 @@ use solana_pubkey::Pubkey;
 use crate::{
     HarnessError, Program, Workspace,
     token::{ACCOUNT_LEN, Encoding, raw_fixture},
-    trace::{Footprint, Tracer},
+    trace::{self, Footprint, Tracer},
 };
 
 /// The record's sizes, in accounts (160 bytes to 5 KB).
@@ -162,8 +162,11 @@ pub fn record(encoding: Encoding, accounts: usize) -> (Vec<u8>, Vec<u8>) {
 /// Runs the program at `so` on the record, traced.
 pub fn run(so: &Path, encoding: Encoding, accounts: usize) -> Outcome {
     let program = Pubkey::new_unique();
-    let mut mollusk =
-        Mollusk::new_debuggable(&program, &so.with_extension("").to_string_lossy(), true);
+    let mut mollusk = match std::fs::read(so).and_then(|elf| trace::traced_mollusk(&program, &elf))
+    {
+        Ok(mollusk) => mollusk,
+        Err(e) => return Outcome::Fault(format!("{}: {e}", so.display())),
+    };
     let tracer = Tracer::default();
     tracer.install(&mut mollusk);
     let (data, expected) = record(encoding, accounts);

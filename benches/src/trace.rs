@@ -4,7 +4,13 @@
 //! or store's address is its base register plus its offset, and the
 //! memory syscalls' ranges come from their argument registers.
 
-use std::{cell::RefCell, collections::HashSet, rc::Rc};
+use std::{
+    cell::RefCell,
+    collections::HashSet,
+    io, process,
+    rc::Rc,
+    sync::atomic::{AtomicUsize, Ordering},
+};
 
 use mollusk_svm::{InvocationInspectCallback, Mollusk};
 use solana_program_runtime::invoke_context::InvokeContext;
@@ -145,6 +151,62 @@ impl MemorySyscall {
     }
 }
 
+/// A copy of `elf` that a tracing loader accepts. Mollusk turns on symbol
+/// labels with register tracing, and solana-sbpf 0.23.0 then panics
+/// (`elf.rs`, an `unwrap` on the section name table) on an ELF without
+/// section headers, which is what sbpf-linker writes for sBPF v3. The copy
+/// has two section headers appended, the null one and an empty
+/// `.shstrtab`; nothing the loader maps changes (the program headers, text
+/// and read-only data are the same bytes), and the tests hold every traced
+/// CU equal to the untraced run's. An ELF with section headers is returned
+/// as it is.
+pub fn with_section_names(elf: &[u8]) -> Vec<u8> {
+    const SHOFF: usize = 0x28;
+    const SHENTSIZE: usize = 0x3a;
+    const SHDR: usize = 64;
+    let field = |at: usize| u16::from_le_bytes([elf[at], elf[at + 1]]);
+    if elf.len() < 0x40 || field(SHENTSIZE + 2) != 0 {
+        return elf.to_vec();
+    }
+    let names = b"\0.shstrtab\0";
+    let mut out = elf.to_vec();
+    let names_at = out.len();
+    out.extend_from_slice(names);
+    out.resize(out.len().next_multiple_of(8), 0);
+    let headers_at = out.len();
+    out.extend_from_slice(&[0; SHDR]);
+    let mut shstrtab = [0u8; SHDR];
+    shstrtab[0..4].copy_from_slice(&1u32.to_le_bytes()); // sh_name: ".shstrtab"
+    shstrtab[4..8].copy_from_slice(&3u32.to_le_bytes()); // sh_type: SHT_STRTAB
+    shstrtab[24..32].copy_from_slice(&(names_at as u64).to_le_bytes());
+    shstrtab[32..40].copy_from_slice(&(names.len() as u64).to_le_bytes());
+    shstrtab[48..56].copy_from_slice(&1u64.to_le_bytes()); // sh_addralign
+    out.extend_from_slice(&shstrtab);
+    out[SHOFF..SHOFF + 8].copy_from_slice(&(headers_at as u64).to_le_bytes());
+    out[SHENTSIZE..SHENTSIZE + 2].copy_from_slice(&(SHDR as u16).to_le_bytes());
+    out[SHENTSIZE + 2..SHENTSIZE + 4].copy_from_slice(&2u16.to_le_bytes()); // e_shnum
+    out[SHENTSIZE + 4..SHENTSIZE + 6].copy_from_slice(&1u16.to_le_bytes()); // e_shstrndx
+    out
+}
+
+/// A Mollusk with register tracing and `elf` loaded as `program_id`
+/// ([`with_section_names`] applied). Mollusk chooses tracing when it is
+/// made, and then loads a first program by file name: a copy is written to
+/// the temporary folder for that and removed.
+pub fn traced_mollusk(program_id: &Pubkey, elf: &[u8]) -> io::Result<Mollusk> {
+    static COPIES: AtomicUsize = AtomicUsize::new(0);
+    let copy = std::env::temp_dir().join(format!(
+        "benches-trace-{}-{}",
+        process::id(),
+        COPIES.fetch_add(1, Ordering::Relaxed)
+    ));
+    let so = copy.with_extension("so");
+    std::fs::write(&so, with_section_names(elf))?;
+    let mollusk = Mollusk::new_debuggable(program_id, &copy.to_string_lossy(), true);
+    std::fs::remove_file(&so)?;
+    Ok(mollusk)
+}
+
 /// Collects each invocation's footprint; installed in a Mollusk made with
 /// register tracing.
 #[derive(Clone, Default)]
@@ -254,6 +316,28 @@ mod tests {
                 heap_bytes: 1050,
             }
         );
+    }
+
+    /// An ELF without section headers (sBPF v3's) gains the null header
+    /// and `.shstrtab` after its last byte, which stay as they were; one
+    /// that has them is left alone.
+    #[test]
+    fn section_names_are_appended_and_nothing_else_moves() {
+        let mut elf = vec![0u8; 0x40 + 13];
+        elf[..4].copy_from_slice(b"\x7fELF");
+        elf[0x40..].fill(0xab);
+        let out = with_section_names(&elf);
+        assert_eq!(&out[..0x28], &elf[..0x28]);
+        assert_eq!(&out[0x40..elf.len()], &elf[0x40..]);
+        let u16_at = |at: usize| u16::from_le_bytes([out[at], out[at + 1]]);
+        let shoff = u64::from_le_bytes(out[0x28..0x30].try_into().unwrap()) as usize;
+        assert_eq!((u16_at(0x3a), u16_at(0x3c), u16_at(0x3e)), (64, 2, 1));
+        assert_eq!(shoff % 8, 0);
+        assert_eq!(out.len(), shoff + 2 * 64);
+        assert_eq!(out[shoff..shoff + 64], [0; 64]);
+        let names_at = u64::from_le_bytes(out[shoff + 88..shoff + 96].try_into().unwrap());
+        assert_eq!(&out[names_at as usize..][..11], b"\0.shstrtab\0");
+        assert_eq!(with_section_names(&out), out);
     }
 
     /// No memory access: no stack, no heap.

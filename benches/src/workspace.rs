@@ -15,7 +15,10 @@ use sha2::{Digest, Sha256};
 use solana_pubkey::Pubkey;
 use walkdir::WalkDir;
 
-use crate::{token::record::Encoding, trace::Tracer};
+use crate::{
+    token::record::Encoding,
+    trace::{self, Tracer},
+};
 
 /// A failure of the harness itself, before or while running a program.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -462,12 +465,21 @@ impl Workspace {
         let first = programs
             .first()
             .ok_or_else(|| HarnessError::Report("no programs to trace".into()))?;
-        // Tracing is chosen when Mollusk is made: it loads a first program
-        // by path (the others, as in `mollusk_with`, from checked ELFs).
-        let path = first.so_path.with_extension("");
-        let mut mollusk = Mollusk::new_debuggable(&first.id, &path.to_string_lossy(), true);
+        // Tracing is chosen when Mollusk is made, with a first program (the
+        // others, as in `mollusk_with`, from checked ELFs), each in the copy
+        // a tracing loader accepts.
+        let elfs: Vec<Vec<u8>> = elfs
+            .iter()
+            .map(|elf| trace::with_section_names(elf))
+            .collect();
+        let mut mollusk = trace::traced_mollusk(&first.id, &elfs[0]).map_err(|e| {
+            HarnessError::Report(format!(
+                "{}: cannot stage its traced copy: {e}",
+                first.label()
+            ))
+        })?;
         mollusk.compute_budget.heap_size = first.family.heap_frame();
-        self.add_programs(&mut mollusk, programs, elfs)?;
+        self.add_programs(&mut mollusk, programs, &elfs)?;
         let tracer = Tracer::default();
         tracer.install(&mut mollusk);
         Ok((mollusk, tracer))
