@@ -49,7 +49,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline fixtures litesvm litesvm-baseline test lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -131,6 +131,10 @@ wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time int
 wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the README's wire charts in benches/wire/
 	cargo run -p wire --bin wire -- baseline
 
+idl: $(TOOLCHAIN_READY) ## Your accounts, from your program's IDL: make idl IDL=path/to/program.json [ZERO_COPY=A,B PACKED=C] (docs/idl.md)
+	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
+	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" cargo run -q -p idl --bin idl -- "$(IDL)"
+
 fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/
 	cargo run -p fixtures --bin fixtures
 
@@ -141,7 +145,7 @@ litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainn
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
 test: all ## Build, then run the tests (contract, random input, report, wire), then the LiteSVM replay
-	cargo test -p benches -p wire -p fixtures
+	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 

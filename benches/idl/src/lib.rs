@@ -1,0 +1,9 @@
+//! `make idl`: the benchmark generated from a program's IDL, so a user
+//! measures their own accounts (`docs/idl.md`). A stage each:
+//! [`input`] reads an IDL file (Anchor spec 0.1.0, legacy Anchor, Shank)
+//! into the spec's types, [`model`] resolves each account into one tree of
+//! types, and [`layout`] computes the bytes an account holds.
+
+pub mod input;
+pub mod layout;
+pub mod model;

@@ -1,0 +1,315 @@
+//! Each account of a parsed IDL as one tree of types ([`Ty`]), every
+//! defined type resolved in place; or, for an account that uses what the
+//! benchmark cannot represent, the reason, naming the account, the type and
+//! the field (the other accounts still run).
+
+use anchor_lang_idl_spec::{
+    IdlArrayLen, IdlDefinedFields, IdlRepr, IdlSerialization, IdlType, IdlTypeDef, IdlTypeDefTy,
+};
+
+use crate::input::{Assumptions, Format, Parsed};
+
+/// A type, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Bool,
+    Int { bytes: u8, signed: bool },
+    Float { bytes: u8 },
+    Pubkey,
+    Array(Box<Ty>, usize),
+    Struct(Struct),
+    Enum(Enum),
+    Option(Box<Ty>),
+    Vec(Box<Ty>),
+    String,
+    Bytes,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Struct {
+    pub name: String,
+    pub fields: Vec<Field>,
+    /// `repr(packed)`: no padding, alignment 1.
+    pub packed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// A tuple field's name is its index.
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Enum {
+    pub name: String,
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    pub fields: Vec<Field>,
+}
+
+impl Enum {
+    /// Whether no variant carries data.
+    pub fn is_unit(&self) -> bool {
+        self.variants.iter().all(|v| v.fields.is_empty())
+    }
+}
+
+/// How the account's bytes after the discriminator are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// borsh's encoding of the type.
+    Borsh,
+    /// The type's memory (`#[account(zero_copy)]`): `repr(C)` with SBF's
+    /// alignment, or no padding at all where `packed`.
+    ZeroCopy { packed: bool },
+}
+
+/// One account type, ready for the layout and the generator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    pub name: String,
+    pub discriminator: Vec<u8>,
+    pub kind: Kind,
+    /// Whether the kind came from the user (`ZERO_COPY=`, `PACKED=`) or
+    /// was assumed for a legacy file, rather than from the IDL.
+    pub assumed: bool,
+    pub record: Struct,
+}
+
+/// An account the benchmark cannot represent, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub account: String,
+    pub reason: String,
+}
+
+/// A program's accounts, each resolved or refused.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub path: String,
+    pub format: Format,
+    pub accounts: Vec<Result<Account, Unsupported>>,
+}
+
+/// Nested types deeper than this are refused (a type that contains
+/// itself, through a `Vec` or an `Option`, never ends).
+const MAX_DEPTH: usize = 32;
+
+/// Resolves every account of `parsed`.
+pub fn resolve(parsed: &Parsed, assumptions: &Assumptions) -> Program {
+    let accounts = parsed
+        .accounts
+        .iter()
+        .map(|declared| {
+            let refuse = |reason: String| Unsupported {
+                account: declared.name.clone(),
+                reason,
+            };
+            let def = match parsed.types.get(&declared.name) {
+                Some(Ok(def)) => def,
+                Some(Err(e)) => {
+                    return Err(refuse(format!(
+                        "its type `{}` does not parse as an IDL type: {e}",
+                        declared.name
+                    )));
+                }
+                None => {
+                    return Err(refuse(format!(
+                        "no type named `{}` in `types`",
+                        declared.name
+                    )));
+                }
+            };
+            let (kind, assumed) = kind_of(parsed.format, def, &declared.name, assumptions);
+            let resolver = Resolver { parsed };
+            let record = match resolver.def(def, 0) {
+                Ok(Ty::Struct(record)) => record,
+                Ok(_) => return Err(refuse(format!("`{}` is not a struct", declared.name))),
+                Err(reason) => return Err(refuse(reason)),
+            };
+            Ok(Account {
+                name: declared.name.clone(),
+                discriminator: declared.discriminator.clone(),
+                kind,
+                assumed,
+                record,
+            })
+        })
+        .collect();
+    Program {
+        name: parsed.program.clone(),
+        path: parsed.path.clone(),
+        format: parsed.format,
+        accounts,
+    }
+}
+
+/// The account's kind: the IDL's `serialization` and `repr` in the spec,
+/// the user's lists for legacy files (borsh unless named).
+fn kind_of(
+    format: Format,
+    def: &IdlTypeDef,
+    name: &str,
+    assumptions: &Assumptions,
+) -> (Kind, bool) {
+    let packed_repr = matches!(
+        &def.repr,
+        Some(IdlRepr::C(m)) | Some(IdlRepr::Rust(m)) if m.packed
+    );
+    let listed = |list: &[String]| list.iter().any(|n| n == name);
+    match format {
+        Format::Anchor => match def.serialization {
+            IdlSerialization::Bytemuck | IdlSerialization::BytemuckUnsafe => (
+                Kind::ZeroCopy {
+                    packed: packed_repr,
+                },
+                false,
+            ),
+            _ => (Kind::Borsh, false),
+        },
+        Format::LegacyAnchor | Format::Shank => {
+            if listed(&assumptions.zero_copy) || listed(&assumptions.packed) {
+                (
+                    Kind::ZeroCopy {
+                        packed: listed(&assumptions.packed),
+                    },
+                    true,
+                )
+            } else {
+                (Kind::Borsh, true)
+            }
+        }
+    }
+}
+
+struct Resolver<'a> {
+    parsed: &'a Parsed,
+}
+
+impl Resolver<'_> {
+    fn def(&self, def: &IdlTypeDef, depth: usize) -> Result<Ty, String> {
+        if let Some(generic) = def.generics.first() {
+            return Err(format!(
+                "type `{}` is generic ({generic:?}); make idl does not instantiate generics",
+                def.name
+            ));
+        }
+        let packed = matches!(
+            &def.repr,
+            Some(IdlRepr::C(m)) | Some(IdlRepr::Rust(m)) if m.packed
+        );
+        match &def.ty {
+            IdlTypeDefTy::Struct { fields } => Ok(Ty::Struct(Struct {
+                name: def.name.clone(),
+                fields: self.fields(&def.name, fields.as_ref(), depth)?,
+                packed,
+            })),
+            IdlTypeDefTy::Enum { variants } => Ok(Ty::Enum(Enum {
+                name: def.name.clone(),
+                variants: variants
+                    .iter()
+                    .map(|v| {
+                        Ok(Variant {
+                            name: v.name.clone(),
+                            fields: self.fields(
+                                &format!("{}::{}", def.name, v.name),
+                                v.fields.as_ref(),
+                                depth,
+                            )?,
+                        })
+                    })
+                    .collect::<Result<_, String>>()?,
+            })),
+            IdlTypeDefTy::Type { alias } => self
+                .ty(alias, depth + 1)
+                .map_err(|e| format!("type `{}`: {e}", def.name)),
+        }
+    }
+
+    fn fields(
+        &self,
+        owner: &str,
+        fields: Option<&IdlDefinedFields>,
+        depth: usize,
+    ) -> Result<Vec<Field>, String> {
+        let named: Vec<(String, &IdlType)> = match fields {
+            None => Vec::new(),
+            Some(IdlDefinedFields::Named(fields)) => {
+                fields.iter().map(|f| (f.name.clone(), &f.ty)).collect()
+            }
+            Some(IdlDefinedFields::Tuple(types)) => types
+                .iter()
+                .enumerate()
+                .map(|(i, ty)| (i.to_string(), ty))
+                .collect(),
+        };
+        named
+            .into_iter()
+            .map(|(name, ty)| {
+                let ty = self
+                    .ty(ty, depth + 1)
+                    .map_err(|e| format!("type `{owner}`, field `{name}`: {e}"))?;
+                Ok(Field { name, ty })
+            })
+            .collect()
+    }
+
+    fn ty(&self, ty: &IdlType, depth: usize) -> Result<Ty, String> {
+        if depth > MAX_DEPTH {
+            return Err(format!(
+                "nested more than {MAX_DEPTH} deep (a type that contains itself?)"
+            ));
+        }
+        let int = |bytes, signed| Ok(Ty::Int { bytes, signed });
+        match ty {
+            IdlType::Bool => Ok(Ty::Bool),
+            IdlType::U8 => int(1, false),
+            IdlType::I8 => int(1, true),
+            IdlType::U16 => int(2, false),
+            IdlType::I16 => int(2, true),
+            IdlType::U32 => int(4, false),
+            IdlType::I32 => int(4, true),
+            IdlType::U64 => int(8, false),
+            IdlType::I64 => int(8, true),
+            IdlType::U128 => int(16, false),
+            IdlType::I128 => int(16, true),
+            IdlType::F32 => Ok(Ty::Float { bytes: 4 }),
+            IdlType::F64 => Ok(Ty::Float { bytes: 8 }),
+            IdlType::Pubkey => Ok(Ty::Pubkey),
+            IdlType::String => Ok(Ty::String),
+            IdlType::Bytes => Ok(Ty::Bytes),
+            IdlType::Option(inner) => Ok(Ty::Option(Box::new(self.ty(inner, depth + 1)?))),
+            IdlType::Vec(inner) => Ok(Ty::Vec(Box::new(self.ty(inner, depth + 1)?))),
+            IdlType::Array(inner, IdlArrayLen::Value(len)) => {
+                Ok(Ty::Array(Box::new(self.ty(inner, depth + 1)?), *len))
+            }
+            IdlType::Array(_, IdlArrayLen::Generic(name)) => Err(format!(
+                "an array of generic length `{name}`; make idl does not instantiate generics"
+            )),
+            IdlType::Defined { name, generics } => {
+                if !generics.is_empty() {
+                    return Err(format!(
+                        "`{name}` with generic arguments; make idl does not instantiate generics"
+                    ));
+                }
+                match self.parsed.types.get(name) {
+                    Some(Ok(def)) => self.def(def, depth + 1),
+                    Some(Err(e)) => Err(format!("type `{name}` does not parse: {e}")),
+                    None => Err(format!("unknown type `{name}` (not in the IDL's `types`)")),
+                }
+            }
+            IdlType::Generic(name) => Err(format!(
+                "generic parameter `{name}`; make idl does not instantiate generics"
+            )),
+            other => Err(format!(
+                "`{other:?}` is not a type make idl can lay out yet (u256/i256)"
+            )),
+        }
+    }
+}
