@@ -7,6 +7,7 @@
 #[cfg(any(feature = "message", feature = "metadata", feature = "stack"))]
 extern crate alloc;
 
+pub mod idl;
 #[cfg(feature = "message")]
 pub mod message;
 #[cfg(feature = "metadata")]

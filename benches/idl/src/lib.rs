@@ -4,6 +4,9 @@
 //! into the spec's types, [`model`] resolves each account into one tree of
 //! types, and [`layout`] computes the bytes an account holds.
 
+pub mod generate;
 pub mod input;
 pub mod layout;
 pub mod model;
+pub mod render;
+pub mod value;

@@ -3,7 +3,7 @@
 
 use std::{path::Path, process::ExitCode};
 
-use idl::{input, layout, model};
+use idl::{generate, input, layout, model};
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args().nth(1).filter(|p| !p.is_empty()) else {
@@ -46,6 +46,45 @@ fn main() -> ExitCode {
                 println!("  {}: {kind}{assumed}, {len}", account.name);
             }
             Err(refused) => println!("  {}: not supported: {}", refused.account, refused.reason),
+        }
+    }
+    let root = std::env::current_dir().expect("a working directory");
+    let plans = generate::plan(&program);
+    let dir = match generate::write(&root, &program, &plans) {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!(
+                "make idl: {}: writing the generated programs: {e}",
+                program.path
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    for plan in &plans {
+        match plan {
+            generate::Plan::Skip {
+                account,
+                format,
+                reason,
+            } => {
+                println!("  {account} {}: no row: {reason}", format.name())
+            }
+            generate::Plan::Build(planned) => match generate::build(&root, &dir, planned) {
+                generate::Built::Program(so) => println!(
+                    "  {} {}: {} ({} bytes)",
+                    planned.account,
+                    planned.format.name(),
+                    so.display(),
+                    std::fs::metadata(&so).map(|m| m.len()).unwrap_or(0)
+                ),
+                generate::Built::Refused(why) => {
+                    println!(
+                        "  {} {}: build refused: {why}",
+                        planned.account,
+                        planned.format.name()
+                    )
+                }
+            },
         }
     }
     ExitCode::SUCCESS

@@ -1,0 +1,256 @@
+//! Writes the generated programs of one IDL into a cargo workspace of their
+//! own under `target/benches/idl/<program>/`, one crate per account type and
+//! format, and builds each with its own cargo invocation (a link refused
+//! for one cannot hide another), as `make programs` builds the families.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+    time::Instant,
+};
+
+use crate::{
+    model::{Account, Program},
+    render::{self, Format, Target},
+    value::default_fields,
+};
+
+/// One program to build: an account type in a format.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub account: String,
+    /// The account's index in the IDL (the instruction's second byte).
+    pub index: u8,
+    pub format: Format,
+    pub package: String,
+    /// `<account>_<format>`: the crate's folder and the `.so`'s name.
+    pub name: String,
+    pub read: usize,
+    pub update: Option<usize>,
+}
+
+/// What became of an account in a format before anything ran.
+#[derive(Clone, Debug)]
+pub enum Plan {
+    Build(Planned),
+    /// No row, and why (the format cannot hold the account, or the account
+    /// has nothing to read).
+    Skip {
+        account: String,
+        format: Format,
+        reason: String,
+    },
+}
+
+/// Where a program's generated workspace lives.
+pub fn out_dir(root: &Path, program: &str) -> PathBuf {
+    root.join("target/benches/idl").join(render::snake(program))
+}
+
+/// The plan for every account and format of `program`.
+pub fn plan(program: &Program) -> Vec<Plan> {
+    let mut plans = Vec::new();
+    for (index, account) in program.accounts.iter().enumerate() {
+        let Ok(account) = account else { continue };
+        for format in Format::ALL {
+            let skip = |reason: String| Plan::Skip {
+                account: account.name.clone(),
+                format,
+                reason,
+            };
+            if let Err(reason) = format.fits(account) {
+                plans.push(skip(reason));
+                continue;
+            }
+            let (read, update) = default_fields(&account.record);
+            let Some(read) = read else {
+                plans.push(skip(
+                    "no scalar or pubkey field at the top level to read".into(),
+                ));
+                continue;
+            };
+            let name = format!("{}_{}", render::snake(&account.name), format.name());
+            plans.push(Plan::Build(Planned {
+                account: account.name.clone(),
+                index: index as u8,
+                format,
+                package: format!("idl-{}", name.replace('_', "-")),
+                name,
+                read,
+                update,
+            }));
+        }
+    }
+    plans
+}
+
+/// Writes the workspace and every planned crate; a file whose text did not
+/// change is left alone, so a second run rebuilds nothing.
+pub fn write(root: &Path, program: &Program, plans: &[Plan]) -> Result<PathBuf, String> {
+    let dir = out_dir(root, &program.name);
+    let programs = dir.join("programs");
+    fs::create_dir_all(&programs).map_err(|e| format!("creating {}: {e}", programs.display()))?;
+    write_if_changed(&dir.join("Cargo.toml"), &render::workspace_manifest())?;
+    // The main workspace's lockfile: the same crate versions as the families.
+    let lock =
+        fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    if !dir.join("Cargo.lock").exists() {
+        write_if_changed(&dir.join("Cargo.lock"), &lock)?;
+    }
+    let common = root.join("common");
+    let mut wanted = Vec::new();
+    for plan in plans {
+        let Plan::Build(planned) = plan else { continue };
+        let account = account(program, &planned.account);
+        let target = Target {
+            program: &program.name,
+            source: &program.path,
+            account,
+            index: planned.index,
+            read: planned.read,
+            update: planned.update,
+        };
+        let crate_dir = programs.join(&planned.name);
+        fs::create_dir_all(crate_dir.join("src"))
+            .map_err(|e| format!("creating {}: {e}", crate_dir.display()))?;
+        write_if_changed(
+            &crate_dir.join("Cargo.toml"),
+            &render::manifest(&planned.package, planned.format, &common.to_string_lossy()),
+        )?;
+        write_if_changed(
+            &crate_dir.join("src/lib.rs"),
+            &render::program(&target, planned.format),
+        )?;
+        wanted.push(planned.name.clone());
+    }
+    // A crate from an earlier run that is not planned now would stay a
+    // member of the workspace: remove it.
+    for entry in fs::read_dir(&programs)
+        .map_err(|e| e.to_string())?
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !wanted.contains(&name) {
+            fs::remove_dir_all(entry.path()).map_err(|e| format!("removing {name}: {e}"))?;
+        }
+    }
+    Ok(dir)
+}
+
+fn account<'a>(program: &'a Program, name: &str) -> &'a Account {
+    program
+        .accounts
+        .iter()
+        .flatten()
+        .find(|a| a.name == name)
+        .expect("planned from the program's accounts")
+}
+
+fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
+    if fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// What building one crate came to.
+#[derive(Clone, Debug)]
+pub enum Built {
+    /// The `.so`, copied to `deploy/<name>.so`.
+    Program(PathBuf),
+    /// The compiler or the linker refused it (a stack frame past 4 KiB is
+    /// refused at link time): a measured outcome, with its words.
+    Refused(String),
+}
+
+/// Builds one planned crate with the project's toolchain (the repository's
+/// `.cargo/config.toml`), its output appended to `build.log`.
+pub fn build(root: &Path, dir: &Path, planned: &Planned) -> Built {
+    let started = Instant::now();
+    let target_dir = root.join("target/idl-build");
+    let output = Command::new("cargo")
+        .current_dir(root)
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .args(["build", "-Z", "build-std=core,alloc", "--release"])
+        .args(["--target", "bpfel-unknown-none", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .args(["-p", &planned.package])
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(e) => return Built::Refused(format!("cargo did not start: {e}")),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let log = dir.join("build.log");
+    let previous = fs::read_to_string(&log).unwrap_or_default();
+    let _ = fs::write(
+        &log,
+        format!(
+            "{previous}=== {} ({:.1} s)\n{stderr}\n",
+            planned.name,
+            started.elapsed().as_secs_f64()
+        ),
+    );
+    if !output.status.success() {
+        return Built::Refused(refusal(&stderr));
+    }
+    let built = target_dir
+        .join("bpfel-unknown-none/release")
+        .join(format!("lib{}.so", planned.package.replace('-', "_")));
+    let deploy = dir.join("deploy");
+    let so = deploy.join(format!("{}.so", planned.name));
+    match fs::create_dir_all(&deploy).and_then(|_| fs::copy(&built, &so)) {
+        Ok(_) => Built::Program(so),
+        Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),
+    }
+}
+
+/// Why a build failed, in a line: a stack frame the linker refuses (past
+/// 4,096 bytes, in which function), else the compiler's first errors.
+fn refusal(stderr: &str) -> String {
+    if let Some(line) = stderr
+        .lines()
+        .find(|l| l.contains("BPF stack limit is exceeded"))
+    {
+        let function = line
+            .split("in function ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or("?");
+        return format!(
+            "link refused: a stack frame past 4,096 bytes (in `{}`)",
+            short_symbol(function)
+        );
+    }
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            (l.starts_with("error") && !l.starts_with("error: could not compile"))
+                || l.contains("LLVM ERROR")
+        })
+        .take(3)
+        .collect();
+    if lines.is_empty() {
+        stderr.lines().rev().take(3).collect::<Vec<_>>().join(" / ")
+    } else {
+        lines.join(" / ")
+    }
+}
+
+/// A mangled symbol as Rust names it, without hashes or the generated
+/// crate's path (`<Type as borsh::de::BorshDeserialize>::deserialize_reader`).
+fn short_symbol(symbol: &str) -> String {
+    let name = format!("{:#}", rustc_demangle::demangle(symbol));
+    let mut out = String::new();
+    for part in name.split("idl_") {
+        match part.split_once("::") {
+            Some((_crate, rest)) if !out.is_empty() || name.starts_with("idl_") => {
+                out.push_str(rest)
+            }
+            _ => out.push_str(part),
+        }
+    }
+    out
+}

@@ -1,0 +1,410 @@
+//! Values of the model's types: the instances every case runs on, and the
+//! host oracle's two encodings of them (borsh's, and a zero-copy account's
+//! memory). The oracle is written from the model, not generated with the
+//! programs, so a generator bug cannot make both sides agree.
+
+use sha2::{Digest, Sha256};
+
+use crate::{
+    layout::struct_layout,
+    model::{Account, Kind, Struct, Ty},
+};
+
+/// A value of a [`Ty`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Bool(bool),
+    /// Two's complement, in the type's width.
+    Int(u128),
+    /// The float's bits.
+    Float(u64),
+    Pubkey([u8; 32]),
+    Array(Vec<Value>),
+    Struct(Vec<Value>),
+    Enum(usize, Vec<Value>),
+    Option(Option<Box<Value>>),
+    Vec(Vec<Value>),
+    String(String),
+    Bytes(Vec<u8>),
+}
+
+/// Which instance: every option `Some` and every list at its length, or
+/// every option `None` and every list empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Full,
+    Empty,
+}
+
+/// How long strings and lists are in the `Full` instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lengths {
+    pub string: usize,
+    pub list: usize,
+}
+
+impl Default for Lengths {
+    fn default() -> Self {
+        Self {
+            string: 24,
+            list: 4,
+        }
+    }
+}
+
+/// Builds deterministic instances: integers from their path (distinct and
+/// non-zero), pubkeys from their path's hash, bools alternating, the enum
+/// variant with the largest encoding, padding and reserved arrays zero.
+pub struct Instances {
+    pub shape: Shape,
+    pub lengths: Lengths,
+    bools: usize,
+}
+
+impl Instances {
+    pub fn new(shape: Shape, lengths: Lengths) -> Self {
+        Self {
+            shape,
+            lengths,
+            bools: 0,
+        }
+    }
+
+    /// The record of `account`.
+    pub fn record(&mut self, account: &Account) -> Value {
+        self.value(&Ty::Struct(account.record.clone()), &account.name, false)
+    }
+
+    fn value(&mut self, ty: &Ty, path: &str, zero: bool) -> Value {
+        let hash = Sha256::digest(path.as_bytes());
+        match ty {
+            Ty::Bool => {
+                self.bools += 1;
+                Value::Bool(!zero && self.bools % 2 == 1)
+            }
+            Ty::Int { bytes, .. } => {
+                let wide = u128::from_le_bytes(hash[..16].try_into().expect("16 bytes"));
+                let value = truncate(wide, *bytes) | 1;
+                Value::Int(if zero { 0 } else { value })
+            }
+            Ty::Float { bytes } => {
+                let n = f64::from(hash[0]) + 0.5;
+                let bits = if zero {
+                    0
+                } else if *bytes == 4 {
+                    u64::from((n as f32).to_bits())
+                } else {
+                    n.to_bits()
+                };
+                Value::Float(bits)
+            }
+            Ty::Pubkey => Value::Pubkey(if zero { [0; 32] } else { hash.into() }),
+            Ty::Array(inner, len) => {
+                let zero = zero || is_reserved(path);
+                Value::Array(
+                    (0..*len)
+                        .map(|i| self.value(inner, &format!("{path}[{i}]"), zero))
+                        .collect(),
+                )
+            }
+            Ty::Struct(s) => Value::Struct(
+                s.fields
+                    .iter()
+                    .map(|f| {
+                        let path = format!("{path}.{}", f.name);
+                        let zero = zero || is_reserved(&f.name);
+                        self.value(&f.ty, &path, zero)
+                    })
+                    .collect(),
+            ),
+            Ty::Enum(e) => {
+                // The variant with the largest encoding (the last of those).
+                let index = e
+                    .variants
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|(_, v)| v.fields.len())
+                    .map_or(0, |(i, _)| i);
+                let index = if e.is_unit() {
+                    e.variants.len().saturating_sub(1)
+                } else {
+                    index
+                };
+                let fields = e.variants.get(index).map_or(Vec::new(), |v| {
+                    v.fields
+                        .iter()
+                        .map(|f| self.value(&f.ty, &format!("{path}.{}", f.name), zero))
+                        .collect()
+                });
+                Value::Enum(if zero { 0 } else { index }, fields)
+            }
+            Ty::Option(inner) => Value::Option(match self.shape {
+                Shape::Full => Some(Box::new(self.value(inner, &format!("{path}?"), zero))),
+                Shape::Empty => None,
+            }),
+            Ty::Vec(inner) => Value::Vec(
+                (0..self.list_len())
+                    .map(|i| self.value(inner, &format!("{path}[{i}]"), zero))
+                    .collect(),
+            ),
+            Ty::String => Value::String(match self.shape {
+                // One two-byte character, then ASCII, to the length.
+                Shape::Full => {
+                    let rest = self.lengths.string.saturating_sub(2);
+                    let ascii: String = (0..rest)
+                        .map(|i| (b'a' + hash[i % 32] % 26) as char)
+                        .collect();
+                    format!("é{ascii}")
+                }
+                Shape::Empty => String::new(),
+            }),
+            Ty::Bytes => Value::Bytes(hash.iter().cycle().take(self.list_len()).copied().collect()),
+        }
+    }
+
+    fn list_len(&self) -> usize {
+        match self.shape {
+            Shape::Full => self.lengths.list,
+            Shape::Empty => 0,
+        }
+    }
+}
+
+/// Whether a field or array is padding or reserved space, which stays zero.
+fn is_reserved(name: &str) -> bool {
+    let name = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
+    ["padding", "reserved", "_pad", "unused", "space"]
+        .iter()
+        .any(|word| name.contains(word))
+}
+
+/// `value` cut to `bytes` bytes.
+pub fn truncate(value: u128, bytes: u8) -> u128 {
+    if bytes >= 16 {
+        value
+    } else {
+        value & ((1u128 << (8 * u32::from(bytes))) - 1)
+    }
+}
+
+/// borsh's encoding of `value`.
+pub fn borsh(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
+    match (value, ty) {
+        (Value::Bool(b), _) => out.push(u8::from(*b)),
+        (Value::Int(v), Ty::Int { bytes, .. }) => {
+            out.extend_from_slice(&v.to_le_bytes()[..*bytes as usize])
+        }
+        (Value::Float(bits), Ty::Float { bytes }) => {
+            out.extend_from_slice(&bits.to_le_bytes()[..*bytes as usize])
+        }
+        (Value::Pubkey(key), _) => out.extend_from_slice(key),
+        (Value::Array(items), Ty::Array(inner, _)) => {
+            for item in items {
+                borsh(item, inner, out);
+            }
+        }
+        (Value::Struct(fields), Ty::Struct(s)) => {
+            for (value, field) in fields.iter().zip(&s.fields) {
+                borsh(value, &field.ty, out);
+            }
+        }
+        (Value::Enum(index, fields), Ty::Enum(e)) => {
+            out.push(*index as u8);
+            for (value, field) in fields.iter().zip(&e.variants[*index].fields) {
+                borsh(value, &field.ty, out);
+            }
+        }
+        (Value::Option(inner), Ty::Option(ty)) => match inner {
+            None => out.push(0),
+            Some(inner) => {
+                out.push(1);
+                borsh(inner, ty, out);
+            }
+        },
+        (Value::Vec(items), Ty::Vec(inner)) => {
+            out.extend_from_slice(&(items.len() as u32).to_le_bytes());
+            for item in items {
+                borsh(item, inner, out);
+            }
+        }
+        (Value::String(s), _) => {
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        }
+        (Value::Bytes(bytes), _) => {
+            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            out.extend_from_slice(bytes);
+        }
+        (value, ty) => unreachable!("a value {value:?} of another type than {ty:?}"),
+    }
+}
+
+/// A zero-copy account's memory of `value`: fields at their SBF offsets,
+/// padding zero. The type has a layout (the caller checked).
+pub fn zero_copy(value: &Value, ty: &Ty, packed: bool, out: &mut [u8]) {
+    match (value, ty) {
+        (Value::Struct(fields), Ty::Struct(s)) => {
+            let layout = struct_layout(s, packed).expect("a laid-out type");
+            for ((value, field), at) in fields.iter().zip(&s.fields).zip(layout.offsets) {
+                zero_copy(value, &field.ty, packed || s.packed, &mut out[at..]);
+            }
+        }
+        (Value::Array(items), Ty::Array(inner, _)) => {
+            let size = crate::layout::zero_copy(inner, packed)
+                .expect("a laid-out type")
+                .size;
+            for (i, item) in items.iter().enumerate() {
+                zero_copy(item, inner, packed, &mut out[i * size..]);
+            }
+        }
+        (Value::Enum(index, _), _) => out[0] = *index as u8,
+        (value, ty) => {
+            let mut bytes = Vec::new();
+            borsh(value, ty, &mut bytes);
+            out[..bytes.len()].copy_from_slice(&bytes);
+        }
+    }
+}
+
+/// The account's data: the discriminator, then the record in the
+/// account's layout.
+pub fn account_data(account: &Account, record: &Value) -> Vec<u8> {
+    let ty = Ty::Struct(account.record.clone());
+    let mut data = account.discriminator.clone();
+    match account.kind {
+        Kind::Borsh => borsh(record, &ty, &mut data),
+        Kind::ZeroCopy { packed } => {
+            let size = struct_layout(&account.record, packed)
+                .expect("a laid-out type")
+                .layout
+                .size;
+            let at = data.len();
+            data.resize(at + size, 0);
+            zero_copy(record, &ty, packed, &mut data[at..]);
+        }
+    }
+    data
+}
+
+/// The record's top-level field `index`, replaced.
+pub fn with_field(record: &Value, index: usize, value: Value) -> Value {
+    let Value::Struct(fields) = record else {
+        unreachable!("a record is a struct")
+    };
+    let mut fields = fields.clone();
+    fields[index] = value;
+    Value::Struct(fields)
+}
+
+/// The bytes of a scalar or pubkey value, as the instruction data carries
+/// it (little-endian, a bool as one byte).
+pub fn scalar_bytes(value: &Value, ty: &Ty) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    borsh(value, ty, &mut bytes);
+    bytes
+}
+
+/// Which top-level fields the operations use: `read`, the last scalar or
+/// pubkey (the farthest an in-place reader travels); `update`, the last
+/// integer; neither a padding or reserved field. `None` where the record
+/// has no such field.
+pub fn default_fields(record: &Struct) -> (Option<usize>, Option<usize>) {
+    let last = |pred: fn(&Ty) -> bool| {
+        record
+            .fields
+            .iter()
+            .rposition(|f| pred(&f.ty) && !is_reserved(&f.name))
+    };
+    (
+        last(|ty| {
+            matches!(
+                ty,
+                Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey
+            )
+        }),
+        last(|ty| matches!(ty, Ty::Int { .. })),
+    )
+}
+
+/// The value `update` writes: the instance's value plus one, in its width.
+pub fn updated(value: &Value, ty: &Ty) -> Value {
+    match (value, ty) {
+        (Value::Int(v), Ty::Int { bytes, .. }) => Value::Int(truncate(v.wrapping_add(1), *bytes)),
+        _ => unreachable!("the update field is an integer"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Field;
+
+    fn record() -> Struct {
+        let int = |bytes| Ty::Int {
+            bytes,
+            signed: false,
+        };
+        Struct {
+            name: "R".into(),
+            fields: vec![
+                Field {
+                    name: "flag".into(),
+                    ty: Ty::Bool,
+                },
+                Field {
+                    name: "big".into(),
+                    ty: int(16),
+                },
+                Field {
+                    name: "owner".into(),
+                    ty: Ty::Pubkey,
+                },
+                Field {
+                    name: "count".into(),
+                    ty: int(2),
+                },
+                Field {
+                    name: "padding".into(),
+                    ty: Ty::Array(Box::new(int(1)), 3),
+                },
+            ],
+            packed: false,
+        }
+    }
+
+    #[test]
+    fn zero_copy_memory_puts_each_field_at_its_sbf_offset() {
+        let account = Account {
+            name: "R".into(),
+            discriminator: vec![9; 8],
+            kind: Kind::ZeroCopy { packed: false },
+            assumed: false,
+            record: record(),
+        };
+        let value = Instances::new(Shape::Full, Lengths::default()).record(&account);
+        let data = account_data(&account, &value);
+        // flag at 0, padding to 8, big at 8..24, owner 24..56, count 56..58,
+        // padding 58..61, then trailing padding to 64.
+        assert_eq!(data.len(), 8 + 64);
+        let body = &data[8..];
+        assert_eq!(body[0], 1);
+        assert_eq!(body[1..8], [0; 7]);
+        let Value::Struct(fields) = &value else {
+            panic!()
+        };
+        let Value::Int(big) = fields[1] else { panic!() };
+        assert_eq!(body[8..24], big.to_le_bytes());
+        assert_ne!(big, 0);
+        assert_eq!(body[58..64], [0; 6], "the padding array stays zero");
+        // borsh's bytes of the same record: no padding.
+        let mut borsh_bytes = Vec::new();
+        borsh(&value, &Ty::Struct(record()), &mut borsh_bytes);
+        assert_eq!(borsh_bytes.len(), 1 + 16 + 32 + 2 + 3);
+    }
+
+    #[test]
+    fn read_and_update_default_to_the_last_scalar_and_integer() {
+        // `padding` is an array: not a read field.
+        assert_eq!(default_fields(&record()), (Some(3), Some(3)));
+    }
+}
