@@ -15,7 +15,8 @@ use proptest::{
     prelude::*,
     test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner},
 };
-use solana_account::ReadableAccount;
+use solana_account::{Account, ReadableAccount};
+use solana_instruction::Instruction;
 use solana_program_error::ProgramError;
 use solana_program_runtime::invoke_context::InvokeContext;
 use solana_pubkey::Pubkey;
@@ -376,16 +377,24 @@ impl LoggedMollusk {
     /// Runs `case`'s instruction (without checking it) and says what came
     /// of it.
     pub fn run(&self, case: &Case) -> (InstructionResult, Outcome) {
+        self.run_instruction(&case.instruction, &case.accounts)
+    }
+
+    /// Runs `instruction` on `accounts` and says what came of it (for
+    /// programs outside the families, as `make idl` generates them).
+    pub fn run_instruction(
+        &self,
+        instruction: &Instruction,
+        accounts: &[(Pubkey, Account)],
+    ) -> (InstructionResult, Outcome) {
         self.log.borrow_mut().messages.clear();
         self.inside.take();
-        let result = self
-            .mollusk
-            .process_instruction(&case.instruction, &case.accounts);
+        let result = self.mollusk.process_instruction(instruction, accounts);
         let outcome = self.outcome(&result);
         if matches!(outcome, Outcome::Success | Outcome::Fault(_)) {
             return (result, outcome);
         }
-        match changed(case, &self.inside.take()) {
+        match changed(accounts, &self.inside.take()) {
             Some(change) => {
                 let failure = outcome.name();
                 let outcome = Outcome::ChangedBeforeFailure(format!("{failure}; {change}"));
@@ -420,8 +429,8 @@ impl LoggedMollusk {
 
 /// Where an account seen inside the VM differs from the case's input: its
 /// index, length or first differing byte, or `None` where none does.
-fn changed(case: &Case, inside: &[KeyedData]) -> Option<String> {
-    case.accounts
+fn changed(accounts: &[(Pubkey, Account)], inside: &[KeyedData]) -> Option<String> {
+    accounts
         .iter()
         .enumerate()
         .find_map(|(index, (key, before))| {

@@ -165,8 +165,57 @@ pub enum Built {
 }
 
 /// Builds one planned crate with the project's toolchain (the repository's
-/// `.cargo/config.toml`), its output appended to `build.log`.
+/// `.cargo/config.toml`), its output appended to `build.log`. A `.so` (or
+/// a recorded refusal) newer than everything it is built from is reused:
+/// a second run with nothing changed builds nothing.
 pub fn build(root: &Path, dir: &Path, planned: &Planned) -> Built {
+    let so = dir.join("deploy").join(format!("{}.so", planned.name));
+    let refused = so.with_extension("refused");
+    let crate_dir = dir.join("programs").join(&planned.name);
+    let inputs = newest(&[
+        crate_dir.clone(),
+        dir.join("Cargo.toml"),
+        root.join("common/src"),
+        root.join("common/Cargo.toml"),
+        root.join(".cargo/config.toml"),
+        root.join("rust-toolchain.toml"),
+    ]);
+    if modified(&so).is_some_and(|built| built > inputs) {
+        return Built::Program(so);
+    }
+    if modified(&refused).is_some_and(|when| when > inputs)
+        && let Ok(reason) = fs::read_to_string(&refused)
+    {
+        return Built::Refused(reason);
+    }
+    let built = compile(root, dir, planned);
+    let _ = fs::remove_file(&refused);
+    if let Built::Refused(reason) = &built {
+        let _ = fs::create_dir_all(dir.join("deploy"));
+        let _ = fs::write(&refused, reason);
+    }
+    built
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The newest modification time of the files under `paths`.
+fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
+    let mut newest = std::time::SystemTime::UNIX_EPOCH;
+    let mut stack: Vec<PathBuf> = paths.to_vec();
+    while let Some(path) = stack.pop() {
+        if let Ok(entries) = fs::read_dir(&path) {
+            stack.extend(entries.flatten().map(|e| e.path()));
+        } else if let Some(when) = modified(&path) {
+            newest = newest.max(when);
+        }
+    }
+    newest
+}
+
+fn compile(root: &Path, dir: &Path, planned: &Planned) -> Built {
     let started = Instant::now();
     let target_dir = root.join("target/idl-build");
     let output = Command::new("cargo")

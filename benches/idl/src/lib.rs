@@ -7,6 +7,9 @@
 pub mod generate;
 pub mod input;
 pub mod layout;
+pub mod measure;
 pub mod model;
 pub mod render;
+pub mod report;
+pub mod run;
 pub mod value;

@@ -1,91 +1,64 @@
-//! `make idl IDL=<file>`: reads the IDL, resolves its accounts and prints
-//! each one's kind and size, or why it is not supported.
+//! `make idl IDL=<file>`: the benchmark generated from a program's IDL
+//! (docs/idl.md). Options from the environment, as the Makefile passes
+//! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `STRING_LEN`, `VEC_LEN`.
 
 use std::{path::Path, process::ExitCode};
 
-use idl::{generate, input, layout, model};
+use idl::{
+    input::Assumptions,
+    run::{self, Options},
+    value::Lengths,
+};
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args().nth(1).filter(|p| !p.is_empty()) else {
         eprintln!("make idl: give the IDL to measure: make idl IDL=path/to/program.json");
         return ExitCode::FAILURE;
     };
-    let assumptions = input::Assumptions::from_lists(
-        &std::env::var("ZERO_COPY").unwrap_or_default(),
-        &std::env::var("PACKED").unwrap_or_default(),
-    );
-    let parsed = match input::read(Path::new(&path)) {
-        Ok(parsed) => parsed,
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let defaults = Lengths::default();
+    let length = |name: &str, default: usize| -> Result<usize, String> {
+        match var(name).as_str() {
+            "" => Ok(default),
+            text => text.parse().map_err(|_| {
+                format!("{name}={text} is not a length; give a number of bytes or elements")
+            }),
+        }
+    };
+    let lengths = match (
+        length("STRING_LEN", defaults.string),
+        length("VEC_LEN", defaults.list),
+    ) {
+        (Ok(string), Ok(list)) => Lengths { string, list },
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("make idl: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = Options {
+        assumptions: Assumptions::from_lists(&var("ZERO_COPY"), &var("PACKED")),
+        lengths,
+    };
+    let root = std::env::current_dir().expect("a working directory");
+    let run = match run::run(&root, Path::new(&path), &options, &mut |line| {
+        eprintln!("{line}")
+    }) {
+        Ok(run) => run,
         Err(e) => {
             eprintln!("make idl: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let program = model::resolve(&parsed, &assumptions);
-    println!(
-        "{} ({}, {}): {} account types",
-        program.name,
-        program.path,
-        program.format.name(),
-        program.accounts.len()
-    );
-    for account in &program.accounts {
-        match account {
-            Ok(account) => {
-                let kind = match account.kind {
-                    model::Kind::Borsh => "borsh",
-                    model::Kind::ZeroCopy { packed: false } => "zero-copy",
-                    model::Kind::ZeroCopy { packed: true } => "zero-copy, packed",
-                };
-                let assumed = if account.assumed { " (assumed)" } else { "" };
-                let len = match layout::account_len(account) {
-                    Ok(Some(len)) => format!("{len} bytes"),
-                    Ok(None) => "variable length".into(),
-                    Err(e) => format!("no layout: {e}"),
-                };
-                println!("  {}: {kind}{assumed}, {len}", account.name);
-            }
-            Err(refused) => println!("  {}: not supported: {}", refused.account, refused.reason),
-        }
+    println!("{}", run.summary);
+    println!("Written: {}/summary.md and results.json", run.dir.display());
+    if run.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!(
+            "make idl: {} cases broke the contract (a bug in the generated programs or the oracle):\n{}",
+            run.failures.len(),
+            run.failures.join("\n")
+        );
+        ExitCode::FAILURE
     }
-    let root = std::env::current_dir().expect("a working directory");
-    let plans = generate::plan(&program);
-    let dir = match generate::write(&root, &program, &plans) {
-        Ok(dir) => dir,
-        Err(e) => {
-            eprintln!(
-                "make idl: {}: writing the generated programs: {e}",
-                program.path
-            );
-            return ExitCode::FAILURE;
-        }
-    };
-    for plan in &plans {
-        match plan {
-            generate::Plan::Skip {
-                account,
-                format,
-                reason,
-            } => {
-                println!("  {account} {}: no row: {reason}", format.name())
-            }
-            generate::Plan::Build(planned) => match generate::build(&root, &dir, planned) {
-                generate::Built::Program(so) => println!(
-                    "  {} {}: {} ({} bytes)",
-                    planned.account,
-                    planned.format.name(),
-                    so.display(),
-                    std::fs::metadata(&so).map(|m| m.len()).unwrap_or(0)
-                ),
-                generate::Built::Refused(why) => {
-                    println!(
-                        "  {} {}: build refused: {why}",
-                        planned.account,
-                        planned.format.name()
-                    )
-                }
-            },
-        }
-    }
-    ExitCode::SUCCESS
 }

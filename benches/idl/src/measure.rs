@@ -1,0 +1,456 @@
+//! Runs the generated programs as the families' harness runs theirs: every
+//! case checked against the host oracle before its number is kept, every
+//! error on an input made for it with nothing changed inside the VM, the
+//! traced pass for stack, calls and heap, and the project's hostile
+//! generator on every program. A fault or an exhausted heap on a valid
+//! record is a measured outcome (a format that cannot hold the account);
+//! wrong bytes, a wrong error or a change before a failure is a contract
+//! failure, which fails the run.
+
+use std::collections::BTreeMap;
+
+use benches::{
+    hostile::{self, LoggedMollusk, Outcome as RunOutcome},
+    trace::{self, Footprint, Tracer},
+};
+use mollusk_svm::{Mollusk, result::ProgramResult};
+use proptest::{
+    strategy::{Strategy, ValueTree},
+    test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
+};
+use solana_account::Account as SolanaAccount;
+use solana_instruction::{AccountMeta, Instruction};
+use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
+
+use crate::{
+    generate::Planned,
+    model::{Account, Kind, Ty},
+    render::Format,
+    value::{self, Instances, Lengths, Shape, Value},
+};
+
+/// The heap frame the generated programs run with (common's
+/// `idl::HEAP_FRAME`): the runtime's default.
+const HEAP_FRAME: u32 = 32 * 1024;
+/// Hostile cases per program in every run.
+pub const HOSTILE_CASES: u32 = 200;
+const DATA_KEY: Pubkey = Pubkey::new_from_array([0xDA; 32]);
+const SIGNER_KEY: Pubkey = Pubkey::new_from_array([0x5A; 32]);
+const LAMPORTS: u64 = 1_000_000_000;
+
+/// What one case came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// It ran and left the oracle's bytes.
+    Ran { cus: u64, footprint: Footprint },
+    /// The format cannot run it: a VM fault (a stack access violation, the
+    /// CU limit) or the heap exhausted, in the runtime's words.
+    CannotRun(String),
+}
+
+/// One measured row.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub account: String,
+    pub format: Format,
+    pub operation: &'static str,
+    pub instance: &'static str,
+    pub account_bytes: usize,
+    pub outcome: Outcome,
+}
+
+/// Everything one program's run found.
+#[derive(Clone, Debug, Default)]
+pub struct Checked {
+    pub rows: Vec<Row>,
+    /// Contract failures: each names the program, the case and what broke.
+    pub failures: Vec<String>,
+    /// Hostile outcomes by name.
+    pub hostile: BTreeMap<String, u32>,
+}
+
+/// One operation's instruction data and the record it leaves.
+struct Call {
+    operation: &'static str,
+    data: Vec<u8>,
+    after: Value,
+}
+
+/// Runs every case of `planned` (its `.so` is `elf`).
+pub fn check(planned: &Planned, account: &Account, elf: &[u8], lengths: Lengths) -> Checked {
+    let label = format!("{} {}", account.name, planned.format.name());
+    let mut checked = Checked::default();
+    let id = Pubkey::new_unique();
+    let mut plain = Mollusk::default();
+    plain.compute_budget.heap_size = HEAP_FRAME;
+    plain.add_program_with_loader_and_elf(&id, &solana_sdk_ids::bpf_loader_upgradeable::id(), elf);
+    let logged = LoggedMollusk::new(plain);
+    let traced = match trace::traced_mollusk(&id, elf) {
+        Ok(mut traced) => {
+            traced.compute_budget.heap_size = HEAP_FRAME;
+            let tracer = Tracer::default();
+            tracer.install(&mut traced);
+            Some((traced, tracer))
+        }
+        Err(e) => {
+            checked.failures.push(format!("{label}: cannot trace: {e}"));
+            None
+        }
+    };
+    let ty = Ty::Struct(account.record.clone());
+    let full = Instances::new(Shape::Full, lengths).record(account);
+    let empty = Instances::new(Shape::Empty, lengths).record(account);
+    let mut instances = vec![("full", full)];
+    if value::account_data(account, &instances[0].1) != value::account_data(account, &empty) {
+        instances.push(("empty", empty));
+    }
+    for (instance, record) in &instances {
+        let data = value::account_data(account, record);
+        for call in calls(planned, account, record) {
+            let case = format!("{label}, {} on the `{instance}` instance", call.operation);
+            let expected = value::account_data(account, &call.after);
+            let instruction = instruction(id, &call.data, true, 2);
+            let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, &data, 2));
+            let measured = match outcome {
+                RunOutcome::Success => {
+                    let after = &result.resulting_accounts[0].1.data;
+                    if *after != expected {
+                        checked
+                            .failures
+                            .push(format!("{case}: {}", first_difference(after, &expected)));
+                        continue;
+                    }
+                    let footprint =
+                        traced
+                            .as_ref()
+                            .map_or(Footprint::default(), |(traced, tracer)| {
+                                let again = traced
+                                    .process_instruction(&instruction, &accounts(id, &data, 2));
+                                if again.compute_units_consumed != result.compute_units_consumed {
+                                    checked.failures.push(format!(
+                                        "{case}: {} CUs traced, {} untraced",
+                                        again.compute_units_consumed, result.compute_units_consumed
+                                    ));
+                                }
+                                tracer.take().first().copied().unwrap_or_default()
+                            });
+                    Outcome::Ran {
+                        cus: result.compute_units_consumed,
+                        footprint,
+                    }
+                }
+                RunOutcome::Fault(message) => Outcome::CannotRun(message),
+                RunOutcome::OutOfMemory => {
+                    Outcome::CannotRun(format!("the {} KiB heap exhausted", HEAP_FRAME / 1024))
+                }
+                other => {
+                    checked.failures.push(format!(
+                        "{case}: a valid record refused ({:?}; {other:?})",
+                        result.program_result
+                    ));
+                    continue;
+                }
+            };
+            checked.rows.push(Row {
+                account: account.name.clone(),
+                format: planned.format,
+                operation: call.operation,
+                instance,
+                account_bytes: data.len(),
+                outcome: measured,
+            });
+        }
+    }
+    let (_, record) = &instances[0];
+    check_errors(&logged, id, planned, account, record, &label, &mut checked);
+    check_hostile(
+        &logged,
+        id,
+        planned,
+        account,
+        record,
+        &ty,
+        &label,
+        &mut checked,
+    );
+    checked
+}
+
+/// The three operations on `record`: `full` and `update` leave the update
+/// field one higher; `read` asks for the read field's value.
+fn calls(planned: &Planned, account: &Account, record: &Value) -> Vec<Call> {
+    let Value::Struct(fields) = record else {
+        unreachable!("a record is a struct")
+    };
+    let read_ty = &account.record.fields[planned.read].ty;
+    let read = value::scalar_bytes(&fields[planned.read], read_ty);
+    let index = planned.index;
+    let mut calls = Vec::new();
+    let updated = planned.update.map(|i| {
+        let ty = &account.record.fields[i].ty;
+        let new = value::updated(&fields[i], ty);
+        (
+            value::scalar_bytes(&new, ty),
+            value::with_field(record, i, new),
+        )
+    });
+    calls.push(Call {
+        operation: "full",
+        data: vec![0, index],
+        after: updated
+            .as_ref()
+            .map_or(record.clone(), |(_, after)| after.clone()),
+    });
+    calls.push(Call {
+        operation: "read",
+        data: [&[1, index][..], &read].concat(),
+        after: record.clone(),
+    });
+    if let Some((bytes, after)) = updated {
+        calls.push(Call {
+            operation: "update",
+            data: [&[2, index][..], &bytes].concat(),
+            after,
+        });
+    }
+    calls
+}
+
+fn instruction(id: Pubkey, data: &[u8], writable: bool, count: usize) -> Instruction {
+    let metas = [
+        AccountMeta {
+            pubkey: DATA_KEY,
+            is_signer: false,
+            is_writable: writable,
+        },
+        AccountMeta::new_readonly(SIGNER_KEY, false),
+    ];
+    Instruction::new_with_bytes(id, data, metas.into_iter().take(count).collect())
+}
+
+fn accounts(id: Pubkey, data: &[u8], count: usize) -> Vec<(Pubkey, SolanaAccount)> {
+    let data_account = SolanaAccount {
+        lamports: LAMPORTS,
+        data: data.to_vec(),
+        owner: id,
+        ..SolanaAccount::default()
+    };
+    let signer = SolanaAccount {
+        lamports: LAMPORTS,
+        ..SolanaAccount::default()
+    };
+    [(DATA_KEY, data_account), (SIGNER_KEY, signer)]
+        .into_iter()
+        .take(count)
+        .collect()
+}
+
+fn first_difference(found: &[u8], expected: &[u8]) -> String {
+    if found.len() != expected.len() {
+        return format!("left {} bytes, the oracle {}", found.len(), expected.len());
+    }
+    let at = found
+        .iter()
+        .zip(expected)
+        .position(|(a, b)| a != b)
+        .unwrap_or(0);
+    format!(
+        "byte {at} is {:#04x}, the oracle's {:#04x}",
+        found[at], expected[at]
+    )
+}
+
+/// Each contract error on an input made for it, with nothing changed
+/// inside the VM.
+fn check_errors(
+    logged: &LoggedMollusk,
+    id: Pubkey,
+    planned: &Planned,
+    account: &Account,
+    record: &Value,
+    label: &str,
+    checked: &mut Checked,
+) {
+    let data = value::account_data(account, record);
+    let index = planned.index;
+    let full = [0, index];
+    let mut wrong_discriminator = data.clone();
+    let mut cases: Vec<(&str, Vec<u8>, bool, usize, Vec<u8>, ProgramError)> = vec![
+        (
+            "one account",
+            full.to_vec(),
+            true,
+            1,
+            data.clone(),
+            ProgramError::NotEnoughAccountKeys,
+        ),
+        (
+            "no type byte",
+            vec![0],
+            true,
+            2,
+            data.clone(),
+            ProgramError::InvalidInstructionData,
+        ),
+        (
+            "another account type",
+            vec![0, index.wrapping_add(1)],
+            true,
+            2,
+            data.clone(),
+            ProgramError::InvalidInstructionData,
+        ),
+        (
+            "unknown op",
+            vec![7, index],
+            true,
+            2,
+            data.clone(),
+            ProgramError::InvalidInstructionData,
+        ),
+        (
+            "read-only account",
+            full.to_vec(),
+            false,
+            2,
+            data.clone(),
+            ProgramError::Immutable,
+        ),
+        (
+            "data cut short",
+            full.to_vec(),
+            true,
+            2,
+            data[..account.discriminator.len().saturating_sub(1)].to_vec(),
+            ProgramError::InvalidAccountData,
+        ),
+    ];
+    if let Some(first) = wrong_discriminator.first_mut() {
+        *first ^= 0xff;
+        cases.push((
+            "another discriminator",
+            full.to_vec(),
+            true,
+            2,
+            wrong_discriminator,
+            ProgramError::InvalidAccountData,
+        ));
+    }
+    let read_len = value::scalar_bytes(
+        &field(record, planned.read),
+        &account.record.fields[planned.read].ty,
+    )
+    .len();
+    let mut other = value::scalar_bytes(
+        &field(record, planned.read),
+        &account.record.fields[planned.read].ty,
+    );
+    other[0] ^= 0x01;
+    cases.push((
+        "read of another value",
+        [&[1, index][..], &other].concat(),
+        true,
+        2,
+        data.clone(),
+        ProgramError::InvalidArgument,
+    ));
+    cases.push((
+        "read value too short",
+        [&[1, index][..], &other[..read_len - 1]].concat(),
+        true,
+        2,
+        data.clone(),
+        ProgramError::InvalidInstructionData,
+    ));
+    if matches!(account.kind, Kind::ZeroCopy { .. }) || matches!(planned.format, Format::Bytemuck) {
+        let cut = data[..data.len() - 1].to_vec();
+        cases.push((
+            "record cut short",
+            full.to_vec(),
+            true,
+            2,
+            cut,
+            ProgramError::InvalidAccountData,
+        ));
+    }
+    for (name, instruction_data, writable, count, data, error) in cases {
+        let instruction = instruction(id, &instruction_data, writable, count);
+        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, &data, count));
+        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == error);
+        if !right || !matches!(outcome, RunOutcome::Error(_)) {
+            checked.failures.push(format!(
+                "{label}, {name}: {:?} ({outcome:?}), the contract says {error:?}",
+                result.program_result
+            ));
+        }
+    }
+}
+
+fn field(record: &Value, index: usize) -> Value {
+    match record {
+        Value::Struct(fields) => fields[index].clone(),
+        _ => unreachable!("a record is a struct"),
+    }
+}
+
+/// The project's hostile generator on the account's data, with each
+/// operation: never a VM fault, never a change before a failure; an
+/// out-of-memory abort only for borsh (it preallocates what a corrupt
+/// length claims, as the families document).
+#[allow(clippy::too_many_arguments)]
+fn check_hostile(
+    logged: &LoggedMollusk,
+    id: Pubkey,
+    planned: &Planned,
+    account: &Account,
+    record: &Value,
+    _ty: &Ty,
+    label: &str,
+    checked: &mut Checked,
+) {
+    let data = value::account_data(account, record);
+    let calls = calls(planned, account, record);
+    let config = Config {
+        cases: HOSTILE_CASES,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let strategy = (hostile::mutation(), 0..calls.len());
+    for _ in 0..HOSTILE_CASES {
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let (mutation, which) = tree.current();
+        let damaged = mutation.apply(&data);
+        let instruction = instruction(id, &calls[which].data, true, 2);
+        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, &damaged, 2));
+        let name = match &outcome {
+            RunOutcome::Fault(message) => {
+                checked.failures.push(format!(
+                    "{label}, hostile {mutation:?}: VM fault: {message}"
+                ));
+                continue;
+            }
+            RunOutcome::ChangedBeforeFailure(what) => {
+                checked.failures.push(format!(
+                    "{label}, hostile {mutation:?}: changed before a failure: {what}"
+                ));
+                continue;
+            }
+            RunOutcome::OutOfMemory if planned.format != Format::Bytemuck => {
+                "out of memory (documented for borsh)".to_string()
+            }
+            RunOutcome::Success if result.resulting_accounts[0].1.data.len() != damaged.len() => {
+                checked.failures.push(format!(
+                    "{label}, hostile {mutation:?}: the account's length changed"
+                ));
+                continue;
+            }
+            other => other.name(),
+        };
+        *checked.hostile.entry(name).or_default() += 1;
+    }
+}

@@ -1,0 +1,128 @@
+//! `make idl`, stage by stage: read the IDL, resolve its accounts, write
+//! and build the programs, measure and check every case, write the report.
+
+use std::{
+    collections::BTreeMap,
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use crate::{
+    generate::{self, Built, Plan},
+    input::{self, Assumptions},
+    measure::{self, Row},
+    model::{self, Program},
+    report::{self, Provenance, Refused},
+    value::Lengths,
+};
+
+/// What the user asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub assumptions: Assumptions,
+    pub lengths: Lengths,
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub program: Program,
+    pub rows: Vec<Row>,
+    pub refused: Vec<Refused>,
+    /// Where the report went.
+    pub dir: PathBuf,
+    pub summary: String,
+    /// Contract failures (a bug in a generated program or the oracle).
+    pub failures: Vec<String>,
+}
+
+/// Runs every stage on the IDL at `idl`; `root` is the repository.
+/// `progress` hears a line per program.
+pub fn run(
+    root: &Path,
+    idl: &Path,
+    options: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Run, String> {
+    let parsed = input::read(idl).map_err(|e| e.to_string())?;
+    let program = model::resolve(&parsed, &options.assumptions);
+    let plans = generate::plan(&program);
+    let dir = generate::write(root, &program, &plans)
+        .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
+    let mut rows = Vec::new();
+    let mut refused = Vec::new();
+    let mut failures = Vec::new();
+    let mut hostile = BTreeMap::new();
+    let mut elfs = Vec::new();
+    for plan in &plans {
+        let Plan::Build(planned) = plan else { continue };
+        let account = program
+            .accounts
+            .iter()
+            .flatten()
+            .find(|a| a.name == planned.account)
+            .expect("planned from the program's accounts");
+        match generate::build(root, &dir, planned) {
+            Built::Refused(reason) => {
+                progress(&format!("  {}: {reason}", planned.name));
+                refused.push(Refused {
+                    account: planned.account.clone(),
+                    format: planned.format,
+                    reason,
+                });
+            }
+            Built::Program(so) => {
+                let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+                let checked = measure::check(planned, account, &elf, options.lengths);
+                progress(&format!(
+                    "  {}: {} rows checked, {} hostile cases",
+                    planned.name,
+                    checked.rows.len(),
+                    checked.hostile.values().sum::<u32>()
+                ));
+                for (name, count) in checked.hostile {
+                    *hostile.entry(name).or_insert(0) += count;
+                }
+                rows.extend(checked.rows);
+                failures.extend(checked.failures);
+                elfs.push(elf);
+            }
+        }
+    }
+    let provenance = provenance(root, &elfs);
+    let summary = report::summary(&program, &plans, &rows, &refused, &provenance, &hostile);
+    fs::write(dir.join("summary.md"), &summary).map_err(|e| format!("summary.md: {e}"))?;
+    fs::write(
+        dir.join("results.json"),
+        report::json(&program, &rows, &refused),
+    )
+    .map_err(|e| format!("results.json: {e}"))?;
+    Ok(Run {
+        program,
+        rows,
+        refused,
+        dir,
+        summary,
+        failures,
+    })
+}
+
+fn provenance(root: &Path, elfs: &[Vec<u8>]) -> Provenance {
+    let first_line = |program: &Path, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .and_then(|out| String::from_utf8(out.stdout).ok())
+            .and_then(|out| out.lines().next().map(str::to_owned))
+            .unwrap_or_else(|| "unknown".into())
+    };
+    Provenance {
+        rustc: first_line(Path::new("rustc"), &["--version"]),
+        linker: first_line(&root.join(".tools/bin/sbpf-linker"), &["--version"]),
+        sbpf_arch: benches::report::sbpf_arches(elfs.iter().map(Vec::as_slice)),
+        crates: "pinocchio 0.12.0, borsh 1.8.1, bytemuck 1.25.2, mollusk-svm 0.16.4".into(),
+    }
+}
