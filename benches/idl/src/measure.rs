@@ -25,7 +25,7 @@ use solana_pubkey::Pubkey;
 
 use crate::{
     generate::Planned,
-    model::{Account, Kind, Ty},
+    model::{Account, Ty},
     render::Format,
     value::{self, Instances, Lengths, Shape, Value},
 };
@@ -274,117 +274,129 @@ fn check_errors(
 ) {
     let data = value::account_data(account, record);
     let index = planned.index;
-    let full = [0, index];
-    let mut wrong_discriminator = data.clone();
-    let mut cases: Vec<(&str, Vec<u8>, bool, usize, Vec<u8>, ProgramError)> = vec![
-        (
+    let full = vec![0, index];
+    let read_ty = &account.record.fields[planned.read].ty;
+    let mut other = value::scalar_bytes(&field(record, planned.read), read_ty);
+    other[0] ^= 0x01;
+    let case = |name, instruction: Vec<u8>, writable, count, data: &[u8], error| ErrorCase {
+        name,
+        instruction,
+        writable,
+        count,
+        data: data.to_vec(),
+        error,
+    };
+    let mut cases = vec![
+        case(
             "one account",
-            full.to_vec(),
+            full.clone(),
             true,
             1,
-            data.clone(),
+            &data,
             ProgramError::NotEnoughAccountKeys,
         ),
-        (
+        case(
             "no type byte",
             vec![0],
             true,
             2,
-            data.clone(),
+            &data,
             ProgramError::InvalidInstructionData,
         ),
-        (
+        case(
             "another account type",
             vec![0, index.wrapping_add(1)],
             true,
             2,
-            data.clone(),
+            &data,
             ProgramError::InvalidInstructionData,
         ),
-        (
+        case(
             "unknown op",
             vec![7, index],
             true,
             2,
-            data.clone(),
+            &data,
             ProgramError::InvalidInstructionData,
         ),
-        (
+        case(
             "read-only account",
-            full.to_vec(),
+            full.clone(),
             false,
             2,
-            data.clone(),
+            &data,
             ProgramError::Immutable,
         ),
-        (
-            "data cut short",
-            full.to_vec(),
+        case(
+            "read of another value",
+            [&[1, index][..], &other].concat(),
             true,
             2,
-            data[..account.discriminator.len().saturating_sub(1)].to_vec(),
-            ProgramError::InvalidAccountData,
+            &data,
+            ProgramError::InvalidArgument,
+        ),
+        case(
+            "read value too short",
+            [&[1, index][..], &other[1..]].concat(),
+            true,
+            2,
+            &data,
+            ProgramError::InvalidInstructionData,
         ),
     ];
-    if let Some(first) = wrong_discriminator.first_mut() {
-        *first ^= 0xff;
-        cases.push((
+    let discriminator = account.discriminator.len();
+    if discriminator > 0 {
+        let mut wrong = data.clone();
+        wrong[0] ^= 0xff;
+        cases.push(case(
             "another discriminator",
-            full.to_vec(),
+            full.clone(),
             true,
             2,
-            wrong_discriminator,
+            &wrong,
+            ProgramError::InvalidAccountData,
+        ));
+        cases.push(case(
+            "data shorter than the discriminator",
+            full.clone(),
+            true,
+            2,
+            &data[..discriminator - 1],
             ProgramError::InvalidAccountData,
         ));
     }
-    let read_len = value::scalar_bytes(
-        &field(record, planned.read),
-        &account.record.fields[planned.read].ty,
-    )
-    .len();
-    let mut other = value::scalar_bytes(
-        &field(record, planned.read),
-        &account.record.fields[planned.read].ty,
-    );
-    other[0] ^= 0x01;
-    cases.push((
-        "read of another value",
-        [&[1, index][..], &other].concat(),
-        true,
-        2,
-        data.clone(),
-        ProgramError::InvalidArgument,
-    ));
-    cases.push((
-        "read value too short",
-        [&[1, index][..], &other[..read_len - 1]].concat(),
-        true,
-        2,
-        data.clone(),
-        ProgramError::InvalidInstructionData,
-    ));
-    if matches!(account.kind, Kind::ZeroCopy { .. }) || matches!(planned.format, Format::Bytemuck) {
-        let cut = data[..data.len() - 1].to_vec();
-        cases.push((
+    if planned.format == Format::Bytemuck {
+        cases.push(case(
             "record cut short",
-            full.to_vec(),
+            full.clone(),
             true,
             2,
-            cut,
+            &data[..data.len() - 1],
             ProgramError::InvalidAccountData,
         ));
     }
-    for (name, instruction_data, writable, count, data, error) in cases {
-        let instruction = instruction(id, &instruction_data, writable, count);
-        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, &data, count));
-        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == error);
+    for case in cases {
+        let instruction = instruction(id, &case.instruction, case.writable, case.count);
+        let (result, outcome) =
+            logged.run_instruction(&instruction, &accounts(id, &case.data, case.count));
+        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == case.error);
         if !right || !matches!(outcome, RunOutcome::Error(_)) {
             checked.failures.push(format!(
-                "{label}, {name}: {:?} ({outcome:?}), the contract says {error:?}",
-                result.program_result
+                "{label}, {}: {:?} ({outcome:?}), the contract says {:?}",
+                case.name, result.program_result, case.error
             ));
         }
     }
+}
+
+/// An input made for one contract error.
+struct ErrorCase {
+    name: &'static str,
+    instruction: Vec<u8>,
+    writable: bool,
+    count: usize,
+    data: Vec<u8>,
+    error: ProgramError,
 }
 
 fn field(record: &Value, index: usize) -> Value {
