@@ -11,7 +11,8 @@ use std::{
 };
 
 use crate::{
-    model::{Account, Program},
+    layout::account_len,
+    model::{Account, Program, Ty},
     render::{self, Format, Target},
     value::default_fields,
 };
@@ -48,8 +49,46 @@ pub fn out_dir(root: &Path, program: &str) -> PathBuf {
     root.join("target/benches/idl").join(render::snake(program))
 }
 
+/// The fields the user chose for `read` and `update` (`READ=Account.field`,
+/// `UPDATE=Account.field`, comma-separated): account name to field name.
+#[derive(Clone, Debug, Default)]
+pub struct FieldChoices {
+    pub read: Vec<(String, String)>,
+    pub update: Vec<(String, String)>,
+}
+
+impl FieldChoices {
+    /// From the Makefile's lists; `Err` names an entry that is not
+    /// `Account.field`.
+    pub fn parse(read: &str, update: &str) -> Result<Self, String> {
+        let list = |name: &str, text: &str| -> Result<Vec<(String, String)>, String> {
+            text.split(',')
+                .map(str::trim)
+                .filter(|e| !e.is_empty())
+                .map(|entry| {
+                    entry
+                        .split_once('.')
+                        .map(|(a, f)| (a.to_string(), f.to_string()))
+                        .ok_or_else(|| {
+                            format!(
+                                "{name}={entry}: give Account.field, e.g. {name}=LbPair.active_id"
+                            )
+                        })
+                })
+                .collect()
+        };
+        Ok(Self {
+            read: list("READ", read)?,
+            update: list("UPDATE", update)?,
+        })
+    }
+}
+
+/// The most data an account may hold (10 MiB).
+const MAX_ACCOUNT_LEN: usize = 10 * 1024 * 1024;
+
 /// The plan for every account and format of `program`.
-pub fn plan(program: &Program) -> Vec<Plan> {
+pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     let mut plans = Vec::new();
     for (index, account) in program.accounts.iter().enumerate() {
         let Ok(account) = account else { continue };
@@ -59,14 +98,29 @@ pub fn plan(program: &Program) -> Vec<Plan> {
                 format,
                 reason,
             };
+            if let Ok(Some(len)) = account_len(account)
+                && len > MAX_ACCOUNT_LEN
+            {
+                plans.push(skip(format!(
+                    "{len} bytes, more than an account may hold (10 MiB)"
+                )));
+                continue;
+            }
             if let Err(reason) = format.fits(account) {
                 plans.push(skip(reason));
                 continue;
             }
-            let (read, update) = default_fields(&account.record);
+            let (read, update) = match chosen(account, choices) {
+                Ok(fields) => fields,
+                Err(reason) => {
+                    plans.push(skip(reason));
+                    continue;
+                }
+            };
             let Some(read) = read else {
                 plans.push(skip(
-                    "no scalar or pubkey field at the top level to read".into(),
+                    "no scalar or pubkey field at the top level to read (choose one with READ=Account.field)"
+                        .into(),
                 ));
                 continue;
             };
@@ -136,6 +190,49 @@ pub fn write(root: &Path, program: &Program, plans: &[Plan]) -> Result<PathBuf, 
         }
     }
     Ok(dir)
+}
+
+/// The `read` and `update` fields of `account`: the user's where given
+/// (each must be a top-level scalar or pubkey, an integer for `update`),
+/// else the defaults.
+fn chosen(
+    account: &Account,
+    choices: &FieldChoices,
+) -> Result<(Option<usize>, Option<usize>), String> {
+    let (mut read, mut update) = default_fields(&account.record);
+    let find = |list: &[(String, String)], what: &str, ok: fn(&Ty) -> bool| {
+        let Some((_, field)) = list.iter().find(|(a, _)| *a == account.name) else {
+            return Ok(None);
+        };
+        match account.record.fields.iter().position(|f| f.name == *field) {
+            Some(i) if ok(&account.record.fields[i].ty) => Ok(Some(i)),
+            Some(_) => Err(format!(
+                "{what}={}.{field}: not a top-level {}",
+                account.name,
+                if what == "READ" {
+                    "scalar or pubkey"
+                } else {
+                    "integer"
+                }
+            )),
+            None => Err(format!(
+                "{what}={}.{field}: `{}` has no field `{field}`",
+                account.name, account.name
+            )),
+        }
+    };
+    if let Some(i) = find(&choices.read, "READ", |ty| {
+        matches!(
+            ty,
+            Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey
+        )
+    })? {
+        read = Some(i);
+    }
+    if let Some(i) = find(&choices.update, "UPDATE", |ty| matches!(ty, Ty::Int { .. }))? {
+        update = Some(i);
+    }
+    Ok((read, update))
 }
 
 fn account<'a>(program: &'a Program, name: &str) -> &'a Account {

@@ -4,7 +4,8 @@
 //! the field (the other accounts still run).
 
 use anchor_lang_idl_spec::{
-    IdlArrayLen, IdlDefinedFields, IdlRepr, IdlSerialization, IdlType, IdlTypeDef, IdlTypeDefTy,
+    IdlArrayLen, IdlDefinedFields, IdlRepr, IdlSerialization, IdlType, IdlTypeDef,
+    IdlTypeDefGeneric, IdlTypeDefTy,
 };
 
 use crate::input::{Assumptions, Format, Parsed};
@@ -195,8 +196,10 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     fn def(&self, def: &IdlTypeDef, depth: usize) -> Result<Ty, String> {
         if let Some(generic) = def.generics.first() {
+            let (IdlTypeDefGeneric::Type { name } | IdlTypeDefGeneric::Const { name, .. }) =
+                generic;
             return Err(format!(
-                "type `{}` is generic ({generic:?}); make idl does not instantiate generics",
+                "type `{}` is generic (`{name}`); make idl does not instantiate generics",
                 def.name
             ));
         }

@@ -375,7 +375,7 @@ fn borsh_ops(target: &Target, boxed: bool) -> TokenStream {
     // Only an integer changes, so the encoding keeps its length and fits
     // where it was decoded from.
     let encode = quote! {
-        borsh::BorshSerialize::serialize(&record, &mut &mut data[..]).map_err(invalid_account_data)
+        borsh::to_writer(&mut data[..], &record).map_err(invalid_account_data)
     };
     let (full, update) = match target.update {
         Some(i) => {

@@ -9,7 +9,7 @@ use std::{
 };
 
 use crate::{
-    generate::{self, Built, Plan},
+    generate::{self, Built, FieldChoices, Plan},
     input::{self, Assumptions},
     measure::{self, Row},
     model::{self, Program},
@@ -22,6 +22,7 @@ use crate::{
 pub struct Options {
     pub assumptions: Assumptions,
     pub lengths: Lengths,
+    pub fields: FieldChoices,
 }
 
 /// A finished run.
@@ -47,7 +48,7 @@ pub fn run(
 ) -> Result<Run, String> {
     let parsed = input::read(idl).map_err(|e| e.to_string())?;
     let program = model::resolve(&parsed, &options.assumptions);
-    let plans = generate::plan(&program);
+    let plans = generate::plan(&program, &options.fields);
     let dir = generate::write(root, &program, &plans)
         .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
     let mut rows = Vec::new();

@@ -1,10 +1,12 @@
 //! `make idl IDL=<file>`: the benchmark generated from a program's IDL
 //! (docs/idl.md). Options from the environment, as the Makefile passes
-//! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `STRING_LEN`, `VEC_LEN`.
+//! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`,
+//! `STRING_LEN`, `VEC_LEN`.
 
 use std::{path::Path, process::ExitCode};
 
 use idl::{
+    generate::FieldChoices,
     input::Assumptions,
     run::{self, Options},
     value::Lengths,
@@ -35,9 +37,17 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let fields = match FieldChoices::parse(&var("READ"), &var("UPDATE")) {
+        Ok(fields) => fields,
+        Err(e) => {
+            eprintln!("make idl: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let options = Options {
         assumptions: Assumptions::from_lists(&var("ZERO_COPY"), &var("PACKED")),
         lengths,
+        fields,
     };
     let root = std::env::current_dir().expect("a working directory");
     let run = match run::run(&root, Path::new(&path), &options, &mut |line| {

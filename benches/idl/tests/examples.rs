@@ -1,0 +1,194 @@
+//! `make idl` on the project's own records written as IDLs
+//! (benches/idl/idls/): the token family's `Account` as an Anchor zero-copy
+//! account, the metadata family's record as an Anchor borsh account. Every
+//! generated program passes its contract checks and hostile cases (a run
+//! with a failure fails here), lays the record out as the hand-written
+//! family does, and costs what the hand-written rows doing the same work
+//! cost, within the tolerances below.
+
+use std::{
+    collections::BTreeMap,
+    fs,
+    path::{Path, PathBuf},
+};
+
+use common::metadata::host_format;
+use idl::{
+    generate::FieldChoices,
+    measure::Outcome,
+    render::Format,
+    run::{self, Options, Run},
+    value::{self, Instances, Lengths, Shape, Value},
+};
+use mollusk_svm::{Mollusk, result::ProgramResult};
+use solana_account::Account;
+use solana_instruction::{AccountMeta, Instruction};
+use solana_pubkey::Pubkey;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn run_example(file: &str, read: &str, update: &str) -> Run {
+    let root = root();
+    let options = Options {
+        fields: FieldChoices::parse(read, update).unwrap(),
+        ..Options::default()
+    };
+    let run = run::run(
+        &root,
+        &root.join("benches/idl/idls").join(file),
+        &options,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+    run
+}
+
+fn cus(run: &Run, format: Format, operation: &str) -> u64 {
+    let row = run
+        .rows
+        .iter()
+        .find(|r| r.format == format && r.operation == operation && r.instance == "full")
+        .unwrap_or_else(|| panic!("no {} {operation} row", format.name()));
+    match row.outcome {
+        Outcome::Ran { cus, .. } => cus,
+        Outcome::CannotRun(ref why) => panic!("{} {operation}: {why}", format.name()),
+    }
+}
+
+/// The hand-written families' committed numbers (`make bench-check` holds
+/// them to this tree).
+fn baseline() -> BTreeMap<String, u64> {
+    let text = fs::read_to_string(root().join("benches/baseline.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["compute_units"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+        .collect()
+}
+
+/// The generated zero-copy layout is the token family's `Account`, byte
+/// for byte, and the bytemuck program (Anchor's `AccountLoader<T>`) costs
+/// within 20 CUs of the hand-written `at_least/bytemuck` rows (Anchor's
+/// loader, too, accepts a longer account): the generated program also
+/// checks an 8-byte discriminator (5 CUs, measured with an empty one),
+/// reads its value from the instruction data where the hand-written one
+/// compares the signer's key, and `update` copies one field from the
+/// instruction where the hand-written one stores two constants.
+#[test]
+fn token_account_as_a_zero_copy_idl_is_the_token_family() {
+    let run = run_example("token.json", "TokenAccount.owner", "TokenAccount.amount");
+    let account = run.program.accounts[0].as_ref().unwrap();
+    let record = Instances::new(Shape::Full, Lengths::default()).record(account);
+    let data = value::account_data(account, &record);
+    let Value::Struct(fields) = &record else {
+        panic!()
+    };
+    let key = |i: usize| match &fields[i] {
+        Value::Pubkey(k) => *k,
+        other => panic!("{other:?}"),
+    };
+    let int = |i: usize| match &fields[i] {
+        Value::Int(v) => *v as u64,
+        other => panic!("{other:?}"),
+    };
+    let family = common::token::Account {
+        mint: key(0),
+        owner: key(1),
+        amount: int(2),
+        delegate: key(3),
+        state: int(4) as u8,
+        _padding: [0; 7],
+        native_amount: int(6),
+        delegated_amount: int(7),
+        close_authority: key(8),
+    };
+    assert_eq!(&data[..8], [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(&data[8..], bytemuck::bytes_of(&family));
+
+    let baseline = baseline();
+    for (generated, hand_written) in [
+        ("full", "at_least/bytemuck::full"),
+        ("read", "at_least/bytemuck::read_owner"),
+        ("update", "at_least/bytemuck::update_amount"),
+    ] {
+        let ours = cus(&run, Format::Bytemuck, generated);
+        let theirs = baseline[hand_written];
+        assert!(
+            ours.abs_diff(theirs) <= 20,
+            "bytemuck {generated}: {ours} CUs, {hand_written} {theirs}"
+        );
+    }
+}
+
+/// The generated borsh program (Anchor 1.x's `Account<T>`) on the metadata
+/// family's own `typical` record, encoded by the family's host codec:
+/// `full` leaves the family's encoding of that record with its `update`
+/// field (`seller_fee_basis_points`, the only top-level integer) one
+/// higher, and `read` of that field costs within 10% of the hand-written
+/// `metadata/borsh::read_royalty/typical` (the same work: decode the whole
+/// record, compare a `u16`; plus the discriminator).
+#[test]
+fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
+    let run = run_example("metadata.json", "Metadata.seller_fee_basis_points", "");
+    let borsh = host_format("borsh").unwrap();
+    let mut typical = benches::metadata::instance("typical");
+    let discriminator = [9u8, 10, 11, 12, 13, 14, 15, 16];
+    let data = [&discriminator[..], &(borsh.encode)(&typical)].concat();
+    let elf = fs::read(run.dir.join("deploy/metadata_borsh.so")).unwrap();
+    let id = Pubkey::new_unique();
+    let mut mollusk = Mollusk::default();
+    mollusk.compute_budget.heap_size = 32 * 1024;
+    mollusk.add_program_with_loader_and_elf(
+        &id,
+        &solana_sdk_ids::bpf_loader_upgradeable::id(),
+        &elf,
+    );
+    let call = |instruction: &[u8]| {
+        let key = Pubkey::new_unique();
+        let metas = vec![
+            AccountMeta::new(key, false),
+            AccountMeta::new_readonly(Pubkey::new_unique(), false),
+        ];
+        let accounts = vec![
+            (
+                key,
+                Account {
+                    lamports: 1_000_000_000,
+                    data: data.clone(),
+                    owner: id,
+                    ..Account::default()
+                },
+            ),
+            (metas[1].pubkey, Account::default()),
+        ];
+        mollusk.process_instruction(
+            &Instruction::new_with_bytes(id, instruction, metas),
+            &accounts,
+        )
+    };
+
+    let full = call(&[0, 0]);
+    assert_eq!(full.program_result, ProgramResult::Success);
+    typical.seller_fee_basis_points += 1;
+    let expected = [&discriminator[..], &(borsh.encode)(&typical)].concat();
+    assert_eq!(full.resulting_accounts[0].1.data, expected);
+    typical.seller_fee_basis_points -= 1;
+
+    let bps = typical.seller_fee_basis_points.to_le_bytes();
+    let read = call(&[1, 0, bps[0], bps[1]]);
+    assert_eq!(read.program_result, ProgramResult::Success);
+    let theirs = baseline()["metadata/borsh::read_royalty/typical"];
+    let ours = read.compute_units_consumed;
+    assert!(
+        ours.abs_diff(theirs) * 10 <= theirs,
+        "read of seller_fee_basis_points: {ours} CUs, metadata/borsh::read_royalty/typical {theirs}"
+    );
+}
