@@ -51,6 +51,24 @@ pub const BINCODE: bincode::config::Configuration<
     .with_fixed_int_encoding()
     .with_limit::<32768>();
 
+/// wincode writing borsh's bytes (`u32` counts, `u8` tags), as Anchor 2's
+/// `BorshAccount` reads its accounts (the metadata family, and `make idl`'s
+/// wincode programs), with preallocation capped at 4 KiB
+/// (wincode's default is 4 MiB): a corrupt count must be an error, not an
+/// allocation the 32 KiB heap cannot hold.
+#[cfg(feature = "wincode")]
+pub const WINCODE_BORSH: wincode::config::Configuration<
+    true,
+    4096,
+    wincode::len::FixIntLen<u32>,
+    wincode::int_encoding::LittleEndian,
+    wincode::int_encoding::FixInt,
+    u8,
+> = wincode::config::Configuration::default()
+    .with_length_encoding::<wincode::len::FixIntLen<u32>>()
+    .with_tag_encoding::<u8>()
+    .with_preallocation_size_limit::<4096>();
+
 /// Maps a serializer's decode or encode error to the contract's error.
 #[inline(always)]
 pub fn invalid_account_data<E>(_: E) -> ProgramError {

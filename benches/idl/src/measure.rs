@@ -365,7 +365,7 @@ fn check_errors(
             ProgramError::InvalidAccountData,
         ));
     }
-    if planned.format == Format::Bytemuck {
+    if matches!(planned.format, Format::Bytemuck | Format::Zerocopy) {
         cases.push(case(
             "record cut short",
             full.clone(),
@@ -452,7 +452,9 @@ fn check_hostile(
                 ));
                 continue;
             }
-            RunOutcome::OutOfMemory if planned.format != Format::Bytemuck => {
+            RunOutcome::OutOfMemory
+                if matches!(planned.format, Format::Borsh | Format::BorshBoxed) =>
+            {
                 "out of memory (documented for borsh)".to_string()
             }
             RunOutcome::Success if result.resulting_accounts[0].1.data.len() != damaged.len() => {

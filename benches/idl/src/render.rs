@@ -21,19 +21,33 @@ pub enum Format {
     Borsh,
     /// The same, decoded into a `Box` (what `Box<Account<T>>` does).
     BorshBoxed,
+    /// Anchor 2's `BorshAccount<T>`: wincode reading and writing borsh's
+    /// bytes (`common::WINCODE_BORSH`).
+    Wincode,
     /// Anchor's `AccountLoader<T>`: bytemuck's cast of the bytes after the
     /// discriminator (zero-copy accounts only).
     Bytemuck,
+    /// zerocopy's checked conversion of the same bytes: it validates every
+    /// bool and enum itself (zero-copy accounts only).
+    Zerocopy,
 }
 
 impl Format {
-    pub const ALL: [Self; 3] = [Self::Borsh, Self::BorshBoxed, Self::Bytemuck];
+    pub const ALL: [Self; 5] = [
+        Self::Borsh,
+        Self::BorshBoxed,
+        Self::Wincode,
+        Self::Bytemuck,
+        Self::Zerocopy,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Self::Borsh => "borsh",
             Self::BorshBoxed => "borsh_boxed",
+            Self::Wincode => "wincode",
             Self::Bytemuck => "bytemuck",
+            Self::Zerocopy => "zerocopy",
         }
     }
 
@@ -41,21 +55,60 @@ impl Format {
     pub fn crate_name(self) -> &'static str {
         match self {
             Self::Borsh | Self::BorshBoxed => "borsh",
+            Self::Wincode => "wincode",
             Self::Bytemuck => "bytemuck",
+            Self::Zerocopy => "zerocopy",
         }
+    }
+
+    /// The crate's version, pinned as the workspace pins it.
+    pub fn crate_version(self) -> &'static str {
+        match self {
+            Self::Borsh | Self::BorshBoxed => "1.8.1",
+            Self::Wincode => "0.6.3",
+            Self::Bytemuck => "1.25.2",
+            Self::Zerocopy => "0.8.63",
+        }
+    }
+
+    /// What the generated program does with the crate, for its doc comment.
+    fn describe(self) -> &'static str {
+        match self {
+            Self::Borsh => {
+                "borsh, as Anchor 1.x's `Account<T>` reads it: an owned decode of the record after the discriminator, by value, encoded back after a write"
+            }
+            Self::BorshBoxed => {
+                "borsh decoded into a `Box` (what `Box<Account<T>>` does), encoded back after a write"
+            }
+            Self::Wincode => {
+                "wincode writing borsh's bytes, as Anchor 2's `BorshAccount<T>` does: an owned decode of the record after the discriminator, encoded back after a write"
+            }
+            Self::Bytemuck => {
+                "bytemuck, as Anchor's `AccountLoader<T>` reads it: a cast of the bytes after the discriminator, every field in place"
+            }
+            Self::Zerocopy => {
+                "zerocopy's checked conversion of the bytes after the discriminator (the crate validates every bool and enum), every field in place"
+            }
+        }
+    }
+
+    /// Whether it reads borsh's bytes into an owned value.
+    fn owned(self) -> bool {
+        matches!(self, Self::Borsh | Self::BorshBoxed | Self::Wincode)
     }
 
     /// Whether the format can hold `account`, or why not.
     pub fn fits(self, account: &Account) -> Result<(), String> {
         match (self, account.kind) {
-            (Self::Bytemuck, Kind::Borsh) => {
-                Err("a borsh account: bytemuck casts zero-copy accounts only".into())
-            }
-            (Self::Bytemuck, Kind::ZeroCopy { packed }) => {
+            (Self::Bytemuck | Self::Zerocopy, Kind::Borsh) => Err(format!(
+                "a borsh account: {} reads zero-copy accounts only",
+                self.name()
+            )),
+            (Self::Bytemuck | Self::Zerocopy, Kind::ZeroCopy { packed }) => {
                 struct_layout(&account.record, packed).map(|_| ())
             }
-            (Self::Borsh | Self::BorshBoxed, Kind::Borsh) => Ok(()),
-            (Self::Borsh | Self::BorshBoxed, Kind::ZeroCopy { packed }) => {
+            (_, Kind::Borsh) => Ok(()),
+            (_, Kind::ZeroCopy { packed }) => {
                 let memory = struct_layout(&account.record, packed)?.layout.size;
                 let encoded = borsh_fixed_len(&Ty::Struct(account.record.clone()));
                 if encoded == Some(memory) {
@@ -91,19 +144,12 @@ pub fn program(target: &Target, format: Format) -> String {
         account.name,
         target.program,
         target.source,
-        match format {
-            Format::Borsh =>
-                "borsh, as Anchor 1.x's `Account<T>` reads it: an owned decode of the record after the discriminator, by value, encoded back after a write",
-            Format::BorshBoxed =>
-                "borsh decoded into a `Box` (what `Box<Account<T>>` does), encoded back after a write",
-            Format::Bytemuck =>
-                "bytemuck, as Anchor's `AccountLoader<T>` reads it: a cast of the bytes after the discriminator, every field in place",
-        }
+        format.describe()
     );
     let (types, body) = match format {
-        Format::Borsh | Format::BorshBoxed => (
-            owned_types(&account.record),
-            borsh_ops(target, format == Format::BorshBoxed),
+        Format::Borsh | Format::BorshBoxed | Format::Wincode => (
+            owned_types(&account.record, format),
+            owned_ops(target, format),
         ),
         Format::Bytemuck => {
             let Kind::ZeroCopy { packed } = account.kind else {
@@ -111,6 +157,14 @@ pub fn program(target: &Target, format: Format) -> String {
             };
             let (helpers, ops) = bytemuck_ops(target, packed);
             let types = aligned_types(&account.record, packed);
+            (quote!(#types #helpers), ops)
+        }
+        Format::Zerocopy => {
+            let Kind::ZeroCopy { packed } = account.kind else {
+                unreachable!("checked by Format::fits")
+            };
+            let (helpers, ops) = zerocopy_ops(target, packed);
+            let types = checked_types(&account.record, packed);
             (quote!(#types #helpers), ops)
         }
     };
@@ -128,7 +182,7 @@ pub fn program(target: &Target, format: Format) -> String {
         None => quote!(None),
     };
     let format_ident = format_ident!("{}", camel(format.name()));
-    let alloc = matches!(format, Format::Borsh | Format::BorshBoxed).then(|| {
+    let alloc = format.owned().then(|| {
         quote!(
             extern crate alloc;
         )
@@ -160,16 +214,26 @@ pub fn program(target: &Target, format: Format) -> String {
 /// The crate's `Cargo.toml`: `common` from this repository, the crate at
 /// the workspace's pinned version.
 pub fn manifest(package: &str, format: Format, common: &str) -> String {
-    let serializer = match format {
-        Format::Borsh | Format::BorshBoxed => {
-            r#"borsh = { version = "=1.8.1", default-features = false, features = ["derive"] }"#
-        }
-        Format::Bytemuck => {
-            r#"bytemuck = { version = "=1.25.2", default-features = false, features = ["derive", "min_const_generics"] }"#
-        }
+    let (serializer, common_features) = match format {
+        Format::Borsh | Format::BorshBoxed => (
+            r#"borsh = { version = "=1.8.1", default-features = false, features = ["derive"] }"#,
+            "",
+        ),
+        Format::Wincode => (
+            r#"wincode = { version = "=0.6.3", default-features = false, features = ["derive", "alloc"] }"#,
+            r#", features = ["wincode"]"#,
+        ),
+        Format::Bytemuck => (
+            r#"bytemuck = { version = "=1.25.2", default-features = false, features = ["derive", "min_const_generics"] }"#,
+            "",
+        ),
+        Format::Zerocopy => (
+            r#"zerocopy = { version = "=0.8.63", default-features = false, features = ["derive"] }"#,
+            "",
+        ),
     };
     format!(
-        "# Generated by `make idl`.\n[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[lib]\ncrate-type = [\"cdylib\", \"lib\"]\n\n[dependencies]\ncommon = {{ path = \"{common}\" }}\n{serializer}\n\n[lints]\nworkspace = true\n"
+        "# Generated by `make idl`.\n[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[lib]\ncrate-type = [\"cdylib\", \"lib\"]\n\n[dependencies]\ncommon = {{ path = \"{common}\"{common_features} }}\n{serializer}\n\n[lints]\nworkspace = true\n"
     )
 }
 
@@ -265,9 +329,19 @@ fn reachable<'a>(ty: &'a Ty, out: &mut BTreeMap<String, &'a Ty>) {
     }
 }
 
-// ---- borsh: native types with borsh's derives ---------------------------
+// ---- borsh and wincode: native types with the crate's derives ------------
 
-fn owned_types(record: &Struct) -> TokenStream {
+/// The derives of an owned format's types. `Clone`: borsh decodes a
+/// `Box<T>` through `T: ToOwned`.
+fn owned_derives(format: Format) -> TokenStream {
+    match format {
+        Format::Wincode => quote!(#[derive(wincode::SchemaWrite, wincode::SchemaRead)]),
+        _ => quote!(#[derive(Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]),
+    }
+}
+
+fn owned_types(record: &Struct, format: Format) -> TokenStream {
+    let derives = owned_derives(format);
     let root = Ty::Struct(record.clone());
     let mut types = BTreeMap::new();
     reachable(&root, &mut types);
@@ -279,19 +353,18 @@ fn owned_types(record: &Struct) -> TokenStream {
                 let ty = owned_ty(&f.ty);
                 quote!(#field: #ty)
             });
-            // `Clone`: borsh decodes a `Box<T>` through `T: ToOwned`.
             quote! {
-                #[derive(Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]
+                #derives
                 struct #name { #(#fields),* }
             }
         }
-        Ty::Enum(e) => owned_enum(e),
+        Ty::Enum(e) => owned_enum(e, &derives),
         _ => unreachable!(),
     });
     quote!(#(#items)*)
 }
 
-fn owned_enum(e: &Enum) -> TokenStream {
+fn owned_enum(e: &Enum, derives: &TokenStream) -> TokenStream {
     let name = ident(&e.name, true);
     let variants = e.variants.iter().map(|v| {
         let variant = ident(&v.name, true);
@@ -312,7 +385,7 @@ fn owned_enum(e: &Enum) -> TokenStream {
     });
     quote! {
         #[allow(dead_code)]
-        #[derive(Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]
+        #derives
         enum #name { #(#variants),* }
     }
 }
@@ -353,7 +426,8 @@ fn owned_ty(ty: &Ty) -> TokenStream {
     }
 }
 
-fn borsh_ops(target: &Target, boxed: bool) -> TokenStream {
+fn owned_ops(target: &Target, format: Format) -> TokenStream {
+    let boxed = format == Format::BorshBoxed;
     let record = &target.account.record;
     let name = ident(&record.name, true);
     let read_field = &record.fields[target.read];
@@ -368,14 +442,28 @@ fn borsh_ops(target: &Target, boxed: bool) -> TokenStream {
     } else {
         quote!(#name)
     };
+    let decode_expr = match format {
+        Format::Wincode => quote! {
+            wincode::config::deserialize_from(&mut &data[..], common::WINCODE_BORSH)
+                .map_err(invalid_account_data)?
+        },
+        _ => quote! {
+            borsh::BorshDeserialize::deserialize(&mut &data[..]).map_err(invalid_account_data)?
+        },
+    };
     let decode = quote! {
-        let mut record: #value_ty =
-            borsh::BorshDeserialize::deserialize(&mut &data[..]).map_err(invalid_account_data)?;
+        let mut record: #value_ty = #decode_expr;
     };
     // Only an integer changes, so the encoding keeps its length and fits
     // where it was decoded from.
-    let encode = quote! {
-        borsh::to_writer(&mut data[..], &record).map_err(invalid_account_data)
+    let encode = match format {
+        Format::Wincode => quote! {
+            wincode::config::serialize_into(&mut &mut data[..], &record, common::WINCODE_BORSH)
+                .map_err(invalid_account_data)
+        },
+        _ => quote! {
+            borsh::to_writer(&mut data[..], &record).map_err(invalid_account_data)
+        },
     };
     let (full, update) = match target.update {
         Some(i) => {
@@ -413,8 +501,7 @@ fn borsh_ops(target: &Target, boxed: bool) -> TokenStream {
         }
 
         fn read(data: &[u8], value: &[u8]) -> ProgramResult {
-            let record: #value_ty =
-                borsh::BorshDeserialize::deserialize(&mut &data[..]).map_err(invalid_account_data)?;
+            let record: #value_ty = #decode_expr;
             if #read_bytes[..] == *value {
                 Ok(())
             } else {
@@ -635,6 +722,175 @@ fn bytemuck_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
         fn cast_mut(data: &mut [u8]) -> Result<&mut #name, ProgramError> {
             data.get_mut(..#size)
                 .and_then(|bytes| bytemuck::try_from_bytes_mut(bytes).ok())
+                .ok_or(ProgramError::InvalidAccountData)
+        }
+    };
+    (helpers, ops)
+}
+
+// ---- zerocopy: checked types at SBF's offsets -----------------------------
+
+/// Every struct (and unit enum) reachable from `record` with zerocopy's
+/// checked derives: little-endian, alignment-1 field types, padding explicit,
+/// so the crate validates bools and enum tags as it converts.
+fn checked_types(record: &Struct, packed: bool) -> TokenStream {
+    let root = Ty::Struct(record.clone());
+    let mut types = BTreeMap::new();
+    reachable(&root, &mut types);
+    let items = types.values().map(|ty| match ty {
+        Ty::Struct(s) => checked_struct(s, packed),
+        Ty::Enum(e) => {
+            let name = ident(&e.name, true);
+            let variants = e.variants.iter().enumerate().map(|(i, v)| {
+                let variant = ident(&v.name, true);
+                let i = Literal::u8_unsuffixed(i as u8);
+                quote!(#variant = #i)
+            });
+            quote! {
+                #[allow(dead_code)]
+                #[repr(u8)]
+                #[derive(Clone, Copy, zerocopy::TryFromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+                enum #name { #(#variants),* }
+            }
+        }
+        _ => unreachable!(),
+    });
+    quote!(#(#items)*)
+}
+
+fn checked_struct(s: &Struct, packed: bool) -> TokenStream {
+    let layout = struct_layout(s, packed).expect("checked by Format::fits");
+    let name = ident(&s.name, true);
+    let mut fields = Vec::new();
+    let mut at = 0;
+    let mut pads = 0;
+    let mut pad = |fields: &mut Vec<TokenStream>, gap: usize| {
+        let field = format_ident!("_padding{pads}");
+        pads += 1;
+        let gap = Literal::usize_unsuffixed(gap);
+        fields.push(quote!(#field: [u8; #gap]));
+    };
+    for (field, offset) in s.fields.iter().zip(&layout.offsets) {
+        if *offset > at {
+            pad(&mut fields, offset - at);
+        }
+        let name = ident(&field.name, false);
+        let ty = checked_ty(&field.ty);
+        fields.push(quote!(#name: #ty));
+        at = offset
+            + zero_copy(&field.ty, packed || s.packed)
+                .expect("laid out")
+                .size;
+    }
+    if layout.layout.size > at {
+        pad(&mut fields, layout.layout.size - at);
+    }
+    let size = Literal::usize_unsuffixed(layout.layout.size);
+    quote! {
+        #[repr(C)]
+        #[derive(zerocopy::TryFromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
+        struct #name { #(#fields),* }
+
+        /// The layout's size, checked at compile time.
+        const _: [(); #size] = [(); core::mem::size_of::<#name>()];
+    }
+}
+
+fn checked_ty(ty: &Ty) -> TokenStream {
+    match ty {
+        Ty::Bool => quote!(bool),
+        Ty::Int { bytes: 1, signed } => {
+            if *signed {
+                quote!(i8)
+            } else {
+                quote!(u8)
+            }
+        }
+        Ty::Int { bytes, signed } => {
+            let name = format_ident!("{}{}", if *signed { "I" } else { "U" }, 8 * *bytes as usize);
+            quote!(zerocopy::little_endian::#name)
+        }
+        Ty::Float { bytes } => {
+            let name = format_ident!("F{}", 8 * *bytes as usize);
+            quote!(zerocopy::little_endian::#name)
+        }
+        Ty::Pubkey => quote!([u8; 32]),
+        Ty::Array(inner, len) => {
+            let inner = checked_ty(inner);
+            let len = Literal::usize_unsuffixed(*len);
+            quote!([#inner; #len])
+        }
+        Ty::Struct(s) => {
+            let name = ident(&s.name, true);
+            quote!(#name)
+        }
+        Ty::Enum(e) => {
+            let name = ident(&e.name, true);
+            quote!(#name)
+        }
+        _ => unreachable!("checked by Format::fits"),
+    }
+}
+
+/// The helpers the operations share, and the operations.
+fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
+    let record = &target.account.record;
+    let name = ident(&record.name, true);
+    let size =
+        Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
+    let read = ident(&record.fields[target.read].name, false);
+    let (full, update) = match target.update {
+        Some(i) => {
+            let field = ident(&record.fields[i].name, false);
+            let bump = match record.fields[i].ty {
+                Ty::Int { bytes: 1, .. } => quote!(record.#field = record.#field.wrapping_add(1);),
+                _ => quote!(record.#field.set(record.#field.get().wrapping_add(1));),
+            };
+            (
+                bump,
+                quote! {
+                    zerocopy::IntoBytes::as_mut_bytes(&mut record_mut(data)?.#field).copy_from_slice(value);
+                    Ok(())
+                },
+            )
+        }
+        None => (
+            quote!(),
+            quote! {
+                let _ = (data, value);
+                Err(ProgramError::InvalidInstructionData)
+            },
+        ),
+    };
+    let ops = quote! {
+        fn full(data: &mut [u8]) -> ProgramResult {
+            let record = record_mut(data)?;
+            #full
+            Ok(())
+        }
+
+        fn read(data: &[u8], value: &[u8]) -> ProgramResult {
+            let record = data
+                .get(..#size)
+                .and_then(|bytes| <#name as zerocopy::TryFromBytes>::try_ref_from_bytes(bytes).ok())
+                .ok_or(ProgramError::InvalidAccountData)?;
+            if zerocopy::IntoBytes::as_bytes(&record.#read) == value {
+                Ok(())
+            } else {
+                Err(ProgramError::InvalidArgument)
+            }
+        }
+
+        fn update(data: &mut [u8], value: &[u8]) -> ProgramResult {
+            #update
+        }
+    };
+    let helpers = quote! {
+        /// The record in place, validated by the crate (every bool and enum):
+        /// the bytes after the discriminator, at least its size.
+        fn record_mut(data: &mut [u8]) -> Result<&mut #name, ProgramError> {
+            data.get_mut(..#size)
+                .and_then(|bytes| <#name as zerocopy::TryFromBytes>::try_mut_from_bytes(bytes).ok())
                 .ok_or(ProgramError::InvalidAccountData)
         }
     };

@@ -65,13 +65,6 @@ fn kind_name(account: &Account) -> &'static str {
     }
 }
 
-fn crate_version(format: Format) -> &'static str {
-    match format {
-        Format::Borsh | Format::BorshBoxed => "1.8.1",
-        Format::Bytemuck => "1.25.2",
-    }
-}
-
 /// `results.json`.
 pub fn json(program: &Program, rows: &[Row], refused: &[Refused]) -> String {
     let account = |name: &str| {
@@ -95,7 +88,7 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused]) -> String {
                 account: &row.account,
                 format: row.format.name(),
                 crate_name: row.format.crate_name(),
-                crate_version: crate_version(row.format),
+                crate_version: row.format.crate_version(),
                 operation: row.operation,
                 instance: row.instance,
                 account_bytes: Some(row.account_bytes),
@@ -116,7 +109,7 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused]) -> String {
         account: &r.account,
         format: r.format.name(),
         crate_name: r.format.crate_name(),
-        crate_version: crate_version(r.format),
+        crate_version: r.format.crate_version(),
         operation: "build",
         instance: "",
         account_bytes: None,

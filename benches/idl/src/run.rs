@@ -124,6 +124,16 @@ fn provenance(root: &Path, elfs: &[Vec<u8>]) -> Provenance {
         rustc: first_line(Path::new("rustc"), &["--version"]),
         linker: first_line(&root.join(".tools/bin/sbpf-linker"), &["--version"]),
         sbpf_arch: benches::report::sbpf_arches(elfs.iter().map(Vec::as_slice)),
-        crates: "pinocchio 0.12.0, borsh 1.8.1, bytemuck 1.25.2, mollusk-svm 0.16.4".into(),
+        crates: std::iter::once("pinocchio 0.12.0".to_string())
+            .chain(
+                crate::render::Format::ALL
+                    .iter()
+                    .map(|f| format!("{} {}", f.crate_name(), f.crate_version())),
+            )
+            .chain(std::iter::once("mollusk-svm 0.16.4".to_string()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }

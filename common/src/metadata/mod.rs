@@ -32,22 +32,8 @@ pub use record::{
     Metadata, ProgrammableConfig, TokenStandard, UseMethod, Uses,
 };
 
-/// wincode writing borsh's bytes (`u32` counts, `u8` tags), as Anchor 2's
-/// `BorshAccount` reads its accounts, with preallocation capped at 4 KiB
-/// (wincode's default is 4 MiB): a corrupt count must be an error, not an
-/// allocation the 32 KiB heap cannot hold.
 #[cfg(feature = "wincode")]
-pub const WINCODE_BORSH: wincode::config::Configuration<
-    true,
-    4096,
-    wincode::len::FixIntLen<u32>,
-    wincode::int_encoding::LittleEndian,
-    wincode::int_encoding::FixInt,
-    u8,
-> = wincode::config::Configuration::default()
-    .with_length_encoding::<wincode::len::FixIntLen<u32>>()
-    .with_tag_encoding::<u8>()
-    .with_preallocation_size_limit::<4096>();
+pub use crate::WINCODE_BORSH;
 
 /// Where the rkyv program's archive starts: after its length (`u64` LE),
 /// which the account must hold since rkyv's root sits at the archive's
