@@ -129,7 +129,13 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
                 account: account.name.clone(),
                 index: index as u8,
                 format,
-                package: format!("idl-{}", name.replace('_', "-")),
+                // The program's name too: the built `.so` lands in a target
+                // folder every IDL shares.
+                package: format!(
+                    "idl-{}-{}",
+                    render::snake(&program.name).replace('_', "-"),
+                    name.replace('_', "-")
+                ),
                 name,
                 read,
                 update,

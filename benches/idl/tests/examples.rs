@@ -121,6 +121,7 @@ fn token_account_as_a_zero_copy_idl_is_the_token_family() {
     ] {
         let ours = cus(&run, Format::Bytemuck, generated);
         let theirs = baseline[hand_written];
+        eprintln!("bytemuck {generated}: {ours} CUs generated, {theirs} {hand_written}");
         assert!(
             ours.abs_diff(theirs) <= 20,
             "bytemuck {generated}: {ours} CUs, {hand_written} {theirs}"
@@ -187,6 +188,9 @@ fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
     assert_eq!(read.program_result, ProgramResult::Success);
     let theirs = baseline()["metadata/borsh::read_royalty/typical"];
     let ours = read.compute_units_consumed;
+    eprintln!(
+        "borsh read (typical): {ours} CUs generated, {theirs} metadata/borsh::read_royalty/typical"
+    );
     assert!(
         ours.abs_diff(theirs) * 10 <= theirs,
         "read of seller_fee_basis_points: {ours} CUs, metadata/borsh::read_royalty/typical {theirs}"
