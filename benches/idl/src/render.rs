@@ -528,11 +528,15 @@ fn aligned_types(record: &Struct, packed: bool) -> TokenStream {
     quote!(#(#items)*)
 }
 
-/// A struct with every field as little-endian bytes and its padding
-/// explicit: alignment 1, so its offsets are SBF's on any target.
-fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
+/// `s`'s fields as `field_ty` writes them (alignment-1 types), with the
+/// SBF layout's padding as explicit `_paddingN: [u8; N]` fields, and the
+/// layout's size: the generated struct's offsets are SBF's on any target.
+fn padded_fields(
+    s: &Struct,
+    packed: bool,
+    field_ty: fn(&Ty) -> TokenStream,
+) -> (Vec<TokenStream>, Literal) {
     let layout = struct_layout(s, packed).expect("checked by Format::fits");
-    let name = ident(&s.name, true);
     let mut fields = Vec::new();
     let mut at = 0;
     let mut pads = 0;
@@ -547,7 +551,7 @@ fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
             pad(&mut fields, offset - at);
         }
         let name = ident(&field.name, false);
-        let ty = aligned_ty(&field.ty);
+        let ty = field_ty(&field.ty);
         fields.push(quote!(#name: #ty));
         at = offset
             + zero_copy(&field.ty, packed || s.packed)
@@ -557,7 +561,14 @@ fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
     if layout.layout.size > at {
         pad(&mut fields, layout.layout.size - at);
     }
-    let size = Literal::usize_unsuffixed(layout.layout.size);
+    (fields, Literal::usize_unsuffixed(layout.layout.size))
+}
+
+/// A struct with every field as little-endian bytes and its padding
+/// explicit: alignment 1, so its offsets are SBF's on any target.
+fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
+    let name = ident(&s.name, true);
+    let (fields, size) = padded_fields(s, packed, aligned_ty);
     let check = validity(s);
     let valid = format_ident!("valid_{}", snake(&s.name));
     quote! {
@@ -759,33 +770,8 @@ fn checked_types(record: &Struct, packed: bool) -> TokenStream {
 }
 
 fn checked_struct(s: &Struct, packed: bool) -> TokenStream {
-    let layout = struct_layout(s, packed).expect("checked by Format::fits");
     let name = ident(&s.name, true);
-    let mut fields = Vec::new();
-    let mut at = 0;
-    let mut pads = 0;
-    let mut pad = |fields: &mut Vec<TokenStream>, gap: usize| {
-        let field = format_ident!("_padding{pads}");
-        pads += 1;
-        let gap = Literal::usize_unsuffixed(gap);
-        fields.push(quote!(#field: [u8; #gap]));
-    };
-    for (field, offset) in s.fields.iter().zip(&layout.offsets) {
-        if *offset > at {
-            pad(&mut fields, offset - at);
-        }
-        let name = ident(&field.name, false);
-        let ty = checked_ty(&field.ty);
-        fields.push(quote!(#name: #ty));
-        at = offset
-            + zero_copy(&field.ty, packed || s.packed)
-                .expect("laid out")
-                .size;
-    }
-    if layout.layout.size > at {
-        pad(&mut fields, layout.layout.size - at);
-    }
-    let size = Literal::usize_unsuffixed(layout.layout.size);
+    let (fields, size) = padded_fields(s, packed, checked_ty);
     quote! {
         #[repr(C)]
         #[derive(zerocopy::TryFromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
