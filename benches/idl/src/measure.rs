@@ -25,7 +25,7 @@ use solana_pubkey::Pubkey;
 
 use crate::{
     generate::Planned,
-    model::{Account, Ty},
+    model::Account,
     render::Format,
     value::{self, Instances, Lengths, Shape, Value},
 };
@@ -70,6 +70,41 @@ pub struct Checked {
     pub hostile: BTreeMap<String, u32>,
 }
 
+/// A record a program's cases run on: generated from the types, or a
+/// user's account (`DATA=`).
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// `full`, `empty` or `data`.
+    pub name: &'static str,
+    pub record: Value,
+    /// The account's bytes after the record, kept as they are.
+    pub tail: Vec<u8>,
+}
+
+impl Instance {
+    /// The account's data holding `record` in this instance's place.
+    fn data(&self, account: &Account, record: &Value) -> Vec<u8> {
+        [value::account_data(account, record), self.tail.clone()].concat()
+    }
+}
+
+/// The generated instances of `account`: every option `Some`, and every
+/// option `None` where that changes the bytes.
+pub fn generated(account: &Account, lengths: Lengths) -> Vec<Instance> {
+    let instance = |name, shape| Instance {
+        name,
+        record: Instances::new(shape, lengths).record(account),
+        tail: Vec::new(),
+    };
+    let full = instance("full", Shape::Full);
+    let empty = instance("empty", Shape::Empty);
+    if full.data(account, &full.record) == empty.data(account, &empty.record) {
+        vec![full]
+    } else {
+        vec![full, empty]
+    }
+}
+
 /// One operation's instruction data and the record it leaves.
 struct Call {
     operation: &'static str,
@@ -78,7 +113,7 @@ struct Call {
 }
 
 /// Runs every case of `planned` (its `.so` is `elf`).
-pub fn check(planned: &Planned, account: &Account, elf: &[u8], lengths: Lengths) -> Checked {
+pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Instance]) -> Checked {
     let label = format!("{} {}", account.name, planned.format.name());
     let mut checked = Checked::default();
     let id = Pubkey::new_unique();
@@ -98,18 +133,12 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], lengths: Lengths)
             None
         }
     };
-    let ty = Ty::Struct(account.record.clone());
-    let full = Instances::new(Shape::Full, lengths).record(account);
-    let empty = Instances::new(Shape::Empty, lengths).record(account);
-    let mut instances = vec![("full", full)];
-    if value::account_data(account, &instances[0].1) != value::account_data(account, &empty) {
-        instances.push(("empty", empty));
-    }
-    for (instance, record) in &instances {
-        let data = value::account_data(account, record);
-        for call in calls(planned, account, record) {
-            let case = format!("{label}, {} on the `{instance}` instance", call.operation);
-            let expected = value::account_data(account, &call.after);
+    for instance in instances {
+        let data = instance.data(account, &instance.record);
+        let name = instance.name;
+        for call in calls(planned, account, &instance.record) {
+            let case = format!("{label}, {} on the `{name}` instance", call.operation);
+            let expected = instance.data(account, &call.after);
             let instruction = instruction(id, &call.data, true, 2);
             let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, &data, 2));
             let measured = match outcome {
@@ -156,24 +185,16 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], lengths: Lengths)
                 account: account.name.clone(),
                 format: planned.format,
                 operation: call.operation,
-                instance,
+                instance: name,
                 account_bytes: data.len(),
                 outcome: measured,
             });
         }
     }
-    let (_, record) = &instances[0];
-    check_errors(&logged, id, planned, account, record, &label, &mut checked);
-    check_hostile(
-        &logged,
-        id,
-        planned,
-        account,
-        record,
-        &ty,
-        &label,
-        &mut checked,
-    );
+    if let Some(first) = instances.first() {
+        check_errors(&logged, id, planned, account, first, &label, &mut checked);
+        check_hostile(&logged, id, planned, account, first, &label, &mut checked);
+    }
     checked
 }
 
@@ -268,11 +289,12 @@ fn check_errors(
     id: Pubkey,
     planned: &Planned,
     account: &Account,
-    record: &Value,
+    instance: &Instance,
     label: &str,
     checked: &mut Checked,
 ) {
-    let data = value::account_data(account, record);
+    let record = &instance.record;
+    let data = instance.data(account, record);
     let index = planned.index;
     let full = vec![0, index];
     let read_ty = &account.record.fields[planned.read].ty;
@@ -371,7 +393,7 @@ fn check_errors(
             full.clone(),
             true,
             2,
-            &data[..data.len() - 1],
+            &data[..data.len() - instance.tail.len() - 1],
             ProgramError::InvalidAccountData,
         ));
     }
@@ -410,18 +432,17 @@ fn field(record: &Value, index: usize) -> Value {
 /// operation: never a VM fault, never a change before a failure; an
 /// out-of-memory abort only for borsh (it preallocates what a corrupt
 /// length claims, as the families document).
-#[allow(clippy::too_many_arguments)]
 fn check_hostile(
     logged: &LoggedMollusk,
     id: Pubkey,
     planned: &Planned,
     account: &Account,
-    record: &Value,
-    _ty: &Ty,
+    instance: &Instance,
     label: &str,
     checked: &mut Checked,
 ) {
-    let data = value::account_data(account, record);
+    let record = &instance.record;
+    let data = instance.data(account, record);
     let calls = calls(planned, account, record);
     let config = Config {
         cases: HOSTILE_CASES,

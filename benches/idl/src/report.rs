@@ -139,8 +139,8 @@ pub fn summary(
         out,
         "# {}: your accounts, measured\n\nFrom `{}` ({}), by `make idl`. Every CU below is from a case checked \
          against the host oracle (the bytes the account must hold after it); each program also ran the \
-         project's hostile generator ({} cases, 0 VM faults). CUs of the `full` instance; `-` where the \
-         account has no such operation.\n",
+         project's hostile generator ({} cases, 0 VM faults). CUs of the `full` instance (or of your data, \
+         `DATA=`); `-` where the account has no such operation.\n",
         program.name,
         program.path,
         program.format.name(),
@@ -169,7 +169,7 @@ pub fn summary(
         };
         let bytes = rows
             .iter()
-            .find(|r| r.account == account.name && r.instance == "full")
+            .find(|r| r.account == account.name && headline(r.instance))
             .map_or("-".into(), |r| r.account_bytes.to_string());
         let cheapest = |op: &str| cheapest(rows, &account.name, op);
         let borsh = cus(rows, &account.name, Format::Borsh, "full");
@@ -204,7 +204,7 @@ pub fn summary(
                 let _ = writeln!(out, "| {} | | {} | | | | |", format.name(), r.reason);
                 continue;
             }
-            for instance in ["full", "empty"] {
+            for instance in ["data", "full", "empty"] {
                 let of = |op: &str| {
                     rows.iter().find(|r| {
                         r.account == account.name
@@ -253,10 +253,16 @@ pub fn summary(
     out
 }
 
+/// The instance the summary's first table and ratios use: the user's data
+/// where given (`DATA=`), else the generated `full` one.
+fn headline(instance: &str) -> bool {
+    matches!(instance, "data" | "full")
+}
+
 fn cus(rows: &[Row], account: &str, format: Format, op: &str) -> Option<u64> {
     rows.iter()
         .find(|r| {
-            r.account == account && r.format == format && r.instance == "full" && r.operation == op
+            r.account == account && r.format == format && headline(r.instance) && r.operation == op
         })
         .and_then(|r| match r.outcome {
             Outcome::Ran { cus, .. } => Some(cus),

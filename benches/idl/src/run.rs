@@ -14,7 +14,7 @@ use crate::{
     measure::{self, Row},
     model::{self, Program},
     report::{self, Provenance, Refused},
-    value::Lengths,
+    value::{self, Lengths},
 };
 
 /// What the user asked for.
@@ -23,6 +23,9 @@ pub struct Options {
     pub assumptions: Assumptions,
     pub lengths: Lengths,
     pub fields: FieldChoices,
+    /// `DATA=<dir>`: accounts' own bytes, used instead of the generated
+    /// instances where a file is there.
+    pub data: Option<PathBuf>,
 }
 
 /// A finished run.
@@ -48,6 +51,7 @@ pub fn run(
 ) -> Result<Run, String> {
     let parsed = input::read(idl).map_err(|e| e.to_string())?;
     let program = model::resolve(&parsed, &options.assumptions);
+    let instances = instances(&program, options)?;
     let plans = generate::plan(&program, &options.fields);
     let dir = generate::write(root, &program, &plans)
         .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
@@ -75,7 +79,7 @@ pub fn run(
             }
             Built::Program(so) => {
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
-                let checked = measure::check(planned, account, &elf, options.lengths);
+                let checked = measure::check(planned, account, &elf, &instances[&account.name]);
                 progress(&format!(
                     "  {}: {} rows checked, {} hostile cases",
                     planned.name,
@@ -107,6 +111,49 @@ pub fn run(
         summary,
         failures,
     })
+}
+
+/// Each account's instances: its bytes from `DATA=` where there is a file,
+/// decoded with the model (every decode error named, with its byte), else
+/// the generated ones.
+fn instances(
+    program: &Program,
+    options: &Options,
+) -> Result<BTreeMap<String, Vec<measure::Instance>>, String> {
+    let mut all = BTreeMap::new();
+    let mut errors = Vec::new();
+    for account in program.accounts.iter().flatten() {
+        let real = match &options.data {
+            Some(dir) => input::account_data(dir, &account.name)?,
+            None => None,
+        };
+        let instances = match real {
+            Some((file, bytes)) => match value::decode_account(account, &bytes) {
+                Ok((record, tail)) => vec![measure::Instance {
+                    name: "data",
+                    record,
+                    tail,
+                }],
+                Err(e) => {
+                    errors.push(format!(
+                        "{file}: account `{}` does not decode at byte {}: {}",
+                        account.name, e.at, e.what
+                    ));
+                    continue;
+                }
+            },
+            None => measure::generated(account, options.lengths),
+        };
+        all.insert(account.name.clone(), instances);
+    }
+    if errors.is_empty() {
+        Ok(all)
+    } else {
+        Err(format!(
+            "DATA: {} (is it this IDL's account, at the version the IDL describes?)",
+            errors.join("; ")
+        ))
+    }
 }
 
 fn provenance(root: &Path, elfs: &[Vec<u8>]) -> Provenance {

@@ -1,7 +1,7 @@
 //! `make idl IDL=<file>`: the benchmark generated from a program's IDL
 //! (docs/idl.md). Options from the environment, as the Makefile passes
 //! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`,
-//! `STRING_LEN`, `VEC_LEN`.
+//! `STRING_LEN`, `VEC_LEN`, `DATA`.
 
 use std::{path::Path, process::ExitCode};
 
@@ -48,6 +48,7 @@ fn main() -> ExitCode {
         assumptions: Assumptions::from_lists(&var("ZERO_COPY"), &var("PACKED")),
         lengths,
         fields,
+        data: Some(var("DATA")).filter(|d| !d.is_empty()).map(Into::into),
     };
     let root = std::env::current_dir().expect("a working directory");
     let run = match run::run(&root, Path::new(&path), &options, &mut |line| {

@@ -1,0 +1,142 @@
+//! `DATA=<dir>`: an account's own bytes as the instance, from a `.bin` file
+//! or from `solana account --output json`; bytes that do not decode are
+//! refused with the file, the account and the byte where decoding stopped.
+
+use std::{fs, path::Path};
+
+use base64::Engine as _;
+use idl::{
+    generate::FieldChoices,
+    input::{self, Assumptions},
+    measure::Outcome,
+    model,
+    run::{self, Options},
+    value::{self, Instances, Lengths, Shape},
+};
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("idl-data-{name}-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The repository's token IDL under another program name (its own
+/// generated folder), written into `dir`.
+fn token_idl(dir: &Path) -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = fs::read_to_string(root.join("benches/idl/idls/token.json"))
+        .unwrap()
+        .replace("\"token_family\"", "\"token_data\"");
+    let path = dir.join("token.json");
+    fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn an_accounts_own_bytes_are_the_instance_and_its_tail_is_kept() {
+    let dir = temp_dir("json");
+    let idl = token_idl(&dir);
+    let parsed = input::read(&idl).unwrap();
+    let program = model::resolve(&parsed, &Assumptions::default());
+    let account = program.accounts[0].as_ref().unwrap();
+    // Another record than the generated one, in an account 16 bytes longer.
+    let record = Instances::new(Shape::Full, Lengths { string: 3, list: 1 }).record(account);
+    let mut bytes = value::account_data(account, &record);
+    bytes[8 + 64] ^= 0x5a;
+    bytes.extend([0xEE; 16]);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    let json = format!(
+        r#"{{"pubkey": "x", "account": {{"lamports": 1, "data": ["{encoded}", "base64"], "owner": "y", "executable": false, "rentEpoch": 0, "space": {}}}}}"#,
+        bytes.len()
+    );
+    fs::write(dir.join("TokenAccount.json"), json).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let options = Options {
+        fields: FieldChoices::parse("TokenAccount.owner", "TokenAccount.amount").unwrap(),
+        data: Some(dir.clone()),
+        ..Options::default()
+    };
+    let run = run::run(&root, &idl, &options, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+    let rows: Vec<_> = run.rows.iter().filter(|r| r.instance == "data").collect();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| r.account_bytes == bytes.len()));
+    assert!(
+        rows.iter()
+            .any(|r| matches!(r.outcome, Outcome::Ran { .. }))
+    );
+    assert!(run.rows.iter().all(|r| r.instance == "data"));
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bytes_that_do_not_decode_name_the_file_the_account_and_the_byte() {
+    let dir = temp_dir("bad");
+    let idl = token_idl(&dir);
+    fs::write(dir.join("TokenAccount.bin"), [1, 2, 3, 4, 5, 6, 7, 8, 0, 0]).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let options = Options {
+        data: Some(dir.clone()),
+        ..Options::default()
+    };
+    let err = run::run(&root, &idl, &options, &mut |_| {}).unwrap_err();
+    let bin = dir.join("TokenAccount.bin").display().to_string();
+    assert_eq!(
+        err,
+        format!(
+            "DATA: {bin}: account `TokenAccount` does not decode at byte 10: 10 bytes, the layout needs 168 (is it this IDL's account, at the version the IDL describes?)"
+        )
+    );
+    fs::write(dir.join("TokenAccount.bin"), [9; 200]).unwrap();
+    let err = run::run(&root, &idl, &options, &mut |_| {}).unwrap_err();
+    assert!(
+        err.contains("does not decode at byte 0: does not start with the IDL's discriminator for `TokenAccount`"),
+        "{err}"
+    );
+    fs::remove_file(dir.join("TokenAccount.bin")).unwrap();
+    fs::write(
+        dir.join("TokenAccount.json"),
+        r#"{"account": {"data": "AAAA"}}"#,
+    )
+    .unwrap();
+    let err = run::run(&root, &idl, &options, &mut |_| {}).unwrap_err();
+    assert!(
+        err.contains("TokenAccount.json: no `account.data` array"),
+        "{err}"
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
+
+/// A borsh record read back where its bytes break the type: the byte and
+/// the field are named.
+#[test]
+fn a_borsh_decode_names_the_field_where_it_stopped() {
+    let text = r#"{"address": "x", "metadata": {"name": "b", "version": "0", "spec": "0.1.0"},
+        "instructions": [], "accounts": [{"name": "Rec", "discriminator": [7]}],
+        "types": [{"name": "Rec", "type": {"kind": "struct", "fields": [
+            {"name": "amount", "type": "u64"}, {"name": "open", "type": "bool"},
+            {"name": "label", "type": "string"}]}}]}"#;
+    let parsed = input::parse("b.json", "b", text).unwrap();
+    let program = model::resolve(&parsed, &Assumptions::default());
+    let account = program.accounts[0].as_ref().unwrap();
+    let mut bytes = vec![7, 1, 0, 0, 0, 0, 0, 0, 0, 2];
+    let err = value::decode_account(account, &bytes).unwrap_err();
+    assert_eq!(
+        (err.at, err.what.as_str()),
+        (9, "`Rec.open`: a bool that is 2")
+    );
+    bytes[9] = 1;
+    bytes.extend([3, 0, 0, 0, b'a', 0xff, b'c']);
+    let err = value::decode_account(account, &bytes).unwrap_err();
+    assert_eq!(
+        (err.at, err.what.as_str()),
+        (15, "`Rec.label`: a string that is not UTF-8")
+    );
+    bytes[15] = b'b';
+    bytes.push(0xAB);
+    let (_, tail) = value::decode_account(account, &bytes).unwrap();
+    assert_eq!(tail, [0xAB]);
+}
