@@ -105,6 +105,17 @@ pub fn generated(account: &Account, lengths: Lengths) -> Vec<Instance> {
     }
 }
 
+/// One generated program under test, as the contract and hostile checks
+/// need it.
+#[derive(Clone, Copy)]
+struct Subject<'a> {
+    logged: &'a LoggedMollusk,
+    id: Pubkey,
+    planned: &'a Planned,
+    account: &'a Account,
+    label: &'a str,
+}
+
 /// One operation's instruction data and the record it leaves.
 struct Call {
     operation: &'static str,
@@ -192,8 +203,15 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
         }
     }
     if let Some(first) = instances.first() {
-        check_errors(&logged, id, planned, account, first, &label, &mut checked);
-        check_hostile(&logged, id, planned, account, first, &label, &mut checked);
+        let subject = Subject {
+            logged: &logged,
+            id,
+            planned,
+            account,
+            label: &label,
+        };
+        check_errors(&subject, first, &mut checked);
+        check_hostile(&subject, first, &mut checked);
     }
     checked
 }
@@ -284,15 +302,14 @@ fn first_difference(found: &[u8], expected: &[u8]) -> String {
 
 /// Each contract error on an input made for it, with nothing changed
 /// inside the VM.
-fn check_errors(
-    logged: &LoggedMollusk,
-    id: Pubkey,
-    planned: &Planned,
-    account: &Account,
-    instance: &Instance,
-    label: &str,
-    checked: &mut Checked,
-) {
+fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
+    let Subject {
+        logged,
+        id,
+        planned,
+        account,
+        label,
+    } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
     let index = planned.index;
@@ -432,15 +449,14 @@ fn field(record: &Value, index: usize) -> Value {
 /// operation: never a VM fault, never a change before a failure; an
 /// out-of-memory abort only for borsh (it preallocates what a corrupt
 /// length claims, as the families document).
-fn check_hostile(
-    logged: &LoggedMollusk,
-    id: Pubkey,
-    planned: &Planned,
-    account: &Account,
-    instance: &Instance,
-    label: &str,
-    checked: &mut Checked,
-) {
+fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) {
+    let Subject {
+        logged,
+        id,
+        planned,
+        account,
+        label,
+    } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
     let calls = calls(planned, account, record);
