@@ -140,3 +140,35 @@ fn a_borsh_decode_names_the_field_where_it_stopped() {
     let (_, tail) = value::decode_account(account, &bytes).unwrap();
     assert_eq!(tail, [0xAB]);
 }
+
+/// A legacy IDL does not say which accounts are zero-copy: data of a
+/// zero-copy layout's length read as borsh (which here decodes, wrongly,
+/// with 8 bytes left over) is refused with the hint to say so.
+#[test]
+fn legacy_zero_copy_data_read_as_borsh_says_zero_copy() {
+    let dir = temp_dir("legacy");
+    let idl = dir.join("legacy.json");
+    fs::write(
+        &idl,
+        r#"{"version": "0.1.0", "name": "legacy", "accounts": [{"name": "Pool", "type": {"kind": "struct", "fields": [
+            {"name": "open", "type": "bool"}, {"name": "amount", "type": "u64"}]}}]}"#,
+    )
+    .unwrap();
+    // The zero-copy memory: the bool, 7 bytes of padding (borsh reads them
+    // as the start of the u64), the u64.
+    let mut bytes = input::legacy_discriminator("Pool").to_vec();
+    bytes.extend([1, 2, 0, 0, 0, 0, 0, 0]);
+    bytes.extend(7u64.to_le_bytes());
+    fs::write(dir.join("Pool.bin"), &bytes).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let options = Options {
+        data: Some(dir.clone()),
+        ..Options::default()
+    };
+    let err = run::run(&root, &idl, &options, &mut |_| {}).unwrap_err();
+    assert!(
+        err.contains("if `Pool` is `#[account(zero_copy)]`, say ZERO_COPY=Pool"),
+        "{err}"
+    );
+    fs::remove_dir_all(dir).unwrap();
+}
