@@ -359,7 +359,8 @@ fn compile(root: &Path, dir: &Path, planned: &Planned) -> Built {
 }
 
 /// Why a build failed, in a line: a stack frame the linker refuses (past
-/// 4,096 bytes, in which function), else the compiler's first errors.
+/// 4,096 bytes, in which function), else the compiler's errors as the
+/// toolchain matrix records them.
 fn refusal(stderr: &str) -> String {
     if let Some(line) = stderr
         .lines()
@@ -375,20 +376,8 @@ fn refusal(stderr: &str) -> String {
             short_symbol(function)
         );
     }
-    let lines: Vec<&str> = stderr
-        .lines()
-        .map(str::trim)
-        .filter(|l| {
-            (l.starts_with("error") && !l.starts_with("error: could not compile"))
-                || l.contains("LLVM ERROR")
-        })
-        .take(3)
-        .collect();
-    if lines.is_empty() {
-        stderr.lines().rev().take(3).collect::<Vec<_>>().join(" / ")
-    } else {
-        lines.join(" / ")
-    }
+    // On one line: the report's tables hold it in a cell.
+    benches::toolchains::build::error_of(stderr).replace('\n', " / ")
 }
 
 /// A mangled symbol as Rust names it, without hashes or the generated

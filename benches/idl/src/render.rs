@@ -523,20 +523,35 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
                 let _ = &mut record;
                 #encode
             },
-            quote! {
-                let _ = (data, value);
-                Err(ProgramError::InvalidInstructionData)
-            },
+            refused_update(),
         ),
     };
-    let ops = quote! {
+    let ops = operations(
+        full,
+        quote!(let record = decode(data)?;),
+        quote!(#read_bytes[..] == *value),
+        update,
+    );
+    (helpers, ops)
+}
+
+/// The three `Format` operations from their bodies: `read` runs
+/// `read_setup`, then succeeds if `matches` (the field's bytes are the
+/// value) and answers `InvalidArgument` if not.
+fn operations(
+    full: TokenStream,
+    read_setup: TokenStream,
+    matches: TokenStream,
+    update: TokenStream,
+) -> TokenStream {
+    quote! {
         fn full(data: &mut [u8]) -> ProgramResult {
             #full
         }
 
         fn read(data: &[u8], value: &[u8]) -> ProgramResult {
-            let record = decode(data)?;
-            if #read_bytes[..] == *value {
+            #read_setup
+            if #matches {
                 Ok(())
             } else {
                 Err(ProgramError::InvalidArgument)
@@ -546,8 +561,15 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
         fn update(data: &mut [u8], value: &[u8]) -> ProgramResult {
             #update
         }
-    };
-    (helpers, ops)
+    }
+}
+
+/// `update` for a record with no integer to update.
+fn refused_update() -> TokenStream {
+    quote! {
+        let _ = (data, value);
+        Err(ProgramError::InvalidInstructionData)
+    }
 }
 
 // ---- bytemuck: alignment-1 types at SBF's offsets ------------------------
@@ -726,41 +748,27 @@ fn bytemuck_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
                 },
             )
         }
-        None => (
-            quote!(),
-            quote! {
-                let _ = (data, value);
-                Err(ProgramError::InvalidInstructionData)
-            },
-        ),
+        None => (quote!(), refused_update()),
     };
-    let ops = quote! {
-        fn full(data: &mut [u8]) -> ProgramResult {
+    let ops = operations(
+        quote! {
             let record = cast_mut(data)?;
             if !#valid(record) {
                 return Err(ProgramError::InvalidAccountData);
             }
             #full
             Ok(())
-        }
-
-        fn read(data: &[u8], value: &[u8]) -> ProgramResult {
+        },
+        quote! {
             let record: &#name = data
                 .get(..#size)
                 .and_then(|bytes| bytemuck::try_from_bytes(bytes).ok())
                 .ok_or(ProgramError::InvalidAccountData)?;
             #read_check
-            if #read_bytes[..] == *value {
-                Ok(())
-            } else {
-                Err(ProgramError::InvalidArgument)
-            }
-        }
-
-        fn update(data: &mut [u8], value: &[u8]) -> ProgramResult {
-            #update
-        }
-    };
+        },
+        quote!(#read_bytes[..] == *value),
+        update,
+    );
     let helpers = quote! {
         /// The record in place: the bytes after the discriminator, at least
         /// its size (a longer account is accepted, as Anchor's
@@ -875,37 +883,23 @@ fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
                 },
             )
         }
-        None => (
-            quote!(),
-            quote! {
-                let _ = (data, value);
-                Err(ProgramError::InvalidInstructionData)
-            },
-        ),
+        None => (quote!(), refused_update()),
     };
-    let ops = quote! {
-        fn full(data: &mut [u8]) -> ProgramResult {
+    let ops = operations(
+        quote! {
             let record = record_mut(data)?;
             #full
             Ok(())
-        }
-
-        fn read(data: &[u8], value: &[u8]) -> ProgramResult {
+        },
+        quote! {
             let record = data
                 .get(..#size)
                 .and_then(|bytes| <#name as zerocopy::TryFromBytes>::try_ref_from_bytes(bytes).ok())
                 .ok_or(ProgramError::InvalidAccountData)?;
-            if zerocopy::IntoBytes::as_bytes(&record.#read) == value {
-                Ok(())
-            } else {
-                Err(ProgramError::InvalidArgument)
-            }
-        }
-
-        fn update(data: &mut [u8], value: &[u8]) -> ProgramResult {
-            #update
-        }
-    };
+        },
+        quote!(zerocopy::IntoBytes::as_bytes(&record.#read) == value),
+        update,
+    );
     let helpers = quote! {
         /// The record in place, validated by the crate (every bool and enum):
         /// the bytes after the discriminator, at least its size.
@@ -1001,10 +995,7 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
                 #record_walker(data, 0)?;
                 Ok(())
             },
-            quote! {
-                let _ = (data, value);
-                Err(ProgramError::InvalidInstructionData)
-            },
+            refused_update(),
         ),
     };
     let helpers = quote! {
@@ -1027,26 +1018,16 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
             Ok((u32::from_le_bytes(bytes) as usize, end))
         }
     };
-    let ops = quote! {
-        fn full(data: &mut [u8]) -> ProgramResult {
-            #full
-        }
-
-        fn read(data: &[u8], value: &[u8]) -> ProgramResult {
+    let ops = operations(
+        full,
+        quote! {
             let at = #read_at;
             let field = data.get(at..at + #read_len).ok_or(ProgramError::InvalidAccountData)?;
             #read_check
-            if field == value {
-                Ok(())
-            } else {
-                Err(ProgramError::InvalidArgument)
-            }
-        }
-
-        fn update(data: &mut [u8], value: &[u8]) -> ProgramResult {
-            #update
-        }
-    };
+        },
+        quote!(field == value),
+        update,
+    );
     (helpers, ops)
 }
 

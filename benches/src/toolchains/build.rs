@@ -39,8 +39,9 @@ pub fn rustflags(root: &Path, toolchain: &Toolchain) -> Result<Vec<String>, Stri
     Ok(out)
 }
 
-/// The compiler's error lines from the script's stderr, shortened.
-fn error_of(stderr: &str) -> String {
+/// The compiler's error lines from the script's stderr, shortened (also
+/// `make idl`'s words for a generated program that does not build).
+pub fn error_of(stderr: &str) -> String {
     // The compiler's and LLVM's own words: error lines, and where an LLVM
     // pass crashed (it prints the pass and function instead of an error).
     let lines: Vec<&str> = stderr
