@@ -13,6 +13,10 @@ programs_of = $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)
 TOKEN := $(call programs_of,token)
 MESSAGE := $(call programs_of,message)
 METADATA := $(call programs_of,metadata)
+# The Anchor 2 programs (a workspace of their own): per family, and the floor.
+ANCHOR2 := programs/anchor2
+ANCHOR2_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/token/*/Cargo.toml)))
+ANCHOR2_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/metadata/*/Cargo.toml)))
 
 export RUST_LOG ?= error
 
@@ -64,7 +68,7 @@ rust-toolchain:
 # sbpf-linker is installed unoptimized (--debug, no debug info): it compiles in about half
 # the time, and every program it links is byte-identical to the optimized
 # build's (sha256 of all 52 compared; see docs/toolchain.md).
-setup: rust-toolchain ## Install the pinned nightly (with rust-src) and sbpf-linker into .tools/ (output: target/setup.log)
+setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker and anchor-lang (edited for this route) into .tools/ (output: target/setup.log)
 	@command -v protoc >/dev/null || { \
 	  echo "setup [$(elapsed)]: installing protoc (Debian's protobuf-compiler), which Mollusk's fixtures need to build..."; \
 	  { apt-get update -qq && apt-get install -y -qq protobuf-compiler; } >>$(SETUP_LOG) 2>&1 || { echo "setup failed: could not install protobuf-compiler with apt-get (see $(SETUP_LOG)). Install protoc (or set PROTOC to one), then run make setup again." >&2; exit 1; }; }
@@ -72,6 +76,7 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src) and sbpf-lin
 	  echo "setup [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) into .tools/ (about a minute on 2 cores)..."; \
 	  CARGO_PROFILE_DEV_DEBUG=false cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --debug --root $(TOOLS) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; \
 	  echo "setup [$(elapsed)]: sbpf-linker $(SBPF_LINKER_VERSION) installed"; }
+	@$(ANCHOR2)/install-anchor-lang.sh $(TOOLS)/anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
 
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
@@ -86,11 +91,14 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA)) programs and the floor; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
+	@$(BUILD) anchor2/metadata "" $(ANCHOR2_METADATA)
+	@$(BUILD) anchor2 "" $(ANCHOR2)/noop
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
@@ -149,9 +157,10 @@ test: all ## Build, then run the tests (contract, random input, report, wire), t
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 
-lint: setup ## cargo fmt --check and clippy -D warnings (the workspace and benches/litesvm)
+lint: setup ## cargo fmt --check and clippy -D warnings (the workspace and benches/litesvm; fmt for programs/anchor2)
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
+	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- -D warnings
 

@@ -25,6 +25,10 @@ harmless='unable to open LLVM shared lib|dlopen failed|be sure to add .* to your
 progress='^ *(Compiling|Finished|Downloading|Downloaded|Updating|Locking|Adding|Blocking|Fresh|Checking|Building|Running) '
 
 package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
+# The Anchor 2 programs are a workspace of their own (programs/anchor2):
+# built from its folder, so that its .cargo/config.toml adds its flags, into
+# a target folder of their own.
+anchor2=programs/anchor2
 name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
 
 # Runs one build command, its output to the log; shows what matters.
@@ -59,9 +63,16 @@ for dir in "$@"; do
 	name=$(name_of "$dir")
 	case ${SBF_TOOLCHAIN:-upstream} in
 	upstream)
-		run cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
-			-p "$package" "${feature_args[@]}" || exit $?
-		built=$target_dir/bpfel-unknown-none/release/lib${package//-/_}.so
+		if [[ $dir == $anchor2/* ]]; then
+			abs_target=$(realpath -m "$target_dir")
+			run env -C "$anchor2" cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
+				--target-dir "$abs_target/anchor2" -p "$package" "${feature_args[@]}" || exit $?
+			built=$target_dir/anchor2/bpfel-unknown-none/release/lib${package//-/_}.so
+		else
+			run cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
+				-p "$package" "${feature_args[@]}" || exit $?
+			built=$target_dir/bpfel-unknown-none/release/lib${package//-/_}.so
+		fi
 		stamp=upstream
 		;;
 	build-sbf)
