@@ -53,7 +53,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-anchor2 floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z%-]+):.*## /  make \1\t/' | expand -t 24
@@ -95,9 +95,7 @@ programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
-	@$(BUILD) anchor2/metadata "" $(ANCHOR2_METADATA)
-	@$(BUILD) anchor2 "" $(ANCHOR2)/noop
+	@$(MAKE) --no-print-directory build-anchor2
 	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
@@ -111,6 +109,11 @@ build-message-%: $(TOOLCHAIN_READY) ## Build one message program: make build-mes
 build-metadata-%: $(TOOLCHAIN_READY) ## Build one metadata program: make build-metadata-<name>
 	@test -f programs/metadata/$*/Cargo.toml || { echo "no program '$*' under programs/metadata/. Metadata programs: $(METADATA)" >&2; exit 1; }
 	@$(BUILD) metadata "" programs/metadata/$*
+
+build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs (programs/anchor2) and Anchor's floor
+	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
+	@$(BUILD) anchor2/metadata "" $(ANCHOR2_METADATA)
+	@$(BUILD) anchor2 "" $(ANCHOR2)/noop
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
 	$(call token_shapes,benches/noop)

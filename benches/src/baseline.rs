@@ -21,6 +21,7 @@ impl Baseline {
             .measurements
             .iter()
             .chain(&run.floor)
+            .chain(&run.frameworks)
             .map(|m| (m.row(), m.cus))
             .collect();
         Self {

@@ -8,7 +8,7 @@ use mollusk_svm::Mollusk;
 use mollusk_svm_bencher::MolluskComputeUnitBencher;
 
 use crate::{
-    Case, Expected, Family, HarnessError, Program, Workspace,
+    Case, Expected, Family, Framework, HarnessError, Program, Workspace, anchor2,
     baseline::Baseline,
     families::cases,
     mainnet::Mainnet,
@@ -31,6 +31,7 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
         .iter()
         .map(|case| {
             case.run(mollusk).map(|result| Measurement {
+                framework: case.framework,
                 family: case.family,
                 program: case.name.clone(),
                 shape: case.shape,
@@ -209,6 +210,36 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         }
         benchers.push((bencher_dir(workspace, family), mollusk, family_cases));
     }
+    // The Anchor 2 programs, family by family, each family's floor with it:
+    // the same checks, the same traced pass, their own rows.
+    let anchor2 = workspace.anchor2_programs();
+    let anchor2_elfs = anchor2
+        .iter()
+        .map(|p| workspace.elf(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut frameworks = Vec::new();
+    for family in Family::ALL {
+        let (group, group_elfs): (Vec<Program>, Vec<Vec<u8>>) = anchor2
+            .iter()
+            .zip(&anchor2_elfs)
+            .filter(|(p, _)| p.family == family)
+            .map(|(p, elf)| (p.clone(), elf.clone()))
+            .unzip();
+        if group.is_empty() {
+            continue;
+        }
+        let anchor_cases = anchor2::cases(&group)?;
+        let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
+        let mut measured = run_all(&anchor_cases, &mollusk)?;
+        trace_all(workspace, &group, &group_elfs, &anchor_cases, &mut measured)?;
+        exported.extend(export(workspace, &group, &anchor_cases, &measured));
+        frameworks.extend(measured);
+        let dir = workspace
+            .benches_dir()
+            .join(Framework::Anchor2.name())
+            .join(family.name());
+        benchers.push((dir, mollusk, anchor_cases));
+    }
     for (dir, mollusk, cases) in benchers {
         fs::create_dir_all(&dir)
             .map_err(|e| HarnessError::Report(format!("creating {}: {e}", dir.display())))?;
@@ -231,9 +262,15 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
 
     let lock = Lock::read(workspace);
     let run = Run {
-        provenance: Provenance::collect(workspace, &programs, &elfs, &lock),
+        provenance: Provenance::collect(
+            workspace,
+            &programs,
+            &[elfs.as_slice(), &anchor2_elfs].concat(),
+            &lock,
+        ),
         measurements,
         floor: floor_measurements,
+        frameworks,
         validation,
         metadata_validation,
         sizes: programs

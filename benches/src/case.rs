@@ -12,7 +12,7 @@ use solana_pubkey::Pubkey;
 
 use crate::{
     HarnessError, Program,
-    workspace::{Family, Shape},
+    workspace::{Family, Framework, Shape},
 };
 
 /// Key of account [0], the account holding the data.
@@ -50,6 +50,7 @@ pub enum Expected {
 pub struct Case {
     /// The program's label (`borsh`, `at_least/borsh`): errors name it.
     pub program: String,
+    pub framework: Framework,
     pub family: Family,
     /// The program's folder: its crate or format.
     pub name: String,
@@ -106,6 +107,7 @@ impl Case {
             .unzip();
         Self {
             program: program.label(),
+            framework: program.framework,
             family: program.family,
             name: program.name.clone(),
             shape: program.shape,
@@ -243,6 +245,7 @@ impl Case {
             .collect();
         serde_json::json!({
             "row": self.name(),
+            "framework": self.framework,
             "family": self.family,
             "program_id": self.instruction.program_id.to_string(),
             "so": so_path,

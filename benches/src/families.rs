@@ -4,7 +4,7 @@
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
-use crate::{Case, Family, HarnessError, Input, Program, message, metadata};
+use crate::{Case, Family, Framework, HarnessError, Input, Program, anchor2, message, metadata};
 
 impl Case {
     /// The case for one call of `program`, with its outcome from the
@@ -16,6 +16,9 @@ impl Case {
 
 /// What the program's family contract says `input` must produce.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    if program.framework == Framework::Anchor2 {
+        return anchor2::expected(program, input);
+    }
     match program.family {
         Family::Token => input.expected(program.shape, program.encoding),
         Family::Message => message::expected(message::format_of(program), input),

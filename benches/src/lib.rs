@@ -3,6 +3,7 @@
 //! Mollusk and checks each result against the contract before any number is
 //! reported.
 
+pub mod anchor2;
 pub mod answer;
 pub mod baseline;
 pub mod bench;
@@ -10,6 +11,7 @@ pub mod case;
 pub mod chart;
 pub mod families;
 pub mod footprint_report;
+pub mod frameworks_report;
 pub mod hostile;
 pub mod mainnet;
 pub mod message;
@@ -23,4 +25,4 @@ pub mod trace;
 pub mod workspace;
 
 pub use case::{Case, Expected, Input};
-pub use workspace::{Family, HarnessError, Program, Shape, Workspace};
+pub use workspace::{Family, Framework, HarnessError, Program, Shape, Workspace};

@@ -11,12 +11,13 @@ use crate::{
     token::{BASELINE, record::Encoding},
     trace::Footprint,
     workspace::read_toml,
-    workspace::{Family, Shape},
+    workspace::{Family, Framework, Shape},
 };
 
 /// One program x operation, from a run whose result was checked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Measurement {
+    pub framework: Framework,
     pub family: Family,
     /// The program's folder: its crate or format.
     pub program: String,
@@ -45,7 +46,7 @@ impl Measurement {
     /// The row's name in every report: `<label>::<operation>`, and
     /// `/<size>` for a message instance.
     pub fn row(&self) -> String {
-        let label = Program::label_of(self.family, self.shape, &self.program);
+        let label = Program::label_in(self.framework, self.family, self.shape, &self.program);
         let variant = self
             .size
             .map(|size| size.to_string())
@@ -242,6 +243,8 @@ pub struct Run {
     pub measurements: Vec<Measurement>,
     /// The no-op program's CUs per shape and operation.
     pub floor: Vec<Measurement>,
+    /// The programs of other frameworks (Anchor 2), their floors included.
+    pub frameworks: Vec<Measurement>,
     /// Message programs: per reading operation, whether it refuses a damaged
     /// part it does not read (`message::validates_unread`).
     pub validation: BTreeMap<String, Vec<(&'static str, bool)>>,
@@ -286,6 +289,7 @@ impl Run {
         if !self.metadata().is_empty() {
             out.push_str(&self.metadata_section());
         }
+        out.push_str(&self.frameworks_section());
         if self.measurements.iter().any(|m| m.footprint.is_some()) {
             out.push_str(&self.footprint_section());
             if !self.message().is_empty() {
@@ -314,23 +318,31 @@ impl Run {
         let records: Vec<serde_json::Value> = self
             .measurements
             .iter()
+            .chain(&self.frameworks)
             .map(|m| {
-                let label = Program::label_of(m.family, m.shape, &m.program);
+                let label = Program::label_in(m.framework, m.family, m.shape, &m.program);
                 let (krate, version) = match self.crates.get(&label).cloned().flatten() {
                     Some((name, version)) => (Some(name), Some(version)),
                     None => (None, None),
                 };
+                let pinocchio = m.framework == Framework::Pinocchio;
                 let encoding = self
                     .encodings
                     .get(&m.program)
-                    .filter(|_| m.family == Family::Token);
+                    .filter(|_| m.family == Family::Token && pinocchio);
+                let net_cus = if pinocchio {
+                    self.floor(m.shape, &m.operation)
+                } else {
+                    self.framework_floor(m.framework, &m.operation)
+                };
                 serde_json::json!({
                     "row": m.row(),
+                    "framework": m.framework,
                     "family": m.family,
                     "program": m.program,
                     "crate": krate,
                     "crate_version": version,
-                    "shape": (m.family == Family::Token).then_some(m.shape),
+                    "shape": (m.family == Family::Token && pinocchio).then_some(m.shape),
                     "size": m.size,
                     "instance": m.instance,
                     "encoding": encoding.map(|e| e.name()),
@@ -345,8 +357,8 @@ impl Run {
                     "call_depth": m.footprint.map(|f| f.call_depth),
                     "heap_bytes": m.footprint.map(|f| f.heap_bytes),
                     "error_path": m.error,
-                    "net_cus": self.floor(m.shape, &m.operation).map(|f| m.cus as i64 - f as i64),
-                    "ratio": self.ratio(m.shape, &m.program, &m.operation),
+                    "net_cus": net_cus.map(|f| m.cus as i64 - f as i64),
+                    "ratio": pinocchio.then(|| self.ratio(m.shape, &m.program, &m.operation)).flatten(),
                     "so_bytes": self.sizes.get(&label),
                 })
             })
@@ -375,6 +387,7 @@ impl Run {
             "provenance": self.provenance,
             "baseline_program": BASELINE,
             "floor": self.floor,
+            "framework_floors": self.frameworks.iter().filter(|m| m.program == "noop").collect::<Vec<_>>(),
             "message_heap_frame": Family::Message.heap_frame(),
             "message_validates": validation,
             "metadata_heap_frame": Family::Metadata.heap_frame(),

@@ -116,6 +116,28 @@ impl Family {
     }
 }
 
+/// The framework a program is written with: `pinocchio` with the family's
+/// shared dispatch in `common/` (every crate's row), or Anchor 2
+/// (`programs/anchor2/`, its own dispatch, checks and account types).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Framework {
+    #[default]
+    Pinocchio,
+    Anchor2,
+}
+
+impl Framework {
+    pub const ALL: [Framework; 2] = [Framework::Pinocchio, Framework::Anchor2];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Pinocchio => "pinocchio",
+            Self::Anchor2 => "anchor2",
+        }
+    }
+}
+
 /// What the program tells the compiler about the account's length before a
 /// crate decodes it (common/src/token/shape.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -153,11 +175,15 @@ impl Shape {
 
 /// A benchmark program built in one shape: a folder
 /// `programs/<family>/<name>/` whose package is `<name>-program`, built to
-/// `target/deploy/<family>/<shape>/<name>.so`.
+/// `target/deploy/<family>/<shape>/<name>.so`; or an Anchor 2 program,
+/// `programs/anchor2/<family>/<name>/`, built to
+/// `target/deploy/anchor2/<family>/<name>.so`.
 #[derive(Clone, Debug)]
 pub struct Program {
+    pub framework: Framework,
     pub family: Family,
-    /// The folder's name: the crate or format.
+    /// The folder's name: the crate or format. For an Anchor 2 program, its
+    /// path under `programs/anchor2/` (`token/account`, `noop`).
     pub name: String,
     pub shape: Shape,
     /// How a token program stores `Account` (`raw` for the message family).
@@ -185,7 +211,16 @@ impl Program {
     /// `exact` shape (the names the table has always had), else the shape
     /// or family first: `at_least/borsh`.
     pub fn label(&self) -> String {
-        Self::label_of(self.family, self.shape, &self.name)
+        Self::label_in(self.framework, self.family, self.shape, &self.name)
+    }
+
+    /// [`Program::label_of`] for a program of any framework: an Anchor 2
+    /// program is `anchor2/` and its path (`anchor2/token/account`).
+    pub fn label_in(framework: Framework, family: Family, shape: Shape, name: &str) -> String {
+        match framework {
+            Framework::Pinocchio => Self::label_of(family, shape, name),
+            Framework::Anchor2 => format!("anchor2/{name}"),
+        }
     }
 
     pub fn label_of(family: Family, shape: Shape, name: &str) -> String {
@@ -198,10 +233,21 @@ impl Program {
 
     /// The cargo package: `<name>-program` for the token family,
     /// `<name>-<family>-program` for the others.
+    /// An Anchor 2 program's is `anchor2-` and its path, dashed.
     pub fn package(&self) -> String {
-        match self.family {
-            Family::Token => format!("{}-program", self.name),
-            family => format!("{}-{}-program", self.name, family.name()),
+        match (self.framework, self.family) {
+            (Framework::Anchor2, _) => format!("anchor2-{}", self.name.replace(['/', '_'], "-")),
+            (Framework::Pinocchio, Family::Token) => format!("{}-program", self.name),
+            (Framework::Pinocchio, family) => format!("{}-{}-program", self.name, family.name()),
+        }
+    }
+
+    /// What must be older than the program's `.so` besides its own folder:
+    /// its workspace's manifest, lock and build configuration.
+    fn shared_inputs(&self) -> &'static [&'static str] {
+        match self.framework {
+            Framework::Pinocchio => &SHARED_INPUTS,
+            Framework::Anchor2 => &ANCHOR2_INPUTS,
         }
     }
 
@@ -249,6 +295,7 @@ impl Program {
             Family::Message | Family::Metadata => deploy,
         };
         Self {
+            framework: Framework::Pinocchio,
             family,
             name: name.to_string(),
             shape,
@@ -266,6 +313,17 @@ const SHARED_INPUTS: [&str; 5] = [
     "common",
     "Cargo.toml",
     "Cargo.lock",
+    "rust-toolchain.toml",
+    ".cargo/config.toml",
+];
+
+/// The same for the Anchor 2 programs' workspace (and the anchor-lang it is
+/// built with, as `make setup` installed it).
+const ANCHOR2_INPUTS: [&str; 6] = [
+    "programs/anchor2/Cargo.toml",
+    "programs/anchor2/Cargo.lock",
+    "programs/anchor2/.cargo",
+    ".tools/anchor-lang/.installed",
     "rust-toolchain.toml",
     ".cargo/config.toml",
 ];
@@ -353,6 +411,67 @@ impl Workspace {
             .collect()
     }
 
+    /// The Anchor 2 programs: every folder under `programs/anchor2/<family>/`
+    /// with a `Cargo.toml`, by family then name, then Anchor's floor
+    /// (`programs/anchor2/noop`, run with the token family's calls).
+    pub fn anchor2_programs(&self) -> Vec<Program> {
+        let root = self.root.join("programs/anchor2");
+        let mut paths = Vec::new();
+        for family in Family::ALL {
+            let Ok(entries) = fs::read_dir(root.join(family.name())) else {
+                continue;
+            };
+            let mut names: Vec<String> = entries
+                .filter_map(Result::ok)
+                .filter(|entry| entry.path().join("Cargo.toml").is_file())
+                .filter_map(|entry| entry.file_name().into_string().ok())
+                .collect();
+            names.sort();
+            paths.extend(
+                names
+                    .into_iter()
+                    .map(|n| (family, format!("{}/{n}", family.name()))),
+            );
+        }
+        if root.join("noop/Cargo.toml").is_file() {
+            paths.push((Family::Token, "noop".into()));
+        }
+        paths
+            .into_iter()
+            .map(|(family, path)| {
+                let label = Program::label_in(Framework::Anchor2, family, Shape::Exact, &path);
+                Program {
+                    framework: Framework::Anchor2,
+                    family,
+                    shape: Shape::Exact,
+                    // The token record's borsh encoding is its raw layout.
+                    encoding: Encoding::Raw,
+                    id: Program::id_for(&label),
+                    dir: root.join(&path),
+                    so_path: self.deploy_dir().join(format!("{label}.so")),
+                    name: path,
+                }
+            })
+            .collect()
+    }
+
+    /// The Anchor 2 programs of `family` (the token family's with Anchor's
+    /// floor), and a Mollusk with all of them loaded.
+    pub fn load_anchor2(&self, family: Family) -> Result<(Vec<Program>, Mollusk), HarnessError> {
+        let programs: Vec<Program> = self
+            .anchor2_programs()
+            .into_iter()
+            .filter(|p| p.family == family)
+            .collect();
+        if programs.is_empty() {
+            return Err(HarnessError::NoPrograms(
+                self.root.join("programs/anchor2").join(family.name()),
+            ));
+        }
+        let mollusk = self.mollusk(&programs)?;
+        Ok((programs, mollusk))
+    }
+
     /// Every folder under `programs/<family>/` that has a `Cargo.toml`, in
     /// each of its family's shapes: by family, shape, then name.
     pub fn programs(&self) -> Result<Vec<Program>, HarnessError> {
@@ -395,7 +514,7 @@ impl Workspace {
                 program: program.label(),
                 path: self.relative(&program.so_path),
             })?;
-        let inputs = SHARED_INPUTS.iter().map(|p| self.root.join(p));
+        let inputs = program.shared_inputs().iter().map(|p| self.root.join(p));
         if let Some((source, _)) = std::iter::once(program.dir.clone())
             .chain(inputs)
             .flat_map(newest_file)

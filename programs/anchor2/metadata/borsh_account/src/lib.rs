@@ -9,7 +9,7 @@ extern crate alloc;
 
 use alloc::{string::String, vec::Vec};
 
-use anchor_lang::prelude::*;
+use anchor_lang::{BORSH_CONFIG, prelude::*, wincode};
 // Memory and integer builtins for the SVM (the linker asks for them).
 use solana_compiler_builtins as _;
 
@@ -141,10 +141,19 @@ pub mod metadata_borsh_account {
 
     /// Check the update authority, then that the record is mutable and the
     /// uri within its bound (Anchor has checked it is UTF-8); replace it.
+    /// Anchor encodes the record back on exit and writes as it goes, so a
+    /// record that would no longer fit the account is refused here, before
+    /// any byte is written, from its size with the new uri.
     pub fn set_uri(ctx: &mut Context<Authorized>, uri: String) -> Result<()> {
         let record = &mut ctx.accounts.record;
         if !record.is_mutable || uri.len() > MAX_URI {
             return Err(ProgramError::InvalidArgument);
+        }
+        let size = wincode::config::serialized_size(&**record, BORSH_CONFIG)
+            .map_err(|_| ProgramError::InvalidAccountData)? as usize;
+        let new_size = size - record.uri.len() + uri.len();
+        if Metadata::DISCRIMINATOR.len() + new_size > record.account().data_len() {
+            return Err(ProgramError::InvalidAccountData);
         }
         record.uri = uri;
         Ok(())

@@ -1,0 +1,216 @@
+//! The report's frameworks section: per family, the same record and
+//! operations in pinocchio (the crates' rows) and in Anchor 2, each with
+//! the CUs above its own framework's floor.
+
+use std::fmt::Write as _;
+
+use crate::{
+    report::{Measurement, Run},
+    workspace::{Family, Framework, Shape},
+};
+
+/// A column: a heading and how to find its measurement of an operation
+/// (and instance).
+struct Column {
+    heading: &'static str,
+    framework: Framework,
+    family: Family,
+    shape: Shape,
+    program: &'static str,
+}
+
+/// The token record: both floors, the pinocchio rows Anchor's types
+/// correspond to (a cast: bytemuck; a decode and encode: borsh), in the
+/// `at_least` shape, which accepts a longer account as Anchor does.
+const TOKEN: [Column; 6] = [
+    column(
+        "pinocchio floor",
+        Framework::Pinocchio,
+        Family::Token,
+        Shape::AtLeast,
+        "noop",
+    ),
+    column(
+        "pinocchio + bytemuck",
+        Framework::Pinocchio,
+        Family::Token,
+        Shape::AtLeast,
+        "bytemuck",
+    ),
+    column(
+        "pinocchio + borsh",
+        Framework::Pinocchio,
+        Family::Token,
+        Shape::AtLeast,
+        "borsh",
+    ),
+    column(
+        "Anchor 2 floor",
+        Framework::Anchor2,
+        Family::Token,
+        Shape::Exact,
+        "noop",
+    ),
+    column(
+        "Anchor 2 `Account<T>`",
+        Framework::Anchor2,
+        Family::Token,
+        Shape::Exact,
+        "token/account",
+    ),
+    column(
+        "Anchor 2 `BorshAccount<T>`",
+        Framework::Anchor2,
+        Family::Token,
+        Shape::Exact,
+        "token/borsh_account",
+    ),
+];
+
+/// The metadata record: pinocchio with wincode in borsh's format (the
+/// codec `BorshAccount<T>` runs) and with borsh, and Anchor 2.
+const METADATA: [Column; 3] = [
+    column(
+        "pinocchio + wincode",
+        Framework::Pinocchio,
+        Family::Metadata,
+        Shape::Exact,
+        "wincode",
+    ),
+    column(
+        "pinocchio + borsh",
+        Framework::Pinocchio,
+        Family::Metadata,
+        Shape::Exact,
+        "borsh",
+    ),
+    column(
+        "Anchor 2 `BorshAccount<T>`",
+        Framework::Anchor2,
+        Family::Metadata,
+        Shape::Exact,
+        "metadata/borsh_account",
+    ),
+];
+
+const fn column(
+    heading: &'static str,
+    framework: Framework,
+    family: Family,
+    shape: Shape,
+    program: &'static str,
+) -> Column {
+    Column {
+        heading,
+        framework,
+        family,
+        shape,
+        program,
+    }
+}
+
+impl Run {
+    /// Every measurement of every framework: the crates', the floor's, and
+    /// the other frameworks'.
+    fn all_measurements(&self) -> impl Iterator<Item = &Measurement> {
+        self.measurements
+            .iter()
+            .chain(&self.floor)
+            .chain(&self.frameworks)
+    }
+
+    fn in_column(
+        &self,
+        column: &Column,
+        operation: &str,
+        instance: Option<&str>,
+    ) -> Option<&Measurement> {
+        self.all_measurements().find(|m| {
+            m.framework == column.framework
+                && m.family == column.family
+                && m.shape == column.shape
+                && m.program == column.program
+                && m.operation == operation
+                && m.instance == instance
+        })
+    }
+
+    /// A framework's floor for `operation`: its no-op's call of the same
+    /// token operation, or, for another family's operation, its no-op's
+    /// `read_owner` (the same two accounts, nothing read).
+    pub fn framework_floor(&self, framework: Framework, operation: &str) -> Option<u64> {
+        let noop = |operation: &str| {
+            self.all_measurements()
+                .find(|m| {
+                    m.framework == framework
+                        && m.family == Family::Token
+                        && m.program == "noop"
+                        && m.operation == operation
+                        && (framework != Framework::Pinocchio || m.shape == Shape::AtLeast)
+                })
+                .map(|m| m.cus)
+        };
+        noop(operation).or_else(|| noop("read_owner"))
+    }
+
+    /// A cell: the CUs, and above the framework's floor.
+    fn framework_cell(&self, column: &Column, m: Option<&Measurement>) -> String {
+        let Some(m) = m else {
+            return "-".into();
+        };
+        let floor = self.framework_floor(column.framework, &m.operation);
+        match floor {
+            Some(floor) if column.program != "noop" => {
+                format!("{} (+{})", m.cus, m.cus as i64 - floor as i64)
+            }
+            _ => m.cus.to_string(),
+        }
+    }
+
+    pub fn frameworks_section(&self) -> String {
+        if self.frameworks.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from(
+            "\n## Frameworks: Anchor 2 beside pinocchio\n\nThe same record and operations in a real Anchor 2 program (anchor-lang 2.0.0-rc.2, `programs/anchor2/`) and in the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for Anchor 2 `programs/anchor2/noop`; for the metadata operations, the floor's `read_owner`). Anchor's contract is its own (an 8-byte discriminator before the record and the instruction, its own errors; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+        );
+        out.push_str("\n### Token record\n\n");
+        header(&mut out, "operation", &TOKEN);
+        for operation in ["full", "read_owner", "update_amount"] {
+            let cells: Vec<String> = TOKEN
+                .iter()
+                .map(|c| self.framework_cell(c, self.in_column(c, operation, None)))
+                .collect();
+            let _ = writeln!(out, "| {operation} | {} |", cells.join(" | "));
+        }
+        out.push_str("\n### Metadata record\n\n");
+        header(&mut out, "operation / instance", &METADATA);
+        for operation in crate::metadata::OPERATIONS {
+            for instance in crate::metadata::INSTANCES {
+                let measured: Vec<Option<&Measurement>> = METADATA
+                    .iter()
+                    .map(|c| self.in_column(c, operation, Some(instance)))
+                    .collect();
+                let error = measured.iter().flatten().any(|m| m.error.is_some());
+                let cells: Vec<String> = METADATA
+                    .iter()
+                    .zip(measured)
+                    .map(|(c, m)| self.framework_cell(c, m))
+                    .collect();
+                let mark = if error { " (error path)" } else { "" };
+                let _ = writeln!(
+                    out,
+                    "| {operation} / {instance}{mark} | {} |",
+                    cells.join(" | ")
+                );
+            }
+        }
+        out
+    }
+}
+
+fn header(out: &mut String, first: &str, columns: &[Column]) {
+    let headings: Vec<&str> = columns.iter().map(|c| c.heading).collect();
+    let _ = writeln!(out, "| {first} | {} |", headings.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---:|".repeat(columns.len()));
+}

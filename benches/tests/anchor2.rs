@@ -1,0 +1,552 @@
+//! The Anchor 2 programs (programs/anchor2/) against Anchor's contract
+//! (benches/src/anchor2/): each error on an input made for it, with every
+//! account unchanged; the exact bytes after each write; and random or
+//! hostile input, never a fault, never a change before a failure.
+
+use benches::{
+    Case, Expected, Family, Input, Program, Workspace,
+    anchor2::{
+        self, discriminator, instruction, metadata as anchor_metadata,
+        token::{self, AccountType, CONSTRAINT_ADDRESS, CONSTRAINT_MUT},
+    },
+    hostile::{self, LoggedMollusk, Outcome as Seen},
+    metadata::{INSTANCES, OPERATIONS, instance, new_uri},
+    token::{fixture, fixture_owner},
+};
+use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
+use mollusk_svm::Mollusk;
+use proptest::{collection::vec, prelude::*};
+use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
+
+const WRONG_KEY: [u8; 32] = [0x77; 32];
+
+/// What a call must produce: account [0]'s data after it, or the error.
+type Outcome = Result<Vec<u8>, ProgramError>;
+
+fn load(family: Family) -> (Vec<Program>, Mollusk) {
+    Workspace::current()
+        .load_anchor2(family)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs `input` as `label`, after checking the oracle gives `want`: the
+/// program must give it too, with every account unchanged on an error.
+fn assert_outcome(
+    mollusk: &Mollusk,
+    program: &Program,
+    label: &str,
+    input: &Input,
+    want: Outcome,
+) -> Result<(), String> {
+    let oracle = anchor2::expected(program, input);
+    if oracle != want {
+        return Err(format!(
+            "{}: {label}: the oracle says {oracle:?}",
+            program.label()
+        ));
+    }
+    let case = Case::new(program, label, input);
+    case.run(mollusk).map(|_| ()).map_err(|e| e.to_string())
+}
+
+fn report(failures: Vec<String>) {
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `full` and `update_amount` write exactly `state` (byte 8 + 104) and
+/// `amount` (8 + 64..72); `read_owner` writes nothing; written out by hand.
+#[test]
+fn token_writes_exactly_state_and_amount() {
+    let (programs, mollusk) = load(Family::Token);
+    let mut before = discriminator("account", "TokenRecord").to_vec();
+    before.extend(fixture());
+    let mut after = before.clone();
+    after[8 + 64..8 + 72].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
+    after[8 + 104] = NEW_STATE;
+    let mut failures = Vec::new();
+    for program in programs.iter().filter(|p| p.name != "noop") {
+        for op in Operation::ALL {
+            let want = if op.writes() {
+                after.clone()
+            } else {
+                before.clone()
+            };
+            let input = token::valid_input(op);
+            assert_eq!(input.data, before);
+            if let Err(e) = assert_outcome(&mollusk, program, op.name(), &input, Ok(want)) {
+                failures.push(e);
+            }
+        }
+    }
+    report(failures);
+}
+
+/// Each of Anchor's refusals on an input made for it, in every token
+/// program, and what Anchor accepts that the family's `exact` shape does
+/// not (a longer account, a wrong owner where none is checked).
+#[test]
+fn token_errors_are_anchors_and_change_nothing() {
+    let (programs, mollusk) = load(Family::Token);
+    let mut failures = Vec::new();
+    for program in programs.iter().filter(|p| p.name != "noop") {
+        let short_record = match AccountType::of(program) {
+            AccountType::ZeroCopy => ProgramError::AccountDataTooSmall,
+            AccountType::Borsh => ProgramError::InvalidAccountData,
+        };
+        for op in Operation::ALL {
+            let valid = token::valid_input(op);
+            let with = |change: &dyn Fn(&mut Input)| {
+                let mut input = valid.clone();
+                change(&mut input);
+                input
+            };
+            let written = token::expected(AccountType::of(program), &valid).unwrap();
+            let mut cases: Vec<(&str, Input, Outcome)> = vec![
+                (
+                    "no instruction data",
+                    with(&|i| i.instruction_data.clear()),
+                    Err(ProgramError::InvalidInstructionData),
+                ),
+                (
+                    "the family's op byte",
+                    with(&|i| i.instruction_data = vec![op as u8]),
+                    Err(ProgramError::InvalidInstructionData),
+                ),
+                (
+                    "an unknown instruction",
+                    with(&|i| i.instruction_data = instruction("transfer").to_vec()),
+                    Err(ProgramError::InvalidInstructionData),
+                ),
+                (
+                    "one account",
+                    with(&|i| i.account_count = 1),
+                    Err(ProgramError::NotEnoughAccountKeys),
+                ),
+                (
+                    "7 bytes of data",
+                    with(&|i| i.data.truncate(7)),
+                    Err(ProgramError::AccountDataTooSmall),
+                ),
+                (
+                    "another type's discriminator",
+                    with(&|i| i.data[..8].copy_from_slice(&discriminator("account", "Metadata"))),
+                    Err(ProgramError::InvalidAccountData),
+                ),
+                (
+                    "a record one byte short",
+                    with(&|i| i.data.truncate(8 + 159)),
+                    Err(short_record.clone()),
+                ),
+            ];
+            let longer = with(&|i| i.data.extend([0xAB; 16]));
+            let mut longer_after = written.clone();
+            longer_after.extend([0xAB; 16]);
+            cases.push(("a longer account", longer, Ok(longer_after)));
+            let read_only = with(&|i| i.writable = false);
+            cases.push(if op.writes() {
+                ("account [0] read-only", read_only, Err(CONSTRAINT_MUT))
+            } else {
+                ("account [0] read-only", read_only, Ok(valid.data.clone()))
+            });
+            let wrong_owner = with(&|i| i.owner_key = WRONG_KEY);
+            cases.push(if op == Operation::UpdateAmount {
+                (
+                    "another owner key (not checked)",
+                    wrong_owner,
+                    Ok(written.clone()),
+                )
+            } else {
+                ("another owner key", wrong_owner, Err(CONSTRAINT_ADDRESS))
+            });
+            for (label, input, want) in cases {
+                if let Err(e) = assert_outcome(
+                    &mollusk,
+                    program,
+                    &format!("{} ({label})", op.name()),
+                    &input,
+                    want,
+                ) {
+                    failures.push(e);
+                }
+            }
+            // An account another program owns: Anchor's owner check.
+            let mut case =
+                Case::with_outcome(program, op.name(), &valid, Err(ProgramError::IllegalOwner));
+            case.accounts[0].1.owner = Pubkey::new_from_array([0x55; 32]);
+            if let Err(e) = case.run(&mollusk) {
+                failures.push(format!(
+                    "{} (account owned by another program): {e}",
+                    op.name()
+                ));
+            }
+        }
+    }
+    report(failures);
+}
+
+/// The metadata program's refusals, each on an input made for it.
+#[test]
+fn metadata_errors_are_anchors_and_change_nothing() {
+    let (programs, mollusk) = load(Family::Metadata);
+    let program = &programs[0];
+    let typical = instance("typical");
+    let mut failures = Vec::new();
+    for op in OPERATIONS {
+        let valid = anchor_metadata::valid_input(op, &typical);
+        let with = |change: &dyn Fn(&mut Input)| {
+            let mut input = valid.clone();
+            change(&mut input);
+            input
+        };
+        let writes = matches!(op, "full" | "verify_creator" | "set_uri");
+        let mut cases: Vec<(&str, Input, Result<(), ProgramError>)> = vec![
+            (
+                "the family's op byte",
+                with(&|i| i.instruction_data.truncate(1)),
+                Err(ProgramError::InvalidInstructionData),
+            ),
+            (
+                "one account",
+                with(&|i| i.account_count = 1),
+                Err(ProgramError::NotEnoughAccountKeys),
+            ),
+            (
+                "another type's discriminator",
+                with(&|i| i.data[..8].copy_from_slice(&discriminator("account", "TokenRecord"))),
+                Err(ProgramError::InvalidAccountData),
+            ),
+            // The record's first byte is `key`, an enum of five variants.
+            (
+                "a key tag out of range",
+                with(&|i| i.data[8] = 9),
+                Err(ProgramError::InvalidAccountData),
+            ),
+            (
+                "a record cut short",
+                with(&|i| i.data.truncate(8 + 70)),
+                Err(ProgramError::InvalidAccountData),
+            ),
+        ];
+        if writes {
+            cases.push((
+                "account [0] read-only",
+                with(&|i| i.writable = false),
+                Err(CONSTRAINT_MUT),
+            ));
+        }
+        match op {
+            "full" | "set_uri" => cases.push((
+                "another authority",
+                with(&|i| i.owner_key = WRONG_KEY),
+                Err(CONSTRAINT_ADDRESS),
+            )),
+            "verify_creator" => cases.push((
+                "not a creator",
+                with(&|i| i.owner_key = WRONG_KEY),
+                Err(ProgramError::InvalidArgument),
+            )),
+            "read_collection" => {
+                cases.push((
+                    "another key",
+                    with(&|i| i.instruction_data[8..40].copy_from_slice(&WRONG_KEY)),
+                    Err(ProgramError::InvalidArgument),
+                ));
+                cases.push((
+                    "a key cut short",
+                    with(&|i| i.instruction_data.truncate(8 + 31)),
+                    Err(ProgramError::InvalidInstructionData),
+                ));
+            }
+            "read_royalty" => {
+                cases.push((
+                    "another royalty",
+                    with(&|i| i.instruction_data[8] ^= 1),
+                    Err(ProgramError::InvalidArgument),
+                ));
+                cases.push((
+                    "a royalty cut short",
+                    with(&|i| i.instruction_data.truncate(9)),
+                    Err(ProgramError::InvalidInstructionData),
+                ));
+            }
+            _ => {}
+        }
+        if op == "set_uri" {
+            let uri = |bytes: &[u8]| {
+                [
+                    &instruction("set_uri")[..],
+                    &(bytes.len() as u32).to_le_bytes(),
+                    bytes,
+                ]
+                .concat()
+            };
+            cases.push((
+                "a uri that is not UTF-8",
+                with(&|i| i.instruction_data = uri(&[0x66, 0xff])),
+                Err(ProgramError::InvalidInstructionData),
+            ));
+            cases.push((
+                "a uri past its bound",
+                with(&|i| i.instruction_data = uri(&[b'u'; 201])),
+                Err(ProgramError::InvalidArgument),
+            ));
+            cases.push((
+                "a length past the data",
+                with(&|i| i.instruction_data[8] += 1),
+                Err(ProgramError::InvalidInstructionData),
+            ));
+            let mut immutable = typical.clone();
+            immutable.is_mutable = false;
+            let input = anchor_metadata::valid_input("set_uri", &immutable);
+            cases.push((
+                "an immutable record",
+                input,
+                Err(ProgramError::InvalidArgument),
+            ));
+        }
+        for (label, input, want) in cases {
+            let want = want.map(|()| unreachable!("every case here is an error"));
+            if let Err(e) =
+                assert_outcome(&mollusk, program, &format!("{op} ({label})"), &input, want)
+            {
+                failures.push(e);
+            }
+        }
+    }
+    report(failures);
+}
+
+/// Every benchmark call's bytes, from the record written by hand: `full`
+/// sets `primary_sale_happened`, `verify_creator` the last creator's flag,
+/// `set_uri` the new uri (zeroing what a shorter one frees).
+#[test]
+fn metadata_benchmark_calls_leave_exact_bytes() {
+    let (programs, mollusk) = load(Family::Metadata);
+    let program = &programs[0];
+    let mut failures = Vec::new();
+    for name in INSTANCES {
+        let record = instance(name);
+        for op in OPERATIONS {
+            let mut want = record.clone();
+            let error_path =
+                name == "minimal" && matches!(op, "read_collection" | "verify_creator");
+            match op {
+                "full" => want.primary_sale_happened = true,
+                "verify_creator" if !error_path => {
+                    want.creators.as_mut().unwrap().last_mut().unwrap().verified = true
+                }
+                "set_uri" => want.uri = new_uri(&record),
+                _ => {}
+            }
+            let want = if error_path {
+                Err(ProgramError::InvalidArgument)
+            } else {
+                Ok(anchor_metadata::account(&want))
+            };
+            let input = anchor_metadata::valid_input(op, &record);
+            if let Err(e) = assert_outcome(
+                &mollusk,
+                program,
+                &format!("{op} on `{name}`"),
+                &input,
+                want,
+            ) {
+                failures.push(e);
+            }
+        }
+    }
+    report(failures);
+}
+
+/// One hostile call against the oracle: no fault, no abort, no change
+/// before a failure, the exact outcome; after a successful write, `full`
+/// (with the record's own owner or authority) on the result as the oracle
+/// says.
+fn run_hostile(
+    mollusk: &LoggedMollusk,
+    program: &Program,
+    input: &Input,
+    read_back: impl Fn(&[u8]) -> Input,
+) -> Result<String, String> {
+    let case = Case::new(program, "hostile input", input);
+    let (result, outcome) = mollusk.run(&case);
+    match &outcome {
+        Seen::Fault(message) => return Err(format!("VM fault: {message}")),
+        Seen::ChangedBeforeFailure(what) => {
+            return Err(format!("changed before a failure: {what}"));
+        }
+        Seen::OutOfMemory => return Err("aborted out of memory".into()),
+        Seen::Success | Seen::Error(_) => {}
+    }
+    case.check(&result).map_err(|e| e.to_string())?;
+    if let Expected::Success(after) = &case.expected
+        && after != &input.data
+    {
+        let again = Case::new(program, "full after a write", &read_back(after));
+        let (result, outcome) = mollusk.run(&again);
+        if let Seen::Fault(message) | Seen::ChangedBeforeFailure(message) = &outcome {
+            return Err(format!("full after a write: {message}"));
+        }
+        again
+            .check(&result)
+            .map_err(|e| format!("full after a write: {e}"))?;
+    }
+    Ok(outcome.name())
+}
+
+/// Instruction data: mostly an operation's discriminator (with random
+/// arguments after it a quarter of the time), else random bytes.
+fn instruction_data(names: &'static [&'static str]) -> impl Strategy<Value = Vec<u8>> {
+    let named = (
+        0..names.len(),
+        vec(any::<u8>(), 0..48),
+        prop::bool::weighted(0.25),
+    )
+        .prop_map(move |(at, args, with_args)| {
+            let mut data = instruction(names[at]).to_vec();
+            if with_args {
+                data.extend(args);
+            }
+            data
+        });
+    prop_oneof![6 => named.prop_map(Some), 1 => vec(any::<u8>(), 0..12).prop_map(Some), 3 => Just(None)]
+        .prop_map(|data| data.unwrap_or_default())
+}
+
+#[test]
+fn token_hostile_input_meets_the_contract() {
+    const CASES_PER_PROGRAM: u32 = 2_000;
+    const NAMES: &[&str] = &["full", "read_owner", "update_amount"];
+    let (programs, mollusk) = load(Family::Token);
+    let mollusk = LoggedMollusk::new(mollusk);
+    let raw = (any::<[u8; 160]>(), vec(any::<u8>(), 0..24)).prop_map(|(raw, tail)| {
+        let mut data = token::account(&raw);
+        data.extend(tail);
+        data
+    });
+    let damaged = (any::<[u8; 160]>(), hostile::mutation())
+        .prop_map(|(raw, mutation)| mutation.apply(&token::account(&raw)));
+    let data = prop_oneof![3 => raw, 3 => damaged, 1 => vec(any::<u8>(), 0..200)];
+    for program in &programs {
+        let strategy = (
+            instruction_data(NAMES),
+            data.clone(),
+            prop_oneof![1 => 0..=1usize, 6 => 2..=3usize],
+            prop::bool::weighted(0.8),
+            prop::bool::weighted(0.7),
+        );
+        hostile::run_cases(
+            &program.label(),
+            CASES_PER_PROGRAM,
+            strategy,
+            |(instruction_data, data, account_count, writable, right_owner)| {
+                let owner_key = match data.get(8 + 32..8 + 64) {
+                    Some(owner) if right_owner => owner.try_into().unwrap(),
+                    _ => fixture_owner().map(|b| !b),
+                };
+                let input = Input {
+                    instruction_data,
+                    account_count,
+                    writable,
+                    data,
+                    owner_key,
+                };
+                run_hostile(&mollusk, program, &input, |after| {
+                    let mut again = token::valid_input(Operation::Full);
+                    again.data = after.to_vec();
+                    again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
+                    again
+                })
+            },
+        );
+    }
+}
+
+#[test]
+fn metadata_hostile_input_meets_the_contract() {
+    const CASES: u32 = 2_000;
+    let (programs, mollusk) = load(Family::Metadata);
+    let mollusk = LoggedMollusk::new(mollusk);
+    let records = INSTANCES.map(instance);
+    let accounts: Vec<Vec<u8>> = records.iter().map(anchor_metadata::account).collect();
+    for program in &programs {
+        let strategy = (
+            0..records.len(),
+            prop_oneof![2 => hostile::mutation().prop_map(Some), 1 => Just(None)],
+            0..OPERATIONS.len(),
+            instruction_data(&OPERATIONS),
+            prop::bool::weighted(0.5),
+            prop_oneof![1 => 0..=1usize, 6 => 2..=3usize],
+            prop::bool::weighted(0.85),
+            prop::bool::weighted(0.8),
+        );
+        hostile::run_cases(
+            &program.label(),
+            CASES,
+            strategy,
+            |(which, mutation, op, random_data, use_random, account_count, writable, right_key)| {
+                let record = &records[which];
+                let mut input = anchor_metadata::valid_input(OPERATIONS[op], record);
+                if let Some(mutation) = mutation {
+                    // The record's bytes damaged, the discriminator kept.
+                    let payload = mutation.apply(&accounts[which][8..]);
+                    input.data = [&accounts[which][..8], &payload].concat();
+                }
+                if use_random {
+                    input.instruction_data = random_data;
+                }
+                input.account_count = account_count;
+                input.writable = writable;
+                if !right_key {
+                    input.owner_key = WRONG_KEY;
+                }
+                run_hostile(&mollusk, program, &input, |after| {
+                    let mut again = anchor_metadata::valid_input("full", record);
+                    again.data = after.to_vec();
+                    again.owner_key = anchor_metadata::authority_of(after).unwrap_or(WRONG_KEY);
+                    again
+                })
+            },
+        );
+    }
+}
+
+/// A longer uri on an account cut at the end of its record: Anchor's
+/// write-back on exit would not fit (and writes as it goes); the program
+/// must refuse it with nothing written, seen inside the VM before the
+/// runtime's rollback. Fails without the size check in `set_uri`.
+#[test]
+fn set_uri_that_does_not_fit_changes_nothing_inside_the_vm() {
+    let (programs, mollusk) = load(Family::Metadata);
+    let mollusk = LoggedMollusk::new(mollusk);
+    let program = &programs[0];
+    for name in INSTANCES {
+        let record = instance(name);
+        let mut input = anchor_metadata::valid_input("set_uri", &record);
+        input
+            .data
+            .truncate(8 + anchor_metadata::encoded_len(&record));
+        // One byte longer, where the bound allows (`full`'s uri is at it).
+        if record.uri.len() == common::metadata::MAX_URI {
+            continue;
+        }
+        let longer = format!("{}x", record.uri);
+        input.instruction_data = [
+            &instruction("set_uri")[..],
+            &(longer.len() as u32).to_le_bytes(),
+            longer.as_bytes(),
+        ]
+        .concat();
+        let case = Case::new(program, "set_uri", &input);
+        assert_eq!(
+            case.expected,
+            Expected::Failure(ProgramError::InvalidAccountData),
+            "{name}"
+        );
+        let (result, outcome) = mollusk.run(&case);
+        assert!(matches!(outcome, Seen::Error(_)), "{name}: {outcome:?}");
+        case.check(&result)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
