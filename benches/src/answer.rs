@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{Family, Shape, mainnet::Mainnet, report::Measurement};
+use crate::{Family, Framework, Shape, mainnet::Mainnet, report::Measurement};
 
 /// One question a program author asks, and the rows that answer it.
 struct Question {
@@ -99,39 +99,87 @@ fn thousands(n: u64) -> String {
     out
 }
 
-/// The framework paths, each mapped to the row that measures it.
-const FRAMEWORKS: [(&str, Family, &str, Shape, &str, &str); 3] = [
+/// A framework path and the row that gives its cost: the framework's own
+/// program where one is built here (Anchor 2), else the pinocchio row
+/// that measures the same code path.
+struct FrameworkPath {
+    path: &'static str,
+    framework: Framework,
+    family: Family,
+    program: &'static str,
+    shape: Shape,
+    read: &'static str,
+    write: &'static str,
+}
+
+const FRAMEWORKS: [FrameworkPath; 6] = [
+    FrameworkPath {
+        path: "Anchor 2 `Account<T>` (zero-copy)",
+        framework: Framework::Anchor2,
+        family: Family::Token,
+        program: "token/account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 2 `BorshAccount<T>`",
+        framework: Framework::Anchor2,
+        family: Family::Token,
+        program: "token/borsh_account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 2 `BorshAccount<T>`, metadata record",
+        framework: Framework::Anchor2,
+        family: Family::Metadata,
+        program: "metadata/borsh_account",
+        shape: Shape::Exact,
+        read: "read_royalty",
+        write: "set_uri",
+    },
+    FrameworkPath {
+        path: "Anchor 2's floor (a no-op taking the same accounts)",
+        framework: Framework::Anchor2,
+        family: Family::Token,
+        program: "noop",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
     // No length check before borsh (only the discriminator's), as in
     // `unchecked`: a generated program doing exactly that (`make idl`,
     // docs/idl.md) costs what `unchecked/borsh` does.
-    (
-        "Anchor 1.x `Account<T>` (discriminator, then borsh over the rest of the slice)",
-        Family::Token,
-        "borsh",
-        Shape::Unchecked,
-        "read_owner",
-        "update_amount",
-    ),
-    (
-        "Anchor `AccountLoader<T>` (bytemuck over a fixed range)",
-        Family::Token,
-        "bytemuck",
-        Shape::Exact,
-        "read_owner",
-        "update_amount",
-    ),
-    (
-        "Anchor 2 `BorshAccount<T>` (wincode reading and writing borsh's bytes)",
-        Family::Metadata,
-        "wincode",
-        Shape::Exact,
-        "read_royalty",
-        "set_uri",
-    ),
+    FrameworkPath {
+        path: "Anchor 1.x `Account<T>`, mapped (borsh after the discriminator)",
+        framework: Framework::Pinocchio,
+        family: Family::Token,
+        program: "borsh",
+        shape: Shape::Unchecked,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 1.x `AccountLoader<T>`, mapped (bytemuck over a fixed range)",
+        framework: Framework::Pinocchio,
+        family: Family::Token,
+        program: "bytemuck",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
 ];
 
-/// The answer block, between its markers.
-pub fn markdown(measurements: &[Measurement], mainnet: &Mainnet) -> String {
+/// The answer block, between its markers: the crates' rows
+/// (`measurements`), then the framework paths (Anchor 2's rows from
+/// `frameworks`).
+pub fn markdown(
+    measurements: &[Measurement],
+    frameworks: &[Measurement],
+    mainnet: &Mainnet,
+) -> String {
     let cell = |m: &Measurement| format!("{}{}", thousands(m.cus), mainnet.mark(&m.row()));
     let mut out = String::from(
         "<!-- answer: written by make bench (target/benches/answer.md), checked by benches/tests/readme.rs -->\n\
@@ -171,11 +219,21 @@ pub fn markdown(measurements: &[Measurement], mainnet: &Mainnet) -> String {
             })
         );
     }
-    out.push_str("\nWhat the common framework paths cost (the rows that measure them):\n\n");
-    for (path, family, program, shape, read, write) in FRAMEWORKS {
+    out.push_str("\nWhat the common framework paths cost: Anchor 2's own programs, measured with its dispatch and checks; Anchor 1.x (which needs `std`, not built here) mapped to the row of the same code path ([docs/frameworks.md](docs/frameworks.md)):\n\n");
+    for FrameworkPath {
+        path,
+        framework,
+        family,
+        program,
+        shape,
+        read,
+        write,
+    } in FRAMEWORKS
+    {
         let find = |op: &str| {
-            measurements.iter().find(|m| {
-                m.family == family
+            measurements.iter().chain(frameworks).find(|m| {
+                m.framework == framework
+                    && m.family == family
                     && m.program == program
                     && m.shape == shape
                     && m.operation == op
@@ -183,7 +241,7 @@ pub fn markdown(measurements: &[Measurement], mainnet: &Mainnet) -> String {
             })
         };
         if let (Some(r), Some(w)) = (find(read), find(write)) {
-            let label = crate::Program::label_of(family, shape, program);
+            let label = crate::Program::label_in(framework, family, shape, program);
             let _ = writeln!(
                 out,
                 "- {path}: `{label}`, {read} {}, {write} {} CUs",

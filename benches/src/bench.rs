@@ -99,6 +99,17 @@ pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> 
     Ok(measurements)
 }
 
+/// Runs every Anchor 2 program's cases once, family by family (each
+/// family with its own Mollusk), failing on the first result Anchor's
+/// contract rejects.
+pub fn measure_anchor2(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> {
+    let mut measurements = Vec::new();
+    for (programs, mollusk) in workspace.anchor2_groups()? {
+        measurements.extend(run_all(&anchor2::cases(&programs)?, &mollusk)?);
+    }
+    Ok(measurements)
+}
+
 /// Each measured case as data for another harness (`cases.json`): the
 /// `.so` path relative to the workspace, the family's heap frame, the CUs.
 fn export(
@@ -296,7 +307,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     write("summary.md", run.summary_markdown())?;
     write(
         "answer.md",
-        crate::answer::markdown(&run.measurements, &run.mainnet),
+        crate::answer::markdown(&run.measurements, &run.frameworks, &run.mainnet),
     )?;
     write(
         "results.json",

@@ -472,6 +472,17 @@ impl Workspace {
         Ok((programs, mollusk))
     }
 
+    /// Each family's Anchor 2 programs with their Mollusk, for every family
+    /// that has any.
+    pub fn anchor2_groups(&self) -> Result<Vec<(Vec<Program>, Mollusk)>, HarnessError> {
+        let programs = self.anchor2_programs();
+        Family::ALL
+            .into_iter()
+            .filter(|family| programs.iter().any(|p| p.family == *family))
+            .map(|family| self.load_anchor2(family))
+            .collect()
+    }
+
     /// Every folder under `programs/<family>/` that has a `Cargo.toml`, in
     /// each of its family's shapes: by family, shape, then name.
     pub fn programs(&self) -> Result<Vec<Program>, HarnessError> {

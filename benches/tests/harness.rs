@@ -333,7 +333,9 @@ fn new_program_from_the_template_is_built_and_benched() {
         String::from_utf8_lossy(&built.stderr),
     );
     assert!(built.status.success(), "{stderr}");
-    let programs = workspace.programs().unwrap().len() + workspace.floor().len();
+    let programs = workspace.programs().unwrap().len()
+        + workspace.floor().len()
+        + workspace.anchor2_programs().len();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), programs + 2, "{stdout}");
     assert!(lines[0].starts_with("make programs: building"), "{stdout}");
