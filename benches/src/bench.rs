@@ -286,7 +286,8 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         metadata_validation,
         sizes: programs
             .iter()
-            .zip(elfs)
+            .zip(&elfs)
+            .chain(anchor2.iter().zip(&anchor2_elfs))
             .map(|(p, elf)| (p.label(), elf.len() as u64))
             .collect(),
         crates: programs

@@ -116,12 +116,24 @@ impl Provenance {
             .map(|stamp| stamp.trim().to_string())
             .filter(|stamp| stamp != "upstream")
             .collect();
+        let mut crates = crate_versions(lock, programs);
+        // The Anchor 2 programs' own lock: the framework and the pinocchio
+        // it is built on.
+        let anchor2 = Lock::read_file(&workspace.root.join("programs/anchor2/Cargo.lock"));
+        if let Some(version) = anchor2.version("anchor-lang") {
+            crates.insert("anchor-lang".into(), version);
+        }
+        for name in ["pinocchio", "wincode"] {
+            if let Some(version) = anchor2.version(name) {
+                crates.insert(format!("{name} (anchor2)"), version);
+            }
+        }
         Self {
             build_sbf: stamps.first().cloned(),
             rustc: run("rustc", &["--version"]),
             linker: run(linker.to_str().unwrap_or_default(), &["--version"]),
             sbpf_arch: sbpf_arches(elfs.iter().map(Vec::as_slice)),
-            crates: crate_versions(lock, programs),
+            crates,
             commit: run("git", &["rev-parse", "--short=12", "HEAD"])
                 + if dirty { " (uncommitted changes)" } else { "" },
             date: chrono::Utc::now().format("%Y-%m-%d").to_string(),
@@ -177,7 +189,12 @@ pub struct Lock {
 
 impl Lock {
     pub fn read(workspace: &Workspace) -> Self {
-        let lock = read_toml(&workspace.root.join("Cargo.lock"));
+        Self::read_file(&workspace.root.join("Cargo.lock"))
+    }
+
+    /// Another workspace's lock (`programs/anchor2/Cargo.lock`).
+    pub fn read_file(path: &std::path::Path) -> Self {
+        let lock = read_toml(path);
         let packages = lock.get("package").and_then(|p| p.as_array()).cloned();
         Self {
             packages: packages.unwrap_or_default(),

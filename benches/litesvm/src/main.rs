@@ -382,6 +382,16 @@ fn run() -> Result<bool, String> {
         for case in &mut cases.cases {
             case.so = case.so.replacen("target/deploy", deploy, 1);
         }
+        // `make toolchains` builds the crates' programs, not the Anchor 2
+        // ones: replay what that build has.
+        let before = cases.cases.len();
+        cases.cases.retain(|case| root.join(&case.so).is_file());
+        if cases.cases.len() < before {
+            println!(
+                "({} cases skipped: their programs are not in {deploy})",
+                before - cases.cases.len()
+            );
+        }
     }
     let version = env!("LITESVM_VERSION");
     let passes = [
