@@ -160,10 +160,11 @@ test: all ## Build, then run the tests (contract, random input, report, wire), t
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 
-lint: setup ## cargo fmt --check and clippy -D warnings (the workspace and benches/litesvm; fmt for programs/anchor2)
+lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm and programs/anchor2)
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check
+	cd $(ANCHOR2) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/anchor2 -- -D warnings
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- -D warnings
 
