@@ -458,18 +458,7 @@ impl Workspace {
     /// The Anchor 2 programs of `family` (the token family's with Anchor's
     /// floor), and a Mollusk with all of them loaded.
     pub fn load_anchor2(&self, family: Family) -> Result<(Vec<Program>, Mollusk), HarnessError> {
-        let programs: Vec<Program> = self
-            .anchor2_programs()
-            .into_iter()
-            .filter(|p| p.family == family)
-            .collect();
-        if programs.is_empty() {
-            return Err(HarnessError::NoPrograms(
-                self.root.join("programs/anchor2").join(family.name()),
-            ));
-        }
-        let mollusk = self.mollusk(&programs)?;
-        Ok((programs, mollusk))
+        self.load_from(self.anchor2_programs(), family, "programs/anchor2")
     }
 
     /// Each family's Anchor 2 programs with their Mollusk, for every family
@@ -617,14 +606,24 @@ impl Workspace {
 
     /// Every program of `family`, and a Mollusk with all of them loaded.
     pub fn load(&self, family: Family) -> Result<(Vec<Program>, Mollusk), HarnessError> {
-        let programs: Vec<Program> = self
-            .programs()?
+        self.load_from(self.programs()?, family, "programs")
+    }
+
+    /// The programs of `family` among `programs` (found under `folder`),
+    /// and a Mollusk with all of them loaded.
+    fn load_from(
+        &self,
+        programs: Vec<Program>,
+        family: Family,
+        folder: &str,
+    ) -> Result<(Vec<Program>, Mollusk), HarnessError> {
+        let programs: Vec<Program> = programs
             .into_iter()
             .filter(|p| p.family == family)
             .collect();
         if programs.is_empty() {
             return Err(HarnessError::NoPrograms(
-                self.root.join("programs").join(family.name()),
+                self.root.join(folder).join(family.name()),
             ));
         }
         let mollusk = self.mollusk(&programs)?;

@@ -21,7 +21,11 @@ use solana_program_error::ProgramError;
 use super::{discriminator, instruction, token::CONSTRAINT_ADDRESS, token::CONSTRAINT_MUT};
 use crate::{
     Case, Input, Program,
-    metadata::{INSTANCES, OPERATIONS, instance, new_uri},
+    metadata::{
+        INSTANCES, OPERATIONS,
+        contract::{read_collection, read_royalty, verify_creator, write_back},
+        instance, new_uri,
+    },
 };
 
 /// The `#[account(borsh)]` type's name.
@@ -200,47 +204,21 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
         return Err(CONSTRAINT_ADDRESS);
     }
     let call = Call::parse(&input.instruction_data).ok_or(ProgramError::InvalidInstructionData)?;
-    let refused = ProgramError::InvalidArgument;
     match call {
         Call::Full => record.primary_sale_happened = true,
         Call::ReadCollection(key) => {
-            return match &record.collection {
-                Some(c) if c.verified && c.key == key => Ok(input.data.clone()),
-                _ => Err(refused),
-            };
+            return read_collection(&record, &key).map(|()| input.data.clone());
         }
-        Call::VerifyCreator => {
-            let creator = record
-                .creators
-                .iter_mut()
-                .flatten()
-                .find(|c| c.address == input.owner_key)
-                .ok_or(refused)?;
-            creator.verified = true;
-        }
+        Call::VerifyCreator => verify_creator(&mut record, &input.owner_key)?,
         Call::ReadRoyalty(bps) => {
-            return if record.seller_fee_basis_points == bps {
-                Ok(input.data.clone())
-            } else {
-                Err(refused)
-            };
+            return read_royalty(&record, bps).map(|()| input.data.clone());
         }
         Call::SetUri(uri) => {
             if !record.is_mutable || uri.len() > MAX_URI {
-                return Err(refused);
+                return Err(ProgramError::InvalidArgument);
             }
             record.uri = uri;
         }
     }
-    let encoded = encode(&record);
-    let mut after = input.data.clone();
-    let payload = &mut after[DISCRIMINATOR_LEN..];
-    payload
-        .get_mut(..encoded.len())
-        .ok_or(ProgramError::InvalidAccountData)?
-        .copy_from_slice(&encoded);
-    if let Some(freed) = payload.get_mut(encoded.len()..old_len) {
-        freed.fill(0);
-    }
-    Ok(after)
+    write_back(&input.data, DISCRIMINATOR_LEN, &encode(&record), old_len)
 }

@@ -90,47 +90,72 @@ pub fn expected(format: &HostFormat, input: &Input) -> Result<Vec<u8>, ProgramEr
             Err(ProgramError::IncorrectAuthority)
         }
     };
-    let refused = ProgramError::InvalidArgument;
     match operation {
         Operation::Full => {
             authority()?;
             record.primary_sale_happened = true;
         }
         Operation::ReadCollection(key) => {
-            return match &record.collection {
-                Some(c) if c.verified && &c.key == key => Ok(input.data.clone()),
-                _ => Err(refused),
-            };
+            return read_collection(&record, key).map(|()| input.data.clone());
         }
-        Operation::VerifyCreator => {
-            let creator = record
-                .creators
-                .iter_mut()
-                .flatten()
-                .find(|c| c.address == input.owner_key)
-                .ok_or(refused)?;
-            creator.verified = true;
-        }
+        Operation::VerifyCreator => verify_creator(&mut record, &input.owner_key)?,
         Operation::ReadRoyalty(bps) => {
-            return if record.seller_fee_basis_points == bps {
-                Ok(input.data.clone())
-            } else {
-                Err(refused)
-            };
+            return read_royalty(&record, bps).map(|()| input.data.clone());
         }
         Operation::SetUri(uri) => {
             authority()?;
             record.uri = check_new_uri(record.is_mutable, uri)?.into();
         }
     }
-    // The new encoding over the old, and zeros over what it frees.
-    let encoded = (format.encode)(&record);
-    let mut after = input.data.clone();
-    after
+    write_back(&input.data, 0, &(format.encode)(&record), old_len)
+}
+
+/// `read_collection` on a decoded record: its collection is set,
+/// verified, and has `key`.
+pub fn read_collection(record: &Metadata, key: &[u8; 32]) -> Result<(), ProgramError> {
+    match &record.collection {
+        Some(c) if c.verified && &c.key == key => Ok(()),
+        _ => Err(ProgramError::InvalidArgument),
+    }
+}
+
+/// `verify_creator` on a decoded record: `creator` is one; mark it.
+pub fn verify_creator(record: &mut Metadata, creator: &[u8; 32]) -> Result<(), ProgramError> {
+    let found = record
+        .creators
+        .iter_mut()
+        .flatten()
+        .find(|c| &c.address == creator)
+        .ok_or(ProgramError::InvalidArgument)?;
+    found.verified = true;
+    Ok(())
+}
+
+/// `read_royalty` on a decoded record: its royalty is `bps`.
+pub fn read_royalty(record: &Metadata, bps: u16) -> Result<(), ProgramError> {
+    if record.seller_fee_basis_points == bps {
+        Ok(())
+    } else {
+        Err(ProgramError::InvalidArgument)
+    }
+}
+
+/// `data` with `encoded` written from `at` over a record whose encoding
+/// took `old_len` bytes there, and zeros over what a shorter one frees;
+/// `InvalidAccountData` where it would pass the account's end.
+pub fn write_back(
+    data: &[u8],
+    at: usize,
+    encoded: &[u8],
+    old_len: usize,
+) -> Result<Vec<u8>, ProgramError> {
+    let mut after = data.to_vec();
+    let record = &mut after[at..];
+    record
         .get_mut(..encoded.len())
         .ok_or(ProgramError::InvalidAccountData)?
-        .copy_from_slice(&encoded);
-    if let Some(freed) = after.get_mut(encoded.len()..old_len) {
+        .copy_from_slice(encoded);
+    if let Some(freed) = record.get_mut(encoded.len()..old_len) {
         freed.fill(0);
     }
     Ok(after)
