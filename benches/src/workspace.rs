@@ -418,15 +418,7 @@ impl Workspace {
         let root = self.root.join("programs/anchor2");
         let mut paths = Vec::new();
         for family in Family::ALL {
-            let Ok(entries) = fs::read_dir(root.join(family.name())) else {
-                continue;
-            };
-            let mut names: Vec<String> = entries
-                .filter_map(Result::ok)
-                .filter(|entry| entry.path().join("Cargo.toml").is_file())
-                .filter_map(|entry| entry.file_name().into_string().ok())
-                .collect();
-            names.sort();
+            let names = program_folders(&root.join(family.name()));
             paths.extend(
                 names
                     .into_iter()
@@ -479,15 +471,7 @@ impl Workspace {
         let mut programs = Vec::new();
         for family in Family::ALL {
             let family_dir = programs_dir.join(family.name());
-            let Ok(entries) = fs::read_dir(&family_dir) else {
-                continue;
-            };
-            let mut names: Vec<String> = entries
-                .filter_map(Result::ok)
-                .filter(|entry| entry.path().join("Cargo.toml").is_file())
-                .filter_map(|entry| entry.file_name().into_string().ok())
-                .collect();
-            names.sort();
+            let names = program_folders(&family_dir);
             let encodings = names
                 .iter()
                 .map(|name| Program::encoding_in(&family_dir.join(name), name))
@@ -670,6 +654,21 @@ fn add_program(mollusk: &mut Mollusk, program: &Program, elf: &[u8]) -> Result<(
             .map(|message| message.replace("called `Result::unwrap()` on an `Err` value: ", ""))
             .unwrap_or_else(|| "the loader rejected it".into())
     })
+}
+
+/// The folders in `dir` that hold a `Cargo.toml`, sorted; none where `dir`
+/// is missing.
+fn program_folders(dir: &Path) -> Vec<String> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().join("Cargo.toml").is_file())
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
 }
 
 /// The most recently modified file at or below `path`, if any.

@@ -23,7 +23,7 @@ use crate::{
     Case, Input, Program,
     metadata::{
         INSTANCES, OPERATIONS,
-        contract::{read_collection, read_royalty, verify_creator, write_back},
+        contract::{read_collection, read_royalty, signer_of, verify_creator, write_back},
         instance, new_uri,
     },
 };
@@ -154,17 +154,12 @@ pub fn instruction_data(operation: &str, metadata: &Metadata) -> Vec<u8> {
 /// The family's benchmark call of `operation` on `metadata` (the same
 /// accounts as the pinocchio programs'), in Anchor's encoding.
 pub fn valid_input(operation: &str, metadata: &Metadata) -> Input {
-    let last_creator = metadata.creators.iter().flatten().last();
-    let signer = match (operation, last_creator) {
-        ("verify_creator", Some(creator)) => creator.address,
-        _ => metadata.update_authority,
-    };
     Input {
         instruction_data: instruction_data(operation, metadata),
         account_count: 2,
         writable: true,
         data: account(metadata),
-        owner_key: signer,
+        owner_key: signer_of(operation, metadata),
     }
 }
 

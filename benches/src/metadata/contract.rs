@@ -54,17 +54,23 @@ pub fn instruction_data(operation: &str, metadata: &Metadata) -> Vec<u8> {
 /// `verify_creator` (the update authority where there are none), else the
 /// update authority.
 pub fn valid_input(format: &HostFormat, operation: &str, metadata: &Metadata) -> Input {
-    let last_creator = metadata.creators.iter().flatten().last();
-    let signer = match (operation, last_creator) {
-        ("verify_creator", Some(creator)) => creator.address,
-        _ => metadata.update_authority,
-    };
     Input {
         instruction_data: instruction_data(operation, metadata),
         account_count: 2,
         writable: true,
         data: format.account(metadata),
-        owner_key: signer,
+        owner_key: signer_of(operation, metadata),
+    }
+}
+
+/// Account [1]'s key in the benchmark call of `operation`: the last
+/// creator for `verify_creator` (the update authority where there are
+/// none), else the update authority.
+pub fn signer_of(operation: &str, metadata: &Metadata) -> [u8; 32] {
+    let last_creator = metadata.creators.iter().flatten().last();
+    match (operation, last_creator) {
+        ("verify_creator", Some(creator)) => creator.address,
+        _ => metadata.update_authority,
     }
 }
 
