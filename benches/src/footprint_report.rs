@@ -28,15 +28,32 @@ impl Run {
                 .filter(|m| family != Family::Token || m.shape == Shape::Exact)
                 .collect()
         };
-        for family in Family::ALL {
-            let rows = traced(family);
+        let anchor2: Vec<&Measurement> = self
+            .frameworks
+            .iter()
+            .filter(|m| m.footprint.is_some())
+            .collect();
+        // Each group with its footnote: a family's covers its every row.
+        let anchor2_footnote = self.mainnet_footnote(anchor2.iter().copied());
+        let groups = Family::ALL
+            .into_iter()
+            .map(|family| {
+                let footnote =
+                    self.mainnet_footnote(self.measurements.iter().filter(|m| m.family == family));
+                (
+                    format!("`{}` family", family.name()),
+                    traced(family),
+                    footnote,
+                )
+            })
+            .chain([("Anchor 2 programs".to_string(), anchor2, anchor2_footnote)]);
+        for (heading, rows, footnote) in groups {
             if rows.is_empty() {
                 continue;
             }
             let _ = write!(
                 out,
-                "\n### `{}` family\n\n| case | CUs | instructions | syscall CUs | stack | depth | heap |\n|---|---:|---:|---:|---:|---:|---:|\n",
-                family.name()
+                "\n### {heading}\n\n| case | CUs | instructions | syscall CUs | stack | depth | heap |\n|---|---:|---:|---:|---:|---:|---:|\n"
             );
             for m in rows {
                 let f = m.footprint.expect("filtered");
@@ -58,9 +75,7 @@ impl Run {
                     f.heap_bytes
                 );
             }
-            out.push_str(
-                &self.mainnet_footnote(self.measurements.iter().filter(|m| m.family == family)),
-            );
+            out.push_str(&footnote);
         }
         let over: Vec<&Measurement> = self
             .measurements

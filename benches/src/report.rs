@@ -404,7 +404,6 @@ impl Run {
             "provenance": self.provenance,
             "baseline_program": BASELINE,
             "floor": self.floor,
-            "framework_floors": self.frameworks.iter().filter(|m| m.program == "noop").collect::<Vec<_>>(),
             "message_heap_frame": Family::Message.heap_frame(),
             "message_validates": validation,
             "metadata_heap_frame": Family::Metadata.heap_frame(),
