@@ -2,7 +2,10 @@
 //! bytes behind Anchor's discriminator, decoded whole when Anchor loads the
 //! account and encoded back when a mutable one exits (wincode in borsh's
 //! wire format). The update authority is Anchor's `address` constraint;
-//! each operation's own refusals are the family's `InvalidArgument`.
+//! each operation's own refusals are the family's `InvalidArgument`. The
+//! record's bounds are not checked on load, as Anchor programs trust what
+//! the discriminator admits; the rest of the contract is the family's as
+//! Anchor states it: benches/src/anchor2/metadata.rs, docs/frameworks.md.
 #![no_std]
 
 extern crate alloc;

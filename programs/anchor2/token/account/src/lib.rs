@@ -5,7 +5,10 @@
 //! zero-copy accounts (the account data is only 1-aligned after the
 //! discriminator in Anchor's layout rules); with them the record is the
 //! family's 160-byte layout. The owner check is Anchor's `address`
-//! constraint (its replacement for the deprecated `has_one`).
+//! constraint (its replacement for the deprecated `has_one`). The contract
+//! is the token family's as Anchor states it (8-byte discriminators,
+//! Anchor's errors and checks, a longer account accepted):
+//! benches/src/anchor2/token.rs, docs/frameworks.md.
 #![no_std]
 
 use anchor_lang::prelude::*;

@@ -2,7 +2,8 @@
 //! keeps borsh's bytes behind the discriminator; Anchor decodes the whole
 //! record when it loads the account (with wincode, in borsh's wire format)
 //! and encodes it back when a mutable one exits. The owner check is
-//! Anchor's `address` constraint.
+//! Anchor's `address` constraint. The contract is the token family's as
+//! Anchor states it: benches/src/anchor2/token.rs, docs/frameworks.md.
 #![no_std]
 
 use anchor_lang::prelude::*;
