@@ -39,7 +39,10 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
                 size: case.size,
                 instance: case.instance,
                 encoded_bytes: case.encoded_bytes,
-                account_bytes: case.instance.map(|_| case.accounts[0].1.data.len()),
+                // The token family's is its encoding's, in the report;
+                // an Anchor 2 program's holds the discriminator too.
+                account_bytes: (case.instance.is_some() || case.framework != Framework::Pinocchio)
+                    .then(|| case.accounts[0].1.data.len()),
                 error: match &case.expected {
                     Expected::Failure(error) => Some(format!("{error:?}")),
                     Expected::Success(_) => None,
@@ -272,6 +275,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     let out_dir = workspace.benches_dir();
 
     let lock = Lock::read(workspace);
+    let anchor2_lock = Lock::read_file(&workspace.root.join("programs/anchor2/Cargo.lock"));
     let run = Run {
         provenance: Provenance::collect(
             workspace,
@@ -290,9 +294,15 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             .chain(anchor2.iter().zip(&anchor2_elfs))
             .map(|(p, elf)| (p.label(), elf.len() as u64))
             .collect(),
+        // An Anchor 2 program's crate is the framework (its record's codec
+        // is Anchor's choice, not the program's).
         crates: programs
             .iter()
             .map(|p| (p.label(), lock.program_crates(p).into_iter().next()))
+            .chain(anchor2.iter().map(|p| {
+                let version = anchor2_lock.version("anchor-lang");
+                (p.label(), version.map(|v| ("anchor-lang".to_string(), v)))
+            }))
             .collect::<BTreeMap<_, _>>(),
         encodings: programs
             .iter()
