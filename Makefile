@@ -17,6 +17,9 @@ METADATA := $(call programs_of,metadata)
 ANCHOR2 := programs/anchor2
 ANCHOR2_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/token/*/Cargo.toml)))
 ANCHOR2_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/metadata/*/Cargo.toml)))
+# The typhoon programs (a workspace of their own), and typhoon's floor.
+TYPHOON := programs/typhoon
+TYPHOON_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(TYPHOON)/token/*/Cargo.toml)))
 
 export RUST_LOG ?= error
 
@@ -53,7 +56,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-anchor2 floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-anchor2 build-typhoon floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 24
@@ -91,12 +94,12 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@$(MAKE) --no-print-directory build-anchor2
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@$(MAKE) --no-print-directory build-anchor2 build-typhoon
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
@@ -114,6 +117,10 @@ build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs (programs/ancho
 	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
 	@$(BUILD) anchor2/metadata "" $(ANCHOR2_METADATA)
 	@$(BUILD) anchor2 "" $(ANCHOR2)/noop
+
+build-typhoon: $(TOOLCHAIN_READY) ## Build the typhoon programs (programs/typhoon) and typhoon's floor
+	@$(BUILD) typhoon/token "" $(TYPHOON_TOKEN)
+	@$(BUILD) typhoon "" $(TYPHOON)/noop
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
 	$(call token_shapes,benches/noop)
@@ -160,11 +167,13 @@ test: all ## Build, then run the tests (contract, random input, report, wire), t
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 
-lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm and programs/anchor2)
+lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, programs/anchor2 and programs/typhoon)
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check
 	cd $(ANCHOR2) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/anchor2 -- -D warnings
+	cargo fmt --manifest-path programs/typhoon/Cargo.toml --all --check
+	cd $(TYPHOON) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/typhoon -- -D warnings
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- -D warnings
 

@@ -20,15 +20,16 @@ mkdir -p "$deploy" "$(dirname "$log")"
 # The two messages that are not the user's concern: sbpf-linker probing for
 # an LLVM library it does not need (rustc's own LLVM serves), and cargo
 # install's advice to put .tools/bin on PATH. Each ends a warning block.
-harmless='unable to open LLVM shared lib|dlopen failed|be sure to add .* to your PATH|generated [0-9]+ warnings?( \(.*\))?$|linker_messages|^ *\|$'
+harmless='unable to open LLVM shared lib|dlopen failed|be sure to add .* to your PATH|generated [0-9]+ warnings?( \(.*\))?$|linker_messages|^ *\|$|contain code that will be rejected by a future version of Rust|future-incompat-report|cargo report future-incompatibilities'
 # Cargo's progress lines.
 progress='^ *(Compiling|Finished|Downloading|Downloaded|Updating|Locking|Adding|Blocking|Fresh|Checking|Building|Running) '
 
 package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
-# The Anchor 2 programs are a workspace of their own (programs/anchor2):
-# built from its folder, so that its .cargo/config.toml adds its flags, into
-# a target folder of their own.
-anchor2=programs/anchor2
+# Another framework's programs are a workspace of their own
+# (programs/anchor2, programs/typhoon): built from its folder, so that its
+# .cargo/config.toml (if any) adds its flags, into a target folder of its
+# own.
+framework_of() { [[ $1 =~ ^programs/(anchor2|typhoon)/ ]] && echo "${BASH_REMATCH[1]}"; }
 name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
 
 # Runs one build command, its output to the log; shows what matters.
@@ -63,11 +64,12 @@ for dir in "$@"; do
 	name=$(name_of "$dir")
 	case ${SBF_TOOLCHAIN:-upstream} in
 	upstream)
-		if [[ $dir == $anchor2/* ]]; then
+		framework=$(framework_of "$dir")
+		if [[ -n $framework ]]; then
 			abs_target=$(realpath -m "$target_dir")
-			run env -C "$anchor2" cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
-				--target-dir "$abs_target/anchor2" -p "$package" "${feature_args[@]}" || exit $?
-			built=$target_dir/anchor2/bpfel-unknown-none/release/lib${package//-/_}.so
+			run env -C "programs/$framework" cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
+				--target-dir "$abs_target/$framework" -p "$package" "${feature_args[@]}" || exit $?
+			built=$target_dir/$framework/bpfel-unknown-none/release/lib${package//-/_}.so
 		else
 			run cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
 				-p "$package" "${feature_args[@]}" || exit $?

@@ -112,7 +112,7 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 6] = [
+const FRAMEWORKS: [FrameworkPath; 8] = [
     FrameworkPath {
         path: "Anchor 2 `Account<T>` (zero-copy)",
         framework: Framework::Anchor2,
@@ -143,6 +143,24 @@ const FRAMEWORKS: [FrameworkPath; 6] = [
     FrameworkPath {
         path: "Anchor 2's floor (a no-op taking the same accounts)",
         framework: Framework::Anchor2,
+        family: Family::Token,
+        program: "noop",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "typhoon `Account<T>` (zero-copy)",
+        framework: Framework::Typhoon,
+        family: Family::Token,
+        program: "token/account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "typhoon's floor",
+        framework: Framework::Typhoon,
         family: Family::Token,
         program: "noop",
         shape: Shape::Exact,
@@ -219,7 +237,7 @@ pub fn markdown(
             })
         );
     }
-    out.push_str("\nWhat the common framework paths cost: Anchor 2's own programs, measured with its dispatch and checks; Anchor 1.x (which needs `std`, not built here) mapped to the row of the same code path ([docs/frameworks.md](docs/frameworks.md)):\n\n");
+    out.push_str("\nWhat the common framework paths cost: Anchor 2's and typhoon's own programs, measured with their dispatch and checks; Anchor 1.x (which needs `std`, not built here) mapped to the row of the same code path ([docs/frameworks.md](docs/frameworks.md)):\n\n");
     for FrameworkPath {
         path,
         framework,

@@ -8,9 +8,9 @@ use mollusk_svm::Mollusk;
 use mollusk_svm_bencher::MolluskComputeUnitBencher;
 
 use crate::{
-    Case, Expected, Family, Framework, HarnessError, Program, Workspace, anchor2,
+    Case, Expected, Family, Framework, HarnessError, Program, Workspace,
     baseline::Baseline,
-    families::cases,
+    families::{cases, framework_cases},
     mainnet::Mainnet,
     message, metadata,
     report::{Lock, Measurement, Provenance, Run},
@@ -102,13 +102,13 @@ pub fn measure(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> 
     Ok(measurements)
 }
 
-/// Runs every Anchor 2 program's cases once, family by family (each
-/// family with its own Mollusk), failing on the first result Anchor's
-/// contract rejects.
-pub fn measure_anchor2(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> {
+/// Runs every other framework's programs' cases once, framework by
+/// framework and family by family (each with its own Mollusk), failing on
+/// the first result that framework's contract rejects.
+pub fn measure_frameworks(workspace: &Workspace) -> Result<Vec<Measurement>, HarnessError> {
     let mut measurements = Vec::new();
-    for (programs, mollusk) in workspace.anchor2_groups()? {
-        measurements.extend(run_all(&anchor2::cases(&programs)?, &mollusk)?);
+    for (programs, mollusk) in workspace.framework_groups()? {
+        measurements.extend(run_all(&framework_cases(&programs)?, &mollusk)?);
     }
     Ok(measurements)
 }
@@ -224,35 +224,39 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         }
         benchers.push((bencher_dir(workspace, family), mollusk, family_cases));
     }
-    // The Anchor 2 programs, family by family, each family's floor with it:
-    // the same checks, the same traced pass, their own rows.
-    let anchor2 = workspace.anchor2_programs();
-    let anchor2_elfs = anchor2
+    // The other frameworks' programs, framework by framework and family
+    // by family, each with its floor: the same checks, the same traced
+    // pass, their own rows.
+    let others = workspace.framework_programs();
+    let other_elfs = others
         .iter()
         .map(|p| workspace.elf(p))
         .collect::<Result<Vec<_>, _>>()?;
     let mut frameworks = Vec::new();
-    for family in Family::ALL {
-        let (group, group_elfs): (Vec<Program>, Vec<Vec<u8>>) = anchor2
+    for (framework, family) in Framework::OTHERS
+        .into_iter()
+        .flat_map(|fw| Family::ALL.map(|family| (fw, family)))
+    {
+        let (group, group_elfs): (Vec<Program>, Vec<Vec<u8>>) = others
             .iter()
-            .zip(&anchor2_elfs)
-            .filter(|(p, _)| p.family == family)
+            .zip(&other_elfs)
+            .filter(|(p, _)| p.framework == framework && p.family == family)
             .map(|(p, elf)| (p.clone(), elf.clone()))
             .unzip();
         if group.is_empty() {
             continue;
         }
-        let anchor_cases = anchor2::cases(&group)?;
+        let group_cases = framework_cases(&group)?;
         let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
-        let mut measured = run_all(&anchor_cases, &mollusk)?;
-        trace_all(workspace, &group, &group_elfs, &anchor_cases, &mut measured)?;
-        exported.extend(export(workspace, &group, &anchor_cases, &measured));
+        let mut measured = run_all(&group_cases, &mollusk)?;
+        trace_all(workspace, &group, &group_elfs, &group_cases, &mut measured)?;
+        exported.extend(export(workspace, &group, &group_cases, &measured));
         frameworks.extend(measured);
         let dir = workspace
             .benches_dir()
-            .join(Framework::Anchor2.name())
+            .join(framework.name())
             .join(family.name());
-        benchers.push((dir, mollusk, anchor_cases));
+        benchers.push((dir, mollusk, group_cases));
     }
     for (dir, mollusk, cases) in benchers {
         fs::create_dir_all(&dir)
@@ -275,12 +279,15 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     let out_dir = workspace.benches_dir();
 
     let lock = Lock::read(workspace);
-    let anchor2_lock = Lock::read_file(&workspace.root.join("programs/anchor2/Cargo.lock"));
+    let framework_locks: BTreeMap<Framework, Lock> = Framework::OTHERS
+        .into_iter()
+        .map(|fw| (fw, Lock::of_framework(workspace, fw)))
+        .collect();
     let run = Run {
         provenance: Provenance::collect(
             workspace,
             &programs,
-            &[elfs.as_slice(), &anchor2_elfs].concat(),
+            &[elfs.as_slice(), &other_elfs].concat(),
             &lock,
         ),
         measurements,
@@ -291,17 +298,18 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         sizes: programs
             .iter()
             .zip(&elfs)
-            .chain(anchor2.iter().zip(&anchor2_elfs))
+            .chain(others.iter().zip(&other_elfs))
             .map(|(p, elf)| (p.label(), elf.len() as u64))
             .collect(),
-        // An Anchor 2 program's crate is the framework (its record's codec
-        // is Anchor's choice, not the program's).
+        // Another framework's program's crate is the framework (its
+        // record's codec is the framework's choice, not the program's).
         crates: programs
             .iter()
             .map(|p| (p.label(), lock.program_crates(p).into_iter().next()))
-            .chain(anchor2.iter().map(|p| {
-                let version = anchor2_lock.version("anchor-lang");
-                (p.label(), version.map(|v| ("anchor-lang".to_string(), v)))
+            .chain(others.iter().map(|p| {
+                let name = p.framework.crate_name();
+                let version = framework_locks[&p.framework].version(name);
+                (p.label(), version.map(|v| (name.to_string(), v)))
             }))
             .collect::<BTreeMap<_, _>>(),
         encodings: programs

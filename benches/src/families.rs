@@ -1,10 +1,13 @@
-//! Where each family plugs into the shared stages: its contract's outcome
-//! for a call, and its benchmark cases. Adding a family adds an arm here.
+//! Where each family (and each other framework) plugs into the shared
+//! stages: its contract's outcome for a call, and its benchmark cases.
+//! Adding a family or a framework adds an arm here.
 
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
-use crate::{Case, Family, Framework, HarnessError, Input, Program, anchor2, message, metadata};
+use crate::{
+    Case, Family, Framework, HarnessError, Input, Program, anchor2, message, metadata, typhoon,
+};
 
 impl Case {
     /// The case for one call of `program`, with its outcome from the
@@ -16,8 +19,10 @@ impl Case {
 
 /// What the program's family contract says `input` must produce.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
-    if program.framework == Framework::Anchor2 {
-        return anchor2::expected(program, input);
+    match program.framework {
+        Framework::Anchor2 => return anchor2::expected(program, input),
+        Framework::Typhoon => return typhoon::expected(program, input),
+        Framework::Pinocchio => {}
     }
     match program.family {
         Family::Token => input.expected(program.shape, program.encoding),
@@ -39,6 +44,25 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
             ),
             Family::Message => cases.extend(message::cases(program)?),
             Family::Metadata => cases.extend(metadata::cases(program)?),
+        }
+    }
+    Ok(cases)
+}
+
+/// The benchmark cases of other frameworks' programs, each by its
+/// framework's contract.
+pub fn framework_cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
+    let mut cases = Vec::new();
+    for framework in Framework::OTHERS {
+        let own: Vec<Program> = programs
+            .iter()
+            .filter(|p| p.framework == framework)
+            .cloned()
+            .collect();
+        match framework {
+            Framework::Anchor2 => cases.extend(anchor2::cases(&own)?),
+            Framework::Typhoon => cases.extend(typhoon::cases(&own)?),
+            Framework::Pinocchio => unreachable!("not another framework"),
         }
     }
     Ok(cases)

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::{
     report::{Measurement, Run},
-    workspace::{Family, Shape},
+    workspace::{Family, Framework, Shape},
 };
 
 /// The runtime's default heap frame.
@@ -28,13 +28,16 @@ impl Run {
                 .filter(|m| family != Family::Token || m.shape == Shape::Exact)
                 .collect()
         };
-        let anchor2: Vec<&Measurement> = self
-            .frameworks
-            .iter()
-            .filter(|m| m.footprint.is_some())
-            .collect();
         // Each group with its footnote: a family's covers its every row.
-        let anchor2_footnote = self.mainnet_footnote(anchor2.iter().copied());
+        let framework_groups = Framework::OTHERS.map(|framework| {
+            let rows: Vec<&Measurement> = self
+                .frameworks
+                .iter()
+                .filter(|m| m.framework == framework && m.footprint.is_some())
+                .collect();
+            let footnote = self.mainnet_footnote(rows.iter().copied());
+            (format!("{} programs", framework.title()), rows, footnote)
+        });
         let groups = Family::ALL
             .into_iter()
             .map(|family| {
@@ -46,7 +49,7 @@ impl Run {
                     footnote,
                 )
             })
-            .chain([("Anchor 2 programs".to_string(), anchor2, anchor2_footnote)]);
+            .chain(framework_groups);
         for (heading, rows, footnote) in groups {
             if rows.is_empty() {
                 continue;

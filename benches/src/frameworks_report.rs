@@ -19,10 +19,11 @@ struct Column {
     program: &'static str,
 }
 
-/// The token record: both floors, the pinocchio rows Anchor's types
-/// correspond to (a cast: bytemuck; a decode and encode: borsh), in the
-/// `at_least` shape, which accepts a longer account as Anchor does.
-const TOKEN: [Column; 6] = [
+/// The token record: each framework's floor, the pinocchio rows the
+/// frameworks' types correspond to (a cast: bytemuck; a decode and encode:
+/// borsh), in the `at_least` shape, which accepts a longer account as
+/// Anchor does (typhoon's cast wants the exact length).
+const TOKEN: [Column; 8] = [
     column(
         "pinocchio floor",
         Framework::Pinocchio,
@@ -64,6 +65,20 @@ const TOKEN: [Column; 6] = [
         Family::Token,
         Shape::Exact,
         "token/borsh_account",
+    ),
+    column(
+        "typhoon floor",
+        Framework::Typhoon,
+        Family::Token,
+        Shape::Exact,
+        "noop",
+    ),
+    column(
+        "typhoon `Account<T>`",
+        Framework::Typhoon,
+        Family::Token,
+        Shape::Exact,
+        "token/account",
     ),
 ];
 
@@ -172,7 +187,7 @@ impl Run {
             return String::new();
         }
         let mut out = String::from(
-            "\n## Frameworks: Anchor 2 beside pinocchio\n\nThe same record and operations in a real Anchor 2 program (anchor-lang 2.0.0-rc.2, `programs/anchor2/`) and in the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for Anchor 2 `programs/anchor2/noop`; for the metadata operations, the floor's `read_owner`). Anchor's contract is its own (an 8-byte discriminator before the record and the instruction, its own errors; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            "\n## Frameworks: Anchor 2 and typhoon beside pinocchio\n\nThe same record and operations in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
         );
         out.push_str("\n### Token record\n\n");
         header(&mut out, "operation", &TOKEN);

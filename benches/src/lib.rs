@@ -22,6 +22,7 @@ pub mod sweep;
 pub mod token;
 pub mod toolchains;
 pub mod trace;
+pub mod typhoon;
 pub mod workspace;
 
 pub use case::{Case, Expected, Input};

@@ -117,15 +117,17 @@ impl Provenance {
             .filter(|stamp| stamp != "upstream")
             .collect();
         let mut crates = crate_versions(lock, programs);
-        // The Anchor 2 programs' own lock: the framework and the pinocchio
+        // Each other framework's own lock: the framework and the pinocchio
         // it is built on.
-        let anchor2 = Lock::read_file(&workspace.root.join("programs/anchor2/Cargo.lock"));
-        if let Some(version) = anchor2.version("anchor-lang") {
-            crates.insert("anchor-lang".into(), version);
-        }
-        for name in ["pinocchio", "wincode"] {
-            if let Some(version) = anchor2.version(name) {
-                crates.insert(format!("{name} (anchor2)"), version);
+        for framework in Framework::OTHERS {
+            let own = Lock::of_framework(workspace, framework);
+            if let Some(version) = own.version(framework.crate_name()) {
+                crates.insert(framework.crate_name().into(), version);
+            }
+            for name in ["pinocchio", "wincode"] {
+                if let Some(version) = own.version(name) {
+                    crates.insert(format!("{name} ({})", framework.name()), version);
+                }
             }
         }
         Self {
@@ -192,7 +194,19 @@ impl Lock {
         Self::read_file(&workspace.root.join("Cargo.lock"))
     }
 
-    /// Another workspace's lock (`programs/anchor2/Cargo.lock`).
+    /// The lock of another framework's programs
+    /// (`programs/<framework>/Cargo.lock`).
+    pub fn of_framework(workspace: &Workspace, framework: Framework) -> Self {
+        Self::read_file(
+            &workspace
+                .root
+                .join("programs")
+                .join(framework.name())
+                .join("Cargo.lock"),
+        )
+    }
+
+    /// Another workspace's lock.
     pub fn read_file(path: &std::path::Path) -> Self {
         let lock = read_toml(path);
         let packages = lock.get("package").and_then(|p| p.as_array()).cloned();

@@ -117,23 +117,46 @@ impl Family {
 }
 
 /// The framework a program is written with: `pinocchio` with the family's
-/// shared dispatch in `common/` (every crate's row), or Anchor 2
-/// (`programs/anchor2/`, its own dispatch, checks and account types).
+/// shared dispatch in `common/` (every crate's row), or another framework
+/// with its own dispatch, checks and account types, in
+/// `programs/<framework>/`: Anchor 2 (`anchor2`), typhoon (`typhoon`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Framework {
     #[default]
     Pinocchio,
     Anchor2,
+    Typhoon,
 }
 
 impl Framework {
-    pub const ALL: [Framework; 2] = [Framework::Pinocchio, Framework::Anchor2];
+    pub const ALL: [Framework; 3] = [Framework::Pinocchio, Framework::Anchor2, Framework::Typhoon];
+    /// The frameworks with programs of their own under `programs/<name>/`.
+    pub const OTHERS: [Framework; 2] = [Framework::Anchor2, Framework::Typhoon];
 
     pub const fn name(self) -> &'static str {
         match self {
             Self::Pinocchio => "pinocchio",
             Self::Anchor2 => "anchor2",
+            Self::Typhoon => "typhoon",
+        }
+    }
+
+    /// As reports name it.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Self::Pinocchio => "pinocchio",
+            Self::Anchor2 => "Anchor 2",
+            Self::Typhoon => "typhoon",
+        }
+    }
+
+    /// The framework's crate, as its programs' lock names it.
+    pub const fn crate_name(self) -> &'static str {
+        match self {
+            Self::Pinocchio => "pinocchio",
+            Self::Anchor2 => "anchor-lang",
+            Self::Typhoon => "typhoon",
         }
     }
 }
@@ -175,15 +198,16 @@ impl Shape {
 
 /// A benchmark program built in one shape: a folder
 /// `programs/<family>/<name>/` whose package is `<name>-program`, built to
-/// `target/deploy/<family>/<shape>/<name>.so`; or an Anchor 2 program,
-/// `programs/anchor2/<family>/<name>/`, built to
-/// `target/deploy/anchor2/<family>/<name>.so`.
+/// `target/deploy/<family>/<shape>/<name>.so`; or another framework's
+/// program, `programs/<framework>/<family>/<name>/`, built to
+/// `target/deploy/<framework>/<family>/<name>.so`.
 #[derive(Clone, Debug)]
 pub struct Program {
     pub framework: Framework,
     pub family: Family,
-    /// The folder's name: the crate or format. For an Anchor 2 program, its
-    /// path under `programs/anchor2/` (`token/account`, `noop`).
+    /// The folder's name: the crate or format. For another framework's
+    /// program, its path under `programs/<framework>/` (`token/account`,
+    /// `noop`).
     pub name: String,
     pub shape: Shape,
     /// How a token program stores `Account` (`raw` for the message family).
@@ -214,12 +238,12 @@ impl Program {
         Self::label_in(self.framework, self.family, self.shape, &self.name)
     }
 
-    /// [`Program::label_of`] for a program of any framework: an Anchor 2
-    /// program is `anchor2/` and its path (`anchor2/token/account`).
+    /// [`Program::label_of`] for a program of any framework: another
+    /// framework's is its name and the path (`anchor2/token/account`).
     pub fn label_in(framework: Framework, family: Family, shape: Shape, name: &str) -> String {
         match framework {
             Framework::Pinocchio => Self::label_of(family, shape, name),
-            Framework::Anchor2 => format!("anchor2/{name}"),
+            other => format!("{}/{name}", other.name()),
         }
     }
 
@@ -233,12 +257,13 @@ impl Program {
 
     /// The cargo package: `<name>-program` for the token family,
     /// `<name>-<family>-program` for the others.
-    /// An Anchor 2 program's is `anchor2-` and its path, dashed.
+    /// Another framework's is its name and the path, dashed
+    /// (`anchor2-token-borsh-account`).
     pub fn package(&self) -> String {
         match (self.framework, self.family) {
-            (Framework::Anchor2, _) => format!("anchor2-{}", self.name.replace(['/', '_'], "-")),
             (Framework::Pinocchio, Family::Token) => format!("{}-program", self.name),
             (Framework::Pinocchio, family) => format!("{}-{}-program", self.name, family.name()),
+            (other, _) => format!("{}-{}", other.name(), self.name.replace(['/', '_'], "-")),
         }
     }
 
@@ -248,6 +273,7 @@ impl Program {
         match self.framework {
             Framework::Pinocchio => &SHARED_INPUTS,
             Framework::Anchor2 => &ANCHOR2_INPUTS,
+            Framework::Typhoon => &TYPHOON_INPUTS,
         }
     }
 
@@ -313,6 +339,14 @@ const SHARED_INPUTS: [&str; 5] = [
     "common",
     "Cargo.toml",
     "Cargo.lock",
+    "rust-toolchain.toml",
+    ".cargo/config.toml",
+];
+
+/// The same for the typhoon programs' workspace.
+const TYPHOON_INPUTS: [&str; 4] = [
+    "programs/typhoon/Cargo.toml",
+    "programs/typhoon/Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
 ];
@@ -411,29 +445,30 @@ impl Workspace {
             .collect()
     }
 
-    /// The Anchor 2 programs: every folder under `programs/anchor2/<family>/`
-    /// with a `Cargo.toml`, by family then name, then Anchor's floor
-    /// (`programs/anchor2/noop`, run with the token family's calls).
-    pub fn anchor2_programs(&self) -> Vec<Program> {
-        let root = self.root.join("programs/anchor2");
-        let mut paths = Vec::new();
-        for family in Family::ALL {
-            let names = program_folders(&root.join(family.name()));
-            paths.extend(
-                names
-                    .into_iter()
-                    .map(|n| (family, format!("{}/{n}", family.name()))),
-            );
-        }
-        if root.join("noop/Cargo.toml").is_file() {
-            paths.push((Family::Token, "noop".into()));
-        }
-        paths
-            .into_iter()
-            .map(|(family, path)| {
-                let label = Program::label_in(Framework::Anchor2, family, Shape::Exact, &path);
+    /// The other frameworks' programs: for each, every folder under
+    /// `programs/<framework>/<family>/` with a `Cargo.toml`, by family then
+    /// name, then its floor (`programs/<framework>/noop`, run with the
+    /// token family's calls).
+    pub fn framework_programs(&self) -> Vec<Program> {
+        let mut programs = Vec::new();
+        for framework in Framework::OTHERS {
+            let root = self.root.join("programs").join(framework.name());
+            let mut paths = Vec::new();
+            for family in Family::ALL {
+                let names = program_folders(&root.join(family.name()));
+                paths.extend(
+                    names
+                        .into_iter()
+                        .map(|n| (family, format!("{}/{n}", family.name()))),
+                );
+            }
+            if root.join("noop/Cargo.toml").is_file() {
+                paths.push((Family::Token, "noop".into()));
+            }
+            programs.extend(paths.into_iter().map(|(family, path)| {
+                let label = Program::label_in(framework, family, Shape::Exact, &path);
                 Program {
-                    framework: Framework::Anchor2,
+                    framework,
                     family,
                     shape: Shape::Exact,
                     // The token record's borsh encoding is its raw layout.
@@ -443,25 +478,43 @@ impl Workspace {
                     so_path: self.deploy_dir().join(format!("{label}.so")),
                     name: path,
                 }
-            })
-            .collect()
+            }));
+        }
+        programs
     }
 
-    /// The Anchor 2 programs of `family` (the token family's with Anchor's
-    /// floor), and a Mollusk with all of them loaded.
-    pub fn load_anchor2(&self, family: Family) -> Result<(Vec<Program>, Mollusk), HarnessError> {
-        self.load_from(self.anchor2_programs(), family, "programs/anchor2")
-    }
-
-    /// Each family's Anchor 2 programs with their Mollusk, for every family
-    /// that has any.
-    pub fn anchor2_groups(&self) -> Result<Vec<(Vec<Program>, Mollusk)>, HarnessError> {
-        let programs = self.anchor2_programs();
-        Family::ALL
+    /// `framework`'s programs of `family` (the token family's with the
+    /// framework's floor), and a Mollusk with all of them loaded.
+    pub fn load_framework(
+        &self,
+        framework: Framework,
+        family: Family,
+    ) -> Result<(Vec<Program>, Mollusk), HarnessError> {
+        let programs = self
+            .framework_programs()
             .into_iter()
-            .filter(|family| programs.iter().any(|p| p.family == *family))
-            .map(|family| self.load_anchor2(family))
-            .collect()
+            .filter(|p| p.framework == framework)
+            .collect();
+        let folder = format!("programs/{}", framework.name());
+        self.load_from(programs, family, &folder)
+    }
+
+    /// Each other framework's programs of each family with their Mollusk,
+    /// for every framework and family that has any.
+    pub fn framework_groups(&self) -> Result<Vec<(Vec<Program>, Mollusk)>, HarnessError> {
+        let programs = self.framework_programs();
+        let mut groups = Vec::new();
+        for framework in Framework::OTHERS {
+            for family in Family::ALL {
+                if programs
+                    .iter()
+                    .any(|p| p.framework == framework && p.family == family)
+                {
+                    groups.push(self.load_framework(framework, family)?);
+                }
+            }
+        }
+        Ok(groups)
     }
 
     /// Every folder under `programs/<family>/` that has a `Cargo.toml`, in

@@ -4,7 +4,7 @@
 //! hostile input, never a fault, never a change before a failure.
 
 use benches::{
-    Case, Expected, Family, Input, Program, Workspace,
+    Case, Expected, Family, Framework, Input, Program, Workspace,
     anchor2::{
         self, discriminator, instruction, metadata as anchor_metadata,
         token::{self, AccountType, CONSTRAINT_ADDRESS, CONSTRAINT_MUT},
@@ -26,7 +26,7 @@ type Outcome = Result<Vec<u8>, ProgramError>;
 
 fn load(family: Family) -> (Vec<Program>, Mollusk) {
     Workspace::current()
-        .load_anchor2(family)
+        .load_framework(Framework::Anchor2, family)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

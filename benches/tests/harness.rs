@@ -335,7 +335,7 @@ fn new_program_from_the_template_is_built_and_benched() {
     assert!(built.status.success(), "{stderr}");
     let programs = workspace.programs().unwrap().len()
         + workspace.floor().len()
-        + workspace.anchor2_programs().len();
+        + workspace.framework_programs().len();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), programs + 2, "{stdout}");
     assert!(lines[0].starts_with("make programs: building"), "{stdout}");

@@ -8,9 +8,9 @@ use benches::{Workspace, answer, bench, mainnet::Mainnet};
 fn readme_answer_is_this_trees_numbers_on_the_first_screen() {
     let workspace = Workspace::current();
     let measured = bench::measure(&workspace).unwrap_or_else(|e| panic!("{e}"));
-    let anchor2 = bench::measure_anchor2(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let frameworks = bench::measure_frameworks(&workspace).unwrap_or_else(|e| panic!("{e}"));
     let mainnet = Mainnet::read(&workspace).unwrap();
-    let answer = answer::markdown(&measured, &anchor2, &mainnet);
+    let answer = answer::markdown(&measured, &frameworks, &mainnet);
     let readme = fs::read_to_string(workspace.root.join("README.md")).unwrap();
     let Some(at) = readme.find(&answer) else {
         panic!(

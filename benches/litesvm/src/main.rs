@@ -382,8 +382,8 @@ fn run() -> Result<bool, String> {
         for case in &mut cases.cases {
             case.so = case.so.replacen("target/deploy", deploy, 1);
         }
-        // `make toolchains` builds the crates' programs, not the Anchor 2
-        // ones: replay what that build has.
+        // `make toolchains` builds the crates' programs, not the other
+        // frameworks' ones: replay what that build has.
         let before = cases.cases.len();
         cases.cases.retain(|case| root.join(&case.so).is_file());
         if cases.cases.len() < before {

@@ -1,0 +1,253 @@
+//! The typhoon programs (programs/typhoon/) against typhoon's contract
+//! (benches/src/typhoon.rs): the exact bytes after each write, each error
+//! on an input made for it with every account unchanged, and random or
+//! hostile input, never a fault, never a change before a failure.
+
+use benches::{
+    Case, Expected, Family, Framework, Input, Program, Workspace,
+    hostile::{self, LoggedMollusk, Outcome},
+    token::fixture,
+    typhoon::{self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION},
+};
+use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
+use mollusk_svm::Mollusk;
+use proptest::{collection::vec, prelude::*};
+use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
+
+const WRONG_KEY: [u8; 32] = [0x77; 32];
+
+fn load() -> (Vec<Program>, Mollusk) {
+    Workspace::current()
+        .load_framework(Framework::Typhoon, Family::Token)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs `input` as `label`, after checking the oracle gives `want`: the
+/// program must give it too, with every account unchanged on an error.
+fn assert_outcome(
+    mollusk: &Mollusk,
+    program: &Program,
+    label: &str,
+    input: &Input,
+    want: Result<Vec<u8>, ProgramError>,
+) -> Result<(), String> {
+    let oracle = typhoon::expected(program, input);
+    if oracle != want {
+        return Err(format!(
+            "{}: {label}: the oracle says {oracle:?}",
+            program.label()
+        ));
+    }
+    Case::new(program, label, input)
+        .run(mollusk)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// `full` and `update_amount` write exactly `state` (8 + 104) and
+/// `amount` (8 + 64..72); `read_owner` nothing; written out by hand.
+#[test]
+fn writes_exactly_state_and_amount() {
+    let (programs, mollusk) = load();
+    let account = programs.iter().find(|p| p.name == "token/account").unwrap();
+    let before = typhoon::account(&fixture());
+    let mut after = before.clone();
+    after[8 + 64..8 + 72].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
+    after[8 + 104] = NEW_STATE;
+    let mut failures = Vec::new();
+    for op in Operation::ALL {
+        let want = if op.writes() {
+            after.clone()
+        } else {
+            before.clone()
+        };
+        let input = typhoon::valid_input(op);
+        assert_eq!(input.data, before);
+        if let Err(e) = assert_outcome(&mollusk, account, op.name(), &input, Ok(want)) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Each of typhoon's refusals on an input made for it, and what it
+/// accepts (another owner where none is checked).
+#[test]
+fn errors_are_typhoons_and_change_nothing() {
+    let (programs, mollusk) = load();
+    let account = programs.iter().find(|p| p.name == "token/account").unwrap();
+    let mut failures = Vec::new();
+    for op in Operation::ALL {
+        let valid = typhoon::valid_input(op);
+        let with = |change: &dyn Fn(&mut Input)| {
+            let mut input = valid.clone();
+            change(&mut input);
+            input
+        };
+        let written = typhoon::expected(account, &valid).unwrap();
+        // The cast's size error: typhoon's `has_one` passes bytemuck's on
+        // (`BorshIoError`), `mut_data` maps it to `InvalidAccountData`.
+        let wrong_size = match op {
+            Operation::UpdateAmount => ProgramError::InvalidAccountData,
+            Operation::Full | Operation::ReadOwner => ProgramError::BorshIoError,
+        };
+        let mut cases = vec![
+            (
+                "no instruction data",
+                with(&|i| i.instruction_data.clear()),
+                Err(ProgramError::InvalidInstructionData),
+            ),
+            (
+                "an unknown op byte",
+                with(&|i| i.instruction_data = vec![3]),
+                Err(UNKNOWN_INSTRUCTION),
+            ),
+            (
+                "one account",
+                with(&|i| i.account_count = 1),
+                Err(ProgramError::NotEnoughAccountKeys),
+            ),
+            (
+                "7 bytes of data",
+                with(&|i| i.data.truncate(7)),
+                Err(ProgramError::AccountDataTooSmall),
+            ),
+            (
+                "another discriminator",
+                with(&|i| i.data[0] ^= 1),
+                Err(DISCRIMINATOR_MISMATCH),
+            ),
+            (
+                "a record one byte short",
+                with(&|i| i.data.truncate(8 + 159)),
+                Err(wrong_size.clone()),
+            ),
+            (
+                "a longer account",
+                with(&|i| i.data.push(0)),
+                Err(wrong_size.clone()),
+            ),
+        ];
+        cases.push(if op.writes() {
+            (
+                "account [0] read-only",
+                with(&|i| i.writable = false),
+                Err(READ_ONLY_WRITE),
+            )
+        } else {
+            (
+                "account [0] read-only",
+                with(&|i| i.writable = false),
+                Ok(valid.data.clone()),
+            )
+        });
+        cases.push(if op == Operation::UpdateAmount {
+            (
+                "another owner key (not checked)",
+                with(&|i| i.owner_key = WRONG_KEY),
+                Ok(written.clone()),
+            )
+        } else {
+            (
+                "another owner key",
+                with(&|i| i.owner_key = WRONG_KEY),
+                Err(HAS_ONE),
+            )
+        });
+        for (label, input, want) in cases {
+            let label = format!("{} ({label})", op.name());
+            if let Err(e) = assert_outcome(&mollusk, account, &label, &input, want) {
+                failures.push(e);
+            }
+        }
+        // An account another program owns: typhoon's owner check.
+        let mut case = Case::with_outcome(
+            account,
+            op.name(),
+            &valid,
+            Err(ProgramError::InvalidAccountOwner),
+        );
+        case.accounts[0].1.owner = Pubkey::new_from_array([0x55; 32]);
+        if let Err(e) = case.run(&mollusk) {
+            failures.push(format!(
+                "{} (account owned by another program): {e}",
+                op.name()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// 2,000 random and hostile inputs per program (the floor too): the op
+/// byte, the account count, the writable flag, the owner, and records
+/// behind the discriminator, damaged by the hostile generator or not.
+#[test]
+fn hostile_input_meets_the_contract() {
+    const CASES_PER_PROGRAM: u32 = 2_000;
+    let (programs, mollusk) = load();
+    let mollusk = LoggedMollusk::new(mollusk);
+    let raw = (any::<[u8; 160]>(), prop::bool::weighted(0.1)).prop_map(|(raw, longer)| {
+        let mut data = typhoon::account(&raw);
+        if longer {
+            data.push(0);
+        }
+        data
+    });
+    let damaged = (any::<[u8; 160]>(), hostile::mutation())
+        .prop_map(|(raw, mutation)| mutation.apply(&typhoon::account(&raw)));
+    let data = prop_oneof![3 => raw, 3 => damaged, 1 => vec(any::<u8>(), 0..200)];
+    let op = prop_oneof![8 => 0..=2u8, 1 => any::<u8>()].prop_map(|op| vec![op]);
+    let instruction_data = prop_oneof![9 => op, 1 => vec(any::<u8>(), 0..3)];
+    for program in &programs {
+        let strategy = (
+            instruction_data.clone(),
+            data.clone(),
+            prop_oneof![1 => 0..=1usize, 6 => 2..=3usize],
+            prop::bool::weighted(0.8),
+            prop::bool::weighted(0.7),
+        );
+        hostile::run_cases(
+            &program.label(),
+            CASES_PER_PROGRAM,
+            strategy,
+            |(instruction_data, data, account_count, writable, right_owner)| {
+                let owner_key = match data.get(8 + 32..8 + 64) {
+                    Some(owner) if right_owner => owner.try_into().unwrap(),
+                    _ => WRONG_KEY,
+                };
+                let input = Input {
+                    instruction_data,
+                    account_count,
+                    writable,
+                    data,
+                    owner_key,
+                };
+                let case = Case::new(program, "hostile input", &input);
+                let (result, outcome) = mollusk.run(&case);
+                match &outcome {
+                    Outcome::Fault(message) => return Err(format!("VM fault: {message}")),
+                    Outcome::ChangedBeforeFailure(what) => {
+                        return Err(format!("changed before a failure: {what}"));
+                    }
+                    Outcome::OutOfMemory => return Err("aborted out of memory".into()),
+                    Outcome::Success | Outcome::Error(_) => {}
+                }
+                case.check(&result).map_err(|e| e.to_string())?;
+                if let Expected::Success(after) = &case.expected
+                    && after != &input.data
+                {
+                    // What the write left, `full` reads and writes again.
+                    let mut again = typhoon::valid_input(Operation::Full);
+                    again.data = after.clone();
+                    again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
+                    let full = Case::new(program, "full after a write", &again);
+                    let (result, _) = mollusk.run(&full);
+                    full.check(&result)
+                        .map_err(|e| format!("full after a write: {e}"))?;
+                }
+                Ok(outcome.name())
+            },
+        );
+    }
+}
