@@ -15,6 +15,24 @@ impl Case {
     pub fn new(program: &Program, operation: impl Into<String>, input: &Input) -> Self {
         Self::with_outcome(program, operation, input, expected(program, input))
     }
+
+    /// [`Case::new`], once the contract is known to say `want` for it: a
+    /// test's written-out answer, checked against the oracle first.
+    pub fn expecting(
+        program: &Program,
+        operation: &str,
+        input: &Input,
+        want: Result<Vec<u8>, ProgramError>,
+    ) -> Result<Self, String> {
+        let oracle = expected(program, input);
+        if oracle != want {
+            return Err(format!(
+                "{}: {operation}: the oracle says {oracle:?}, the test {want:?}",
+                program.label()
+            ));
+        }
+        Ok(Self::new(program, operation, input))
+    }
 }
 
 /// What the program's family contract says `input` must produce.

@@ -23,7 +23,7 @@ use solana_pubkey::Pubkey;
 use solana_svm_log_collector::LogCollector;
 use solana_transaction_context::instruction_accounts::InstructionAccount;
 
-use crate::Case;
+use crate::{Case, Expected, Input, Program};
 
 /// The largest heap frame a transaction may request: length prefixes are
 /// set to values between the account's length and this (and beyond).
@@ -449,6 +449,42 @@ fn changed(accounts: &[(Pubkey, Account)], inside: &[KeyedData]) -> Option<Strin
                 before[at], after[at]
             ))
         })
+}
+
+/// One input against its contract ([`Case::new`]): no fault, no abort, no
+/// change before a failure, the exact outcome; after a successful write,
+/// the call `read_back` makes of what it left, checked the same way.
+/// Returns the outcome's name for the tally.
+pub fn check_call(
+    mollusk: &LoggedMollusk,
+    program: &Program,
+    input: &Input,
+    read_back: impl Fn(&[u8]) -> Input,
+) -> Result<String, String> {
+    let case = Case::new(program, "hostile input", input);
+    let (result, outcome) = mollusk.run(&case);
+    match &outcome {
+        Outcome::Fault(message) => return Err(format!("VM fault: {message}")),
+        Outcome::ChangedBeforeFailure(what) => {
+            return Err(format!("changed before a failure: {what}"));
+        }
+        Outcome::OutOfMemory => return Err("aborted out of memory".into()),
+        Outcome::Success | Outcome::Error(_) => {}
+    }
+    case.check(&result).map_err(|e| e.to_string())?;
+    if let Expected::Success(after) = &case.expected
+        && after != &input.data
+    {
+        let again = Case::new(program, "a call after a write", &read_back(after));
+        let (result, outcome) = mollusk.run(&again);
+        if let Outcome::Fault(message) | Outcome::ChangedBeforeFailure(message) = &outcome {
+            return Err(format!("a call after a write: {message}"));
+        }
+        again
+            .check(&result)
+            .map_err(|e| format!("a call after a write: {e}"))?;
+    }
+    Ok(outcome.name())
 }
 
 /// Runs `cases` inputs drawn from `strategy` through `check` for one

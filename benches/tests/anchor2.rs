@@ -6,7 +6,7 @@
 use benches::{
     Case, Expected, Family, Framework, Input, Program, Workspace,
     anchor2::{
-        self, discriminator, instruction, metadata as anchor_metadata,
+        discriminator, instruction, metadata as anchor_metadata,
         token::{self, AccountType, CONSTRAINT_ADDRESS, CONSTRAINT_MUT},
     },
     hostile::{self, LoggedMollusk, Outcome as Seen},
@@ -30,7 +30,7 @@ fn load(family: Family) -> (Vec<Program>, Mollusk) {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs `input` as `label`, after checking the oracle gives `want`: the
+/// Runs `input` as `label`, once the oracle is known to give `want`: the
 /// program must give it too, with every account unchanged on an error.
 fn assert_outcome(
     mollusk: &Mollusk,
@@ -39,15 +39,10 @@ fn assert_outcome(
     input: &Input,
     want: Outcome,
 ) -> Result<(), String> {
-    let oracle = anchor2::expected(program, input);
-    if oracle != want {
-        return Err(format!(
-            "{}: {label}: the oracle says {oracle:?}",
-            program.label()
-        ));
-    }
-    let case = Case::new(program, label, input);
-    case.run(mollusk).map(|_| ()).map_err(|e| e.to_string())
+    Case::expecting(program, label, input, want)?
+        .run(mollusk)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 fn report(failures: Vec<String>) {
@@ -359,42 +354,6 @@ fn metadata_benchmark_calls_leave_exact_bytes() {
     report(failures);
 }
 
-/// One hostile call against the oracle: no fault, no abort, no change
-/// before a failure, the exact outcome; after a successful write, `full`
-/// (with the record's own owner or authority) on the result as the oracle
-/// says.
-fn run_hostile(
-    mollusk: &LoggedMollusk,
-    program: &Program,
-    input: &Input,
-    read_back: impl Fn(&[u8]) -> Input,
-) -> Result<String, String> {
-    let case = Case::new(program, "hostile input", input);
-    let (result, outcome) = mollusk.run(&case);
-    match &outcome {
-        Seen::Fault(message) => return Err(format!("VM fault: {message}")),
-        Seen::ChangedBeforeFailure(what) => {
-            return Err(format!("changed before a failure: {what}"));
-        }
-        Seen::OutOfMemory => return Err("aborted out of memory".into()),
-        Seen::Success | Seen::Error(_) => {}
-    }
-    case.check(&result).map_err(|e| e.to_string())?;
-    if let Expected::Success(after) = &case.expected
-        && after != &input.data
-    {
-        let again = Case::new(program, "full after a write", &read_back(after));
-        let (result, outcome) = mollusk.run(&again);
-        if let Seen::Fault(message) | Seen::ChangedBeforeFailure(message) = &outcome {
-            return Err(format!("full after a write: {message}"));
-        }
-        again
-            .check(&result)
-            .map_err(|e| format!("full after a write: {e}"))?;
-    }
-    Ok(outcome.name())
-}
-
 /// Instruction data: mostly an operation's discriminator (with random
 /// arguments after it a quarter of the time), else random bytes.
 fn instruction_data(names: &'static [&'static str]) -> impl Strategy<Value = Vec<u8>> {
@@ -452,7 +411,7 @@ fn token_hostile_input_meets_the_contract() {
                     data,
                     owner_key,
                 };
-                run_hostile(&mollusk, program, &input, |after| {
+                hostile::check_call(&mollusk, program, &input, |after| {
                     let mut again = token::valid_input(Operation::Full);
                     again.data = after.to_vec();
                     again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
@@ -501,7 +460,7 @@ fn metadata_hostile_input_meets_the_contract() {
                 if !right_key {
                     input.owner_key = WRONG_KEY;
                 }
-                run_hostile(&mollusk, program, &input, |after| {
+                hostile::check_call(&mollusk, program, &input, |after| {
                     let mut again = anchor_metadata::valid_input("full", record);
                     again.data = after.to_vec();
                     again.owner_key = anchor_metadata::authority_of(after).unwrap_or(WRONG_KEY);

@@ -4,8 +4,8 @@
 //! hostile input, never a fault, never a change before a failure.
 
 use benches::{
-    Case, Expected, Family, Framework, Input, Program, Workspace,
-    hostile::{self, LoggedMollusk, Outcome},
+    Case, Family, Framework, Input, Program, Workspace,
+    hostile::{self, LoggedMollusk},
     token::fixture,
     typhoon::{self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION},
 };
@@ -23,7 +23,7 @@ fn load() -> (Vec<Program>, Mollusk) {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs `input` as `label`, after checking the oracle gives `want`: the
+/// Runs `input` as `label`, once the oracle is known to give `want`: the
 /// program must give it too, with every account unchanged on an error.
 fn assert_outcome(
     mollusk: &Mollusk,
@@ -32,14 +32,7 @@ fn assert_outcome(
     input: &Input,
     want: Result<Vec<u8>, ProgramError>,
 ) -> Result<(), String> {
-    let oracle = typhoon::expected(program, input);
-    if oracle != want {
-        return Err(format!(
-            "{}: {label}: the oracle says {oracle:?}",
-            program.label()
-        ));
-    }
-    Case::new(program, label, input)
+    Case::expecting(program, label, input, want)?
         .run(mollusk)
         .map(|_| ())
         .map_err(|e| e.to_string())
@@ -223,30 +216,13 @@ fn hostile_input_meets_the_contract() {
                     data,
                     owner_key,
                 };
-                let case = Case::new(program, "hostile input", &input);
-                let (result, outcome) = mollusk.run(&case);
-                match &outcome {
-                    Outcome::Fault(message) => return Err(format!("VM fault: {message}")),
-                    Outcome::ChangedBeforeFailure(what) => {
-                        return Err(format!("changed before a failure: {what}"));
-                    }
-                    Outcome::OutOfMemory => return Err("aborted out of memory".into()),
-                    Outcome::Success | Outcome::Error(_) => {}
-                }
-                case.check(&result).map_err(|e| e.to_string())?;
-                if let Expected::Success(after) = &case.expected
-                    && after != &input.data
-                {
-                    // What the write left, `full` reads and writes again.
+                // What a write left, `full` reads and writes again.
+                hostile::check_call(&mollusk, program, &input, |after| {
                     let mut again = typhoon::valid_input(Operation::Full);
-                    again.data = after.clone();
+                    again.data = after.to_vec();
                     again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
-                    let full = Case::new(program, "full after a write", &again);
-                    let (result, _) = mollusk.run(&full);
-                    full.check(&result)
-                        .map_err(|e| format!("full after a write: {e}"))?;
-                }
-                Ok(outcome.name())
+                    again
+                })
             },
         );
     }
