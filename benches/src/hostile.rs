@@ -487,6 +487,61 @@ pub fn check_call(
     Ok(outcome.name())
 }
 
+/// Random and hostile input against another framework's token programs,
+/// whose record sits behind an 8-byte account discriminator (`account`
+/// puts a raw record behind it): calls from `instruction_data`, 0 to 3
+/// accounts, either writable flag, the record's own owner or another, and
+/// data that is a record (a quarter of them with a random tail), one
+/// damaged by the hostile generator, or random bytes. Each call is checked
+/// by [`check_call`], a successful write followed by `read_back`.
+pub fn framework_token_programs(
+    programs: &[Program],
+    mollusk: &LoggedMollusk,
+    cases: u32,
+    account: fn(&[u8]) -> Vec<u8>,
+    instruction_data: impl Strategy<Value = Vec<u8>> + Clone,
+    read_back: impl Fn(&[u8]) -> Input,
+) {
+    let tail = prop_oneof![3 => Just(Vec::new()), 1 => prop::collection::vec(any::<u8>(), 1..24)];
+    let raw = (any::<[u8; 160]>(), tail).prop_map(move |(raw, tail)| {
+        let mut data = account(&raw);
+        data.extend(tail);
+        data
+    });
+    let damaged = (any::<[u8; 160]>(), mutation())
+        .prop_map(move |(raw, mutation)| mutation.apply(&account(&raw)));
+    let random = prop::collection::vec(any::<u8>(), 0..200);
+    let data = prop_oneof![3 => raw, 3 => damaged, 1 => random];
+    for program in programs {
+        let strategy = (
+            instruction_data.clone(),
+            data.clone(),
+            prop_oneof![1 => 0..=1usize, 6 => 2..=3usize],
+            prop::bool::weighted(0.8),
+            prop::bool::weighted(0.7),
+        );
+        run_cases(
+            &program.label(),
+            cases,
+            strategy,
+            |(instruction_data, data, account_count, writable, right_owner)| {
+                let owner_key = match data.get(8 + 32..8 + 64) {
+                    Some(owner) if right_owner => owner.try_into().expect("32 bytes"),
+                    _ => [0x77; 32],
+                };
+                let input = Input {
+                    instruction_data,
+                    account_count,
+                    writable,
+                    data,
+                    owner_key,
+                };
+                check_call(mollusk, program, &input, &read_back)
+            },
+        );
+    }
+}
+
 /// Runs `cases` inputs drawn from `strategy` through `check` for one
 /// program, with a fixed seed (the same cases, and so the same counts,
 /// every run), and prints the tally of the outcome names `check` returns.

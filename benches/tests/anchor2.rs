@@ -11,7 +11,7 @@ use benches::{
     },
     hostile::{self, LoggedMollusk, Outcome as Seen},
     metadata::{INSTANCES, OPERATIONS, instance, new_uri},
-    token::{fixture, fixture_owner},
+    token::fixture,
 };
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use mollusk_svm::Mollusk;
@@ -356,7 +356,7 @@ fn metadata_benchmark_calls_leave_exact_bytes() {
 
 /// Instruction data: mostly an operation's discriminator (with random
 /// arguments after it a quarter of the time), else random bytes.
-fn instruction_data(names: &'static [&'static str]) -> impl Strategy<Value = Vec<u8>> {
+fn instruction_data(names: &'static [&'static str]) -> impl Strategy<Value = Vec<u8>> + Clone {
     let named = (
         0..names.len(),
         vec(any::<u8>(), 0..48),
@@ -375,51 +375,21 @@ fn instruction_data(names: &'static [&'static str]) -> impl Strategy<Value = Vec
 
 #[test]
 fn token_hostile_input_meets_the_contract() {
-    const CASES_PER_PROGRAM: u32 = 2_000;
     const NAMES: &[&str] = &["full", "read_owner", "update_amount"];
     let (programs, mollusk) = load(Family::Token);
-    let mollusk = LoggedMollusk::new(mollusk);
-    let raw = (any::<[u8; 160]>(), vec(any::<u8>(), 0..24)).prop_map(|(raw, tail)| {
-        let mut data = token::account(&raw);
-        data.extend(tail);
-        data
-    });
-    let damaged = (any::<[u8; 160]>(), hostile::mutation())
-        .prop_map(|(raw, mutation)| mutation.apply(&token::account(&raw)));
-    let data = prop_oneof![3 => raw, 3 => damaged, 1 => vec(any::<u8>(), 0..200)];
-    for program in &programs {
-        let strategy = (
-            instruction_data(NAMES),
-            data.clone(),
-            prop_oneof![1 => 0..=1usize, 6 => 2..=3usize],
-            prop::bool::weighted(0.8),
-            prop::bool::weighted(0.7),
-        );
-        hostile::run_cases(
-            &program.label(),
-            CASES_PER_PROGRAM,
-            strategy,
-            |(instruction_data, data, account_count, writable, right_owner)| {
-                let owner_key = match data.get(8 + 32..8 + 64) {
-                    Some(owner) if right_owner => owner.try_into().unwrap(),
-                    _ => fixture_owner().map(|b| !b),
-                };
-                let input = Input {
-                    instruction_data,
-                    account_count,
-                    writable,
-                    data,
-                    owner_key,
-                };
-                hostile::check_call(&mollusk, program, &input, |after| {
-                    let mut again = token::valid_input(Operation::Full);
-                    again.data = after.to_vec();
-                    again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
-                    again
-                })
-            },
-        );
-    }
+    hostile::framework_token_programs(
+        &programs,
+        &LoggedMollusk::new(mollusk),
+        2_000,
+        token::account,
+        instruction_data(NAMES),
+        |after| {
+            let mut again = token::valid_input(Operation::Full);
+            again.data = after.to_vec();
+            again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
+            again
+        },
+    );
 }
 
 #[test]

@@ -177,53 +177,21 @@ fn errors_are_typhoons_and_change_nothing() {
 /// behind the discriminator, damaged by the hostile generator or not.
 #[test]
 fn hostile_input_meets_the_contract() {
-    const CASES_PER_PROGRAM: u32 = 2_000;
     let (programs, mollusk) = load();
-    let mollusk = LoggedMollusk::new(mollusk);
-    let raw = (any::<[u8; 160]>(), prop::bool::weighted(0.1)).prop_map(|(raw, longer)| {
-        let mut data = typhoon::account(&raw);
-        if longer {
-            data.push(0);
-        }
-        data
-    });
-    let damaged = (any::<[u8; 160]>(), hostile::mutation())
-        .prop_map(|(raw, mutation)| mutation.apply(&typhoon::account(&raw)));
-    let data = prop_oneof![3 => raw, 3 => damaged, 1 => vec(any::<u8>(), 0..200)];
     let op = prop_oneof![8 => 0..=2u8, 1 => any::<u8>()].prop_map(|op| vec![op]);
     let instruction_data = prop_oneof![9 => op, 1 => vec(any::<u8>(), 0..3)];
-    for program in &programs {
-        let strategy = (
-            instruction_data.clone(),
-            data.clone(),
-            prop_oneof![1 => 0..=1usize, 6 => 2..=3usize],
-            prop::bool::weighted(0.8),
-            prop::bool::weighted(0.7),
-        );
-        hostile::run_cases(
-            &program.label(),
-            CASES_PER_PROGRAM,
-            strategy,
-            |(instruction_data, data, account_count, writable, right_owner)| {
-                let owner_key = match data.get(8 + 32..8 + 64) {
-                    Some(owner) if right_owner => owner.try_into().unwrap(),
-                    _ => WRONG_KEY,
-                };
-                let input = Input {
-                    instruction_data,
-                    account_count,
-                    writable,
-                    data,
-                    owner_key,
-                };
-                // What a write left, `full` reads and writes again.
-                hostile::check_call(&mollusk, program, &input, |after| {
-                    let mut again = typhoon::valid_input(Operation::Full);
-                    again.data = after.to_vec();
-                    again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
-                    again
-                })
-            },
-        );
-    }
+    hostile::framework_token_programs(
+        &programs,
+        &LoggedMollusk::new(mollusk),
+        2_000,
+        typhoon::account,
+        instruction_data,
+        |after| {
+            // What a write left, `full` reads and writes again.
+            let mut again = typhoon::valid_input(Operation::Full);
+            again.data = after.to_vec();
+            again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
+            again
+        },
+    );
 }
