@@ -37,6 +37,15 @@ pub struct Input {
     pub owner_key: [u8; 32],
 }
 
+impl Input {
+    /// This input with one change: a test's variation on a valid call.
+    pub fn with(&self, change: impl FnOnce(&mut Input)) -> Input {
+        let mut input = self.clone();
+        change(&mut input);
+        input
+    }
+}
+
 /// What a case must produce.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expected {

@@ -91,60 +91,57 @@ fn token_errors_are_anchors_and_change_nothing() {
         };
         for op in Operation::ALL {
             let valid = token::valid_input(op);
-            let with = |change: &dyn Fn(&mut Input)| {
-                let mut input = valid.clone();
-                change(&mut input);
-                input
-            };
             let written = token::expected(AccountType::of(program), &valid).unwrap();
             let mut cases: Vec<(&str, Input, Outcome)> = vec![
                 (
                     "no instruction data",
-                    with(&|i| i.instruction_data.clear()),
+                    valid.with(|i| i.instruction_data.clear()),
                     Err(ProgramError::InvalidInstructionData),
                 ),
                 (
                     "the family's op byte",
-                    with(&|i| i.instruction_data = vec![op as u8]),
+                    valid.with(|i| i.instruction_data = vec![op as u8]),
                     Err(ProgramError::InvalidInstructionData),
                 ),
                 (
                     "an unknown instruction",
-                    with(&|i| i.instruction_data = instruction("transfer").to_vec()),
+                    valid.with(|i| i.instruction_data = instruction("transfer").to_vec()),
                     Err(ProgramError::InvalidInstructionData),
                 ),
                 (
                     "one account",
-                    with(&|i| i.account_count = 1),
+                    valid.with(|i| i.account_count = 1),
                     Err(ProgramError::NotEnoughAccountKeys),
                 ),
                 (
                     "7 bytes of data",
-                    with(&|i| i.data.truncate(7)),
+                    valid.with(|i| i.data.truncate(7)),
                     Err(ProgramError::AccountDataTooSmall),
                 ),
                 (
                     "another type's discriminator",
-                    with(&|i| i.data[..8].copy_from_slice(&discriminator("account", "Metadata"))),
+                    valid.with(|i| {
+                        i.data[..8].copy_from_slice(&discriminator("account", "Metadata"))
+                    }),
                     Err(ProgramError::InvalidAccountData),
                 ),
                 (
                     "a record one byte short",
-                    with(&|i| i.data.truncate(8 + 159)),
+                    valid.with(|i| i.data.truncate(8 + 159)),
                     Err(short_record.clone()),
                 ),
             ];
-            let longer = with(&|i| i.data.extend([0xAB; 16]));
+            let longer = valid.with(|i| i.data.extend([0xAB; 16]));
             let mut longer_after = written.clone();
             longer_after.extend([0xAB; 16]);
             cases.push(("a longer account", longer, Ok(longer_after)));
-            let read_only = with(&|i| i.writable = false);
+            let read_only = valid.with(|i| i.writable = false);
             cases.push(if op.writes() {
                 ("account [0] read-only", read_only, Err(CONSTRAINT_MUT))
             } else {
                 ("account [0] read-only", read_only, Ok(valid.data.clone()))
             });
-            let wrong_owner = with(&|i| i.owner_key = WRONG_KEY);
+            let wrong_owner = valid.with(|i| i.owner_key = WRONG_KEY);
             cases.push(if op == Operation::UpdateAmount {
                 (
                     "another owner key (not checked)",
@@ -189,79 +186,76 @@ fn metadata_errors_are_anchors_and_change_nothing() {
     let mut failures = Vec::new();
     for op in OPERATIONS {
         let valid = anchor_metadata::valid_input(op, &typical);
-        let with = |change: &dyn Fn(&mut Input)| {
-            let mut input = valid.clone();
-            change(&mut input);
-            input
-        };
         let writes = matches!(op, "full" | "verify_creator" | "set_uri");
         let mut cases: Vec<(&str, Input, Result<(), ProgramError>)> = vec![
             (
                 "the family's op byte",
-                with(&|i| i.instruction_data.truncate(1)),
+                valid.with(|i| i.instruction_data.truncate(1)),
                 Err(ProgramError::InvalidInstructionData),
             ),
             (
                 "one account",
-                with(&|i| i.account_count = 1),
+                valid.with(|i| i.account_count = 1),
                 Err(ProgramError::NotEnoughAccountKeys),
             ),
             (
                 "another type's discriminator",
-                with(&|i| i.data[..8].copy_from_slice(&discriminator("account", "TokenRecord"))),
+                valid.with(|i| {
+                    i.data[..8].copy_from_slice(&discriminator("account", "TokenRecord"))
+                }),
                 Err(ProgramError::InvalidAccountData),
             ),
             // The record's first byte is `key`, an enum of five variants.
             (
                 "a key tag out of range",
-                with(&|i| i.data[8] = 9),
+                valid.with(|i| i.data[8] = 9),
                 Err(ProgramError::InvalidAccountData),
             ),
             (
                 "a record cut short",
-                with(&|i| i.data.truncate(8 + 70)),
+                valid.with(|i| i.data.truncate(8 + 70)),
                 Err(ProgramError::InvalidAccountData),
             ),
         ];
         if writes {
             cases.push((
                 "account [0] read-only",
-                with(&|i| i.writable = false),
+                valid.with(|i| i.writable = false),
                 Err(CONSTRAINT_MUT),
             ));
         }
         match op {
             "full" | "set_uri" => cases.push((
                 "another authority",
-                with(&|i| i.owner_key = WRONG_KEY),
+                valid.with(|i| i.owner_key = WRONG_KEY),
                 Err(CONSTRAINT_ADDRESS),
             )),
             "verify_creator" => cases.push((
                 "not a creator",
-                with(&|i| i.owner_key = WRONG_KEY),
+                valid.with(|i| i.owner_key = WRONG_KEY),
                 Err(ProgramError::InvalidArgument),
             )),
             "read_collection" => {
                 cases.push((
                     "another key",
-                    with(&|i| i.instruction_data[8..40].copy_from_slice(&WRONG_KEY)),
+                    valid.with(|i| i.instruction_data[8..40].copy_from_slice(&WRONG_KEY)),
                     Err(ProgramError::InvalidArgument),
                 ));
                 cases.push((
                     "a key cut short",
-                    with(&|i| i.instruction_data.truncate(8 + 31)),
+                    valid.with(|i| i.instruction_data.truncate(8 + 31)),
                     Err(ProgramError::InvalidInstructionData),
                 ));
             }
             "read_royalty" => {
                 cases.push((
                     "another royalty",
-                    with(&|i| i.instruction_data[8] ^= 1),
+                    valid.with(|i| i.instruction_data[8] ^= 1),
                     Err(ProgramError::InvalidArgument),
                 ));
                 cases.push((
                     "a royalty cut short",
-                    with(&|i| i.instruction_data.truncate(9)),
+                    valid.with(|i| i.instruction_data.truncate(9)),
                     Err(ProgramError::InvalidInstructionData),
                 ));
             }
@@ -278,17 +272,17 @@ fn metadata_errors_are_anchors_and_change_nothing() {
             };
             cases.push((
                 "a uri that is not UTF-8",
-                with(&|i| i.instruction_data = uri(&[0x66, 0xff])),
+                valid.with(|i| i.instruction_data = uri(&[0x66, 0xff])),
                 Err(ProgramError::InvalidInstructionData),
             ));
             cases.push((
                 "a uri past its bound",
-                with(&|i| i.instruction_data = uri(&[b'u'; 201])),
+                valid.with(|i| i.instruction_data = uri(&[b'u'; 201])),
                 Err(ProgramError::InvalidArgument),
             ));
             cases.push((
                 "a length past the data",
-                with(&|i| i.instruction_data[8] += 1),
+                valid.with(|i| i.instruction_data[8] += 1),
                 Err(ProgramError::InvalidInstructionData),
             ));
             let mut immutable = typical.clone();

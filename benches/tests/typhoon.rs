@@ -73,11 +73,6 @@ fn errors_are_typhoons_and_change_nothing() {
     let mut failures = Vec::new();
     for op in Operation::ALL {
         let valid = typhoon::valid_input(op);
-        let with = |change: &dyn Fn(&mut Input)| {
-            let mut input = valid.clone();
-            change(&mut input);
-            input
-        };
         let written = typhoon::expected(account, &valid).unwrap();
         // The cast's size error: typhoon's `has_one` passes bytemuck's on
         // (`BorshIoError`), `mut_data` maps it to `InvalidAccountData`.
@@ -88,63 +83,63 @@ fn errors_are_typhoons_and_change_nothing() {
         let mut cases = vec![
             (
                 "no instruction data",
-                with(&|i| i.instruction_data.clear()),
+                valid.with(|i| i.instruction_data.clear()),
                 Err(ProgramError::InvalidInstructionData),
             ),
             (
                 "an unknown op byte",
-                with(&|i| i.instruction_data = vec![3]),
+                valid.with(|i| i.instruction_data = vec![3]),
                 Err(UNKNOWN_INSTRUCTION),
             ),
             (
                 "one account",
-                with(&|i| i.account_count = 1),
+                valid.with(|i| i.account_count = 1),
                 Err(ProgramError::NotEnoughAccountKeys),
             ),
             (
                 "7 bytes of data",
-                with(&|i| i.data.truncate(7)),
+                valid.with(|i| i.data.truncate(7)),
                 Err(ProgramError::AccountDataTooSmall),
             ),
             (
                 "another discriminator",
-                with(&|i| i.data[0] ^= 1),
+                valid.with(|i| i.data[0] ^= 1),
                 Err(DISCRIMINATOR_MISMATCH),
             ),
             (
                 "a record one byte short",
-                with(&|i| i.data.truncate(8 + 159)),
+                valid.with(|i| i.data.truncate(8 + 159)),
                 Err(wrong_size.clone()),
             ),
             (
                 "a longer account",
-                with(&|i| i.data.push(0)),
+                valid.with(|i| i.data.push(0)),
                 Err(wrong_size.clone()),
             ),
         ];
         cases.push(if op.writes() {
             (
                 "account [0] read-only",
-                with(&|i| i.writable = false),
+                valid.with(|i| i.writable = false),
                 Err(READ_ONLY_WRITE),
             )
         } else {
             (
                 "account [0] read-only",
-                with(&|i| i.writable = false),
+                valid.with(|i| i.writable = false),
                 Ok(valid.data.clone()),
             )
         });
         cases.push(if op == Operation::UpdateAmount {
             (
                 "another owner key (not checked)",
-                with(&|i| i.owner_key = WRONG_KEY),
+                valid.with(|i| i.owner_key = WRONG_KEY),
                 Ok(written.clone()),
             )
         } else {
             (
                 "another owner key",
-                with(&|i| i.owner_key = WRONG_KEY),
+                valid.with(|i| i.owner_key = WRONG_KEY),
                 Err(HAS_ONE),
             )
         });
