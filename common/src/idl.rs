@@ -5,6 +5,8 @@
 
 use pinocchio::{AccountView, ProgramResult, error::ProgramError};
 
+pub mod arguments;
+
 /// The three operations on one account type: `data` is the account's data
 /// after its discriminator (which the dispatch has checked).
 pub trait Format {

@@ -12,9 +12,12 @@ use std::{
 
 use crate::{
     layout::account_len,
-    model::{Account, Program, Ty},
-    render::{self, Format, Target},
-    value::default_fields,
+    model::{Account, Instruction, Program, Ty},
+    render::{
+        self, Format, Target,
+        arguments::{self, Handler},
+    },
+    value::{FieldPath, default_fields, default_path, is_scalar, path_of},
 };
 
 /// One program to build: an account type in a format.
@@ -50,11 +53,13 @@ pub fn out_dir(root: &Path, program: &str) -> PathBuf {
 }
 
 /// The fields the user chose for `read` and `update` (`READ=Account.field`,
-/// `UPDATE=Account.field`, comma-separated): account name to field name.
+/// `UPDATE=Account.field`, comma-separated): account name to field name;
+/// and the argument each instruction stores (`ARG=instruction.field`).
 #[derive(Clone, Debug, Default)]
 pub struct FieldChoices {
     pub read: Vec<(String, String)>,
     pub update: Vec<(String, String)>,
+    pub arg: Vec<(String, String)>,
 }
 
 impl FieldChoices {
@@ -80,8 +85,174 @@ impl FieldChoices {
         Ok(Self {
             read: list("READ", read)?,
             update: list("UPDATE", update)?,
+            arg: Vec::new(),
         })
     }
+
+    /// With the stored arguments the user chose (`ARG=swap.amount_in`,
+    /// comma-separated; a path may go into nested structs).
+    pub fn with_args(mut self, arg: &str) -> Result<Self, String> {
+        self.arg = arg
+            .split(',')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(|entry| {
+                entry
+                    .split_once('.')
+                    .map(|(a, f)| (a.to_string(), f.to_string()))
+                    .ok_or_else(|| {
+                        format!("ARG={entry}: give instruction.argument, e.g. ARG=swap.amount_in")
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(self)
+    }
+}
+
+/// The argument program of one format: every instruction it can decode.
+#[derive(Clone, Debug)]
+pub struct PlannedArguments {
+    pub format: Format,
+    pub package: String,
+    /// `instructions_<format>`: the crate's folder and the `.so`'s name.
+    pub name: String,
+    /// Each instruction's name, the argument its handler stores, and
+    /// whether the format decodes it (else it is walked, with no row).
+    pub handlers: Vec<(String, Option<FieldPath>, bool)>,
+}
+
+impl PlannedArguments {
+    /// The handlers, resolved against the program's instructions.
+    pub fn handlers<'a>(&self, program: &'a Program) -> Vec<Handler<'a>> {
+        self.handlers
+            .iter()
+            .map(|(name, store, measured)| Handler {
+                instruction: instruction(program, name),
+                store: store.clone(),
+                measured: *measured,
+            })
+            .collect()
+    }
+}
+
+/// An instruction with no row in a format, and why.
+#[derive(Clone, Debug)]
+pub struct SkippedInstruction {
+    pub instruction: String,
+    pub format: Format,
+    pub reason: String,
+}
+
+/// The argument programs of `program`: one per format with every
+/// instruction that format can decode; the others with their reasons.
+pub fn plan_arguments(
+    program: &Program,
+    choices: &FieldChoices,
+) -> (Vec<PlannedArguments>, Vec<SkippedInstruction>) {
+    let mut planned = Vec::new();
+    let mut skipped = Vec::new();
+    let mut stores = Vec::new();
+    for ix in program.instructions.iter().flatten() {
+        match stored_argument(ix, choices) {
+            Ok(store) => stores.push((ix, store)),
+            Err(reason) => {
+                for format in arguments::FORMATS {
+                    skipped.push(SkippedInstruction {
+                        instruction: ix.name.clone(),
+                        format,
+                        reason: reason.clone(),
+                    });
+                }
+            }
+        }
+    }
+    for format in arguments::FORMATS {
+        let mut handlers = Vec::new();
+        for (ix, store) in &stores {
+            match arguments::fits(format, ix) {
+                Ok(()) => handlers.push((ix.name.clone(), store.clone(), true)),
+                Err(reason) => {
+                    handlers.push((ix.name.clone(), store.clone(), false));
+                    skipped.push(SkippedInstruction {
+                        instruction: ix.name.clone(),
+                        format,
+                        reason,
+                    });
+                }
+            }
+        }
+        if !handlers.iter().any(|(_, _, measured)| *measured) {
+            continue;
+        }
+        let name = format!("instructions_{}", format.name());
+        planned.push(PlannedArguments {
+            format,
+            package: format!(
+                "idl-{}-{}",
+                render::snake(&program.name).replace('_', "-"),
+                name.replace('_', "-")
+            ),
+            name,
+            handlers,
+        });
+    }
+    (planned, skipped)
+}
+
+/// The argument an instruction's handler stores: the user's (`ARG=`), else
+/// the last top-level scalar or pubkey, else one inside a nested struct;
+/// `None` where there is none (the handler decodes and stores nothing).
+fn stored_argument(ix: &Instruction, choices: &FieldChoices) -> Result<Option<FieldPath>, String> {
+    match choices.arg.iter().find(|(name, _)| *name == ix.name) {
+        Some((_, field)) => {
+            let path =
+                path_of(&ix.args, field).map_err(|e| format!("ARG={}.{field}: {e}", ix.name))?;
+            if is_scalar(crate::value::ty_at(&ix.args, &path)) {
+                Ok(Some(path))
+            } else {
+                Err(format!("ARG={}.{field}: not a scalar or pubkey", ix.name))
+            }
+        }
+        None => Ok(default_path(&ix.args, is_scalar)),
+    }
+}
+
+/// Writes one argument program's crate (for `planned.handlers`).
+pub fn write_arguments(
+    root: &Path,
+    dir: &Path,
+    program: &Program,
+    planned: &PlannedArguments,
+) -> Result<(), String> {
+    let crate_dir = dir.join("programs").join(&planned.name);
+    fs::create_dir_all(crate_dir.join("src"))
+        .map_err(|e| format!("creating {}: {e}", crate_dir.display()))?;
+    write_if_changed(
+        &crate_dir.join("Cargo.toml"),
+        &render::manifest(
+            &planned.package,
+            planned.format,
+            &root.join("common").to_string_lossy(),
+        ),
+    )?;
+    write_if_changed(
+        &crate_dir.join("src/lib.rs"),
+        &arguments::program(
+            &program.name,
+            &program.path,
+            &planned.handlers(program),
+            planned.format,
+        ),
+    )
+}
+
+fn instruction<'a>(program: &'a Program, name: &str) -> &'a Instruction {
+    program
+        .instructions
+        .iter()
+        .flatten()
+        .find(|i| i.name == name)
+        .expect("planned from the program's instructions")
 }
 
 /// The most data an account may hold (10 MiB).
@@ -147,7 +318,12 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
 
 /// Writes the workspace and every planned crate; a file whose text did not
 /// change is left alone, so a second run rebuilds nothing.
-pub fn write(root: &Path, program: &Program, plans: &[Plan]) -> Result<PathBuf, String> {
+pub fn write(
+    root: &Path,
+    program: &Program,
+    plans: &[Plan],
+    arguments: &[PlannedArguments],
+) -> Result<PathBuf, String> {
     let dir = out_dir(root, &program.name);
     let programs = dir.join("programs");
     fs::create_dir_all(&programs).map_err(|e| format!("creating {}: {e}", programs.display()))?;
@@ -182,6 +358,10 @@ pub fn write(root: &Path, program: &Program, plans: &[Plan]) -> Result<PathBuf, 
             &crate_dir.join("src/lib.rs"),
             &render::program(&target, planned.format),
         )?;
+        wanted.push(planned.name.clone());
+    }
+    for planned in arguments {
+        write_arguments(root, &dir, program, planned)?;
         wanted.push(planned.name.clone());
     }
     // A crate from an earlier run that is not planned now would stay a
@@ -271,10 +451,10 @@ pub enum Built {
 /// `.cargo/config.toml`), its output appended to `build.log`. A `.so` (or
 /// a recorded refusal) newer than everything it is built from is reused:
 /// a second run with nothing changed builds nothing.
-pub fn build(root: &Path, dir: &Path, planned: &Planned) -> Built {
-    let so = dir.join("deploy").join(format!("{}.so", planned.name));
+pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
+    let so = dir.join("deploy").join(format!("{name}.so"));
     let refused = so.with_extension("refused");
-    let crate_dir = dir.join("programs").join(&planned.name);
+    let crate_dir = dir.join("programs").join(name);
     let inputs = newest(&[
         crate_dir.clone(),
         dir.join("Cargo.toml"),
@@ -291,7 +471,7 @@ pub fn build(root: &Path, dir: &Path, planned: &Planned) -> Built {
     {
         return Built::Refused(reason);
     }
-    let built = compile(root, dir, planned);
+    let built = compile(root, dir, name, package);
     let _ = fs::remove_file(&refused);
     if let Built::Refused(reason) = &built {
         let _ = fs::create_dir_all(dir.join("deploy"));
@@ -318,7 +498,7 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
     newest
 }
 
-fn compile(root: &Path, dir: &Path, planned: &Planned) -> Built {
+fn compile(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
     let started = Instant::now();
     let target_dir = root.join("target/idl-build");
     let output = Command::new("cargo")
@@ -327,7 +507,7 @@ fn compile(root: &Path, dir: &Path, planned: &Planned) -> Built {
         .args(["build", "-Z", "build-std=core,alloc", "--release"])
         .args(["--target", "bpfel-unknown-none", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
-        .args(["-p", &planned.package])
+        .args(["-p", package])
         .output();
     let output = match output {
         Ok(output) => output,
@@ -340,7 +520,7 @@ fn compile(root: &Path, dir: &Path, planned: &Planned) -> Built {
         &log,
         format!(
             "{previous}=== {} ({:.1} s)\n{stderr}\n",
-            planned.name,
+            name,
             started.elapsed().as_secs_f64()
         ),
     );
@@ -349,9 +529,9 @@ fn compile(root: &Path, dir: &Path, planned: &Planned) -> Built {
     }
     let built = target_dir
         .join("bpfel-unknown-none/release")
-        .join(format!("lib{}.so", planned.package.replace('-', "_")));
+        .join(format!("lib{}.so", package.replace('-', "_")));
     let deploy = dir.join("deploy");
-    let so = deploy.join(format!("{}.so", planned.name));
+    let so = deploy.join(format!("{name}.so"));
     match fs::create_dir_all(&deploy).and_then(|_| fs::copy(&built, &so)) {
         Ok(_) => Built::Program(so),
         Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),

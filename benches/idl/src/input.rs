@@ -1,9 +1,10 @@
 //! Reads an IDL file into the Anchor spec's types (`anchor-lang-idl-spec`):
 //! a spec 0.1.0 file as it is, a legacy Anchor or Shank file converted into
-//! the spec's shape first. Only what accounts need is read (their names,
-//! discriminators and the type definitions): instructions, events and the
-//! program address are left out, and a type that does not parse is an error
-//! only where an account reaches it.
+//! the spec's shape first. What is read: accounts (names and
+//! discriminators), instructions (names, discriminators, arguments), events
+//! (names, discriminators, fields) and the type definitions; the program
+//! address is left out, and a type that does not parse is an error only
+//! where an account, instruction or event reaches it.
 
 use std::{collections::BTreeMap, fs, path::Path};
 
@@ -67,7 +68,33 @@ pub struct DeclaredAccount {
     pub discriminator: Vec<u8>,
 }
 
-/// An IDL's accounts and type definitions.
+/// One instruction as the file declares it.
+#[derive(Clone, Debug)]
+pub struct DeclaredInstruction {
+    pub name: String,
+    /// The bytes its data starts with: the IDL's (Anchor spec), the first
+    /// 8 bytes of sha256(`global:<snake_case name>`) (legacy Anchor), or
+    /// the one-byte `discriminant` (Shank).
+    pub discriminator: Result<Vec<u8>, String>,
+    /// Its arguments as one struct (named `<Name>Args`, or
+    /// `<Name>InstructionArgs` where a type already has that name), or why
+    /// they do not parse.
+    pub args: Result<IdlTypeDef, String>,
+}
+
+/// One event as the file declares it.
+#[derive(Clone, Debug)]
+pub struct DeclaredEvent {
+    pub name: String,
+    /// The IDL's (Anchor spec), or the first 8 bytes of
+    /// sha256(`event:<Name>`) (legacy Anchor).
+    pub discriminator: Vec<u8>,
+    /// Its fields: inline in a legacy file; `None` where they are the type
+    /// of the same name (Anchor spec).
+    pub fields: Option<Result<IdlTypeDef, String>>,
+}
+
+/// An IDL's accounts, instructions, events and type definitions.
 #[derive(Clone, Debug)]
 pub struct Parsed {
     /// The file, as the user named it (messages name it).
@@ -76,6 +103,8 @@ pub struct Parsed {
     pub program: String,
     pub format: Format,
     pub accounts: Vec<DeclaredAccount>,
+    pub instructions: Vec<DeclaredInstruction>,
+    pub events: Vec<DeclaredEvent>,
     /// Every type by name: its definition, or why it does not parse.
     pub types: BTreeMap<String, Result<IdlTypeDef, String>>,
 }
@@ -98,8 +127,8 @@ pub enum InputError {
         "{path}: not an IDL make idl knows (neither `metadata.spec` nor a legacy `version` and `name`); it reads Anchor IDLs (spec 0.1.0 or legacy) and Shank IDLs"
     )]
     Unknown { path: String },
-    #[error("{path}: declares no accounts, so there is nothing to measure")]
-    NoAccounts { path: String },
+    #[error("{path}: declares no accounts, instructions or events, so there is nothing to measure")]
+    Empty { path: String },
     #[error("{path}: account {index}: {reason}")]
     Account {
         path: String,
@@ -207,14 +236,42 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
             }
         }
     }
-    if accounts.is_empty() {
-        return Err(InputError::NoAccounts { path: path.into() });
+    let instructions: Vec<DeclaredInstruction> = listed("instructions")
+        .iter()
+        .map(|ix| instruction(format, ix, &types))
+        .collect();
+    let events: Vec<DeclaredEvent> = listed("events")
+        .iter()
+        .map(|event| {
+            let name = text_of(event.get("name")).unwrap_or_default();
+            let discriminator = match format {
+                Format::Anchor => bytes_of(event.get("discriminator")).unwrap_or_default(),
+                _ => legacy_event_discriminator(&name).to_vec(),
+            };
+            let fields = event.get("fields").map(|_| {
+                serde_json::from_value::<IdlTypeDef>(legacy_type_def(&json!({
+                    "name": name,
+                    "type": {"kind": "struct", "fields": event["fields"]},
+                })))
+                .map_err(|e| e.to_string())
+            });
+            DeclaredEvent {
+                name,
+                discriminator,
+                fields,
+            }
+        })
+        .collect();
+    if accounts.is_empty() && instructions.is_empty() && events.is_empty() {
+        return Err(InputError::Empty { path: path.into() });
     }
     Ok(Parsed {
         path: path.into(),
         program,
         format,
         accounts,
+        instructions,
+        events,
         types,
     })
 }
@@ -224,6 +281,81 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
 pub fn legacy_discriminator(name: &str) -> [u8; 8] {
     let hash = Sha256::digest(format!("account:{name}").as_bytes());
     hash[..8].try_into().expect("a sha256 is 32 bytes")
+}
+
+/// A legacy Anchor instruction's discriminator: the first 8 bytes of
+/// sha256("global:" + its Rust name). Legacy IDLs print names in
+/// camelCase (`placePerpOrder`) while the hash is of the Rust function's
+/// snake_case name (`place_perp_order`), converted as Anchor converts it
+/// (`heck`).
+pub fn legacy_instruction_discriminator(name: &str) -> [u8; 8] {
+    use heck::ToSnakeCase as _;
+    let hash = Sha256::digest(format!("global:{}", name.to_snake_case()).as_bytes());
+    hash[..8].try_into().expect("a sha256 is 32 bytes")
+}
+
+/// A legacy Anchor event's discriminator: the first 8 bytes of
+/// sha256("event:" + its type name, as written).
+pub fn legacy_event_discriminator(name: &str) -> [u8; 8] {
+    let hash = Sha256::digest(format!("event:{name}").as_bytes());
+    hash[..8].try_into().expect("a sha256 is 32 bytes")
+}
+
+/// A JSON array of bytes.
+fn bytes_of(value: Option<&Value>) -> Option<Vec<u8>> {
+    value?
+        .as_array()?
+        .iter()
+        .map(|b| b.as_u64().and_then(|b| u8::try_from(b).ok()))
+        .collect()
+}
+
+/// One instruction: its discriminator and its arguments as a struct type.
+fn instruction(
+    format: Format,
+    ix: &Value,
+    types: &BTreeMap<String, Result<IdlTypeDef, String>>,
+) -> DeclaredInstruction {
+    use heck::ToUpperCamelCase as _;
+    let name = ix
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let discriminator = match format {
+        Format::Anchor => bytes_of(ix.get("discriminator"))
+            .ok_or_else(|| "no `discriminator` array of bytes".to_string()),
+        Format::LegacyAnchor => Ok(legacy_instruction_discriminator(&name).to_vec()),
+        Format::Shank => match ix.get("discriminant") {
+            Some(d) if d.get("type").and_then(Value::as_str) == Some("u8") => d
+                .get("value")
+                .and_then(Value::as_u64)
+                .and_then(|v| u8::try_from(v).ok())
+                .map(|v| vec![v])
+                .ok_or_else(|| format!("its `discriminant` is not a u8 value: {d}")),
+            Some(d) => Err(format!(
+                "its `discriminant` is not one u8 ({d}); make idl reads one-byte discriminants"
+            )),
+            None => Err("no `discriminant` (Shank's one-byte instruction tag)".into()),
+        },
+    };
+    let camel = name.to_upper_camel_case();
+    let struct_name = if types.contains_key(&format!("{camel}Args")) {
+        format!("{camel}InstructionArgs")
+    } else {
+        format!("{camel}Args")
+    };
+    let fields = ix.get("args").cloned().unwrap_or_else(|| json!([]));
+    let def = json!({"name": struct_name, "type": {"kind": "struct", "fields": fields}});
+    let def = match format {
+        Format::Anchor => def,
+        _ => legacy_type_def(&def),
+    };
+    DeclaredInstruction {
+        name,
+        discriminator,
+        args: serde_json::from_value(def).map_err(|e| e.to_string()),
+    }
 }
 
 /// A legacy type definition (`{name, type: {kind, fields | variants}}`)
@@ -341,6 +473,25 @@ mod tests {
     }
 
     #[test]
+    fn legacy_instruction_discriminators_hash_the_snake_case_name() {
+        // Known answer: sha256("global:initialize")[..8] is afaf6d1f0d989bed.
+        assert_eq!(
+            legacy_instruction_discriminator("initialize"),
+            [0xaf, 0xaf, 0x6d, 0x1f, 0x0d, 0x98, 0x9b, 0xed]
+        );
+        // A legacy IDL prints `placePerpOrder`; the hash is of
+        // `global:place_perp_order` (`printf 'global:place_perp_order' | sha256sum`).
+        assert_eq!(
+            legacy_instruction_discriminator("placePerpOrder"),
+            legacy_instruction_discriminator("place_perp_order")
+        );
+        assert_eq!(
+            legacy_instruction_discriminator("placePerpOrder"),
+            [0x45, 0xa1, 0x5d, 0xca, 0x78, 0x7e, 0x4c, 0xb9]
+        );
+    }
+
+    #[test]
     fn legacy_types_become_the_specs() {
         let legacy = json!({"vec": {"option": {"array": [{"defined": "Member"}, 3]}}});
         assert_eq!(
@@ -379,7 +530,15 @@ mod tests {
         let none = r#"{"version": "1", "name": "e", "accounts": []}"#;
         assert_eq!(
             parse("e.json", "e", none).unwrap_err().to_string(),
-            "e.json: declares no accounts, so there is nothing to measure"
+            "e.json: declares no accounts, instructions or events, so there is nothing to measure"
         );
+        // Instructions alone are something to measure (a Shank file of a
+        // native program often declares no accounts).
+        let native = r#"{"version": "1", "name": "n", "metadata": {"origin": "shank"}, "accounts": [],
+            "instructions": [{"name": "Transfer", "accounts": [], "args": [{"name": "amount", "type": "u64"}],
+                              "discriminant": {"type": "u8", "value": 3}}]}"#;
+        let parsed = parse("n.json", "n", native).unwrap();
+        assert_eq!(parsed.instructions[0].discriminator, Ok(vec![3]));
+        assert!(parsed.instructions[0].args.is_ok());
     }
 }

@@ -49,13 +49,37 @@ pub enum Outcome {
     CannotRun(String),
 }
 
+pub mod arguments;
+
+/// Where a program serializes: what a row measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Site {
+    Account,
+    Instruction,
+    Event,
+}
+
+impl Site {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Account => "account",
+            Self::Instruction => "instruction",
+            Self::Event => "event",
+        }
+    }
+}
+
 /// One measured row.
 #[derive(Clone, Debug)]
 pub struct Row {
-    pub account: String,
+    pub site: Site,
+    /// The account type's, instruction's or event's name.
+    pub name: String,
     pub format: Format,
     pub operation: &'static str,
     pub instance: &'static str,
+    /// The account's bytes (accounts), the instruction data's (arguments)
+    /// or the logged data's (events).
     pub account_bytes: usize,
     pub outcome: Outcome,
 }
@@ -193,7 +217,8 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
                 }
             };
             checked.rows.push(Row {
-                account: account.name.clone(),
+                site: Site::Account,
+                name: account.name.clone(),
                 format: planned.format,
                 operation: call.operation,
                 instance: name,
@@ -285,7 +310,7 @@ fn accounts(id: Pubkey, data: &[u8], count: usize) -> Vec<(Pubkey, SolanaAccount
         .collect()
 }
 
-fn first_difference(found: &[u8], expected: &[u8]) -> String {
+pub(crate) fn first_difference(found: &[u8], expected: &[u8]) -> String {
     if found.len() != expected.len() {
         return format!("left {} bytes, the oracle {}", found.len(), expected.len());
     }

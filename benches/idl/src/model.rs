@@ -82,20 +82,41 @@ pub struct Account {
     pub record: Struct,
 }
 
-/// An account the benchmark cannot represent, and why.
+/// One instruction: the bytes its data starts with, then its arguments
+/// (borsh's encoding of `args`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instruction {
+    pub name: String,
+    pub discriminator: Vec<u8>,
+    pub args: Struct,
+}
+
+/// One event: what `emit!` logs is its discriminator, then its record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub name: String,
+    pub discriminator: Vec<u8>,
+    pub record: Struct,
+}
+
+/// An account, instruction or event the benchmark cannot represent, and
+/// why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported {
-    pub account: String,
+    pub name: String,
     pub reason: String,
 }
 
-/// A program's accounts, each resolved or refused.
+/// A program's accounts, instructions and events, each resolved or
+/// refused.
 #[derive(Clone, Debug)]
 pub struct Program {
     pub name: String,
     pub path: String,
     pub format: Format,
     pub accounts: Vec<Result<Account, Unsupported>>,
+    pub instructions: Vec<Result<Instruction, Unsupported>>,
+    pub events: Vec<Result<Event, Unsupported>>,
 }
 
 /// Nested types deeper than this are refused (a type that contains
@@ -109,7 +130,7 @@ pub fn resolve(parsed: &Parsed, assumptions: &Assumptions) -> Program {
         .iter()
         .map(|declared| {
             let refuse = |reason: String| Unsupported {
-                account: declared.name.clone(),
+                name: declared.name.clone(),
                 reason,
             };
             let def = match parsed.types.get(&declared.name) {
@@ -143,12 +164,102 @@ pub fn resolve(parsed: &Parsed, assumptions: &Assumptions) -> Program {
             })
         })
         .collect();
+    let resolver = Resolver { parsed };
     Program {
         name: parsed.program.clone(),
         path: parsed.path.clone(),
         format: parsed.format,
         accounts,
+        instructions: instructions(parsed, &resolver),
+        events: parsed
+            .events
+            .iter()
+            .map(|declared| {
+                let refuse = |reason: String| Unsupported {
+                    name: declared.name.clone(),
+                    reason,
+                };
+                let def = match &declared.fields {
+                    Some(Ok(def)) => def,
+                    Some(Err(e)) => return Err(refuse(format!("its fields do not parse: {e}"))),
+                    None => match parsed.types.get(&declared.name) {
+                        Some(Ok(def)) => def,
+                        Some(Err(e)) => {
+                            return Err(refuse(format!(
+                                "its type `{}` does not parse as an IDL type: {e}",
+                                declared.name
+                            )));
+                        }
+                        None => {
+                            return Err(refuse(format!(
+                                "no type named `{}` in `types`",
+                                declared.name
+                            )));
+                        }
+                    },
+                };
+                match resolver.def(def, 0) {
+                    Ok(Ty::Struct(record)) => Ok(Event {
+                        name: declared.name.clone(),
+                        discriminator: declared.discriminator.clone(),
+                        record,
+                    }),
+                    Ok(_) => Err(refuse(format!("`{}` is not a struct", declared.name))),
+                    Err(reason) => Err(refuse(reason)),
+                }
+            })
+            .collect(),
     }
+}
+
+/// Every instruction resolved, or refused with its reason. One dispatch
+/// reads one discriminator length: an instruction whose discriminator has
+/// another length than most of the program's is refused.
+fn instructions(parsed: &Parsed, resolver: &Resolver) -> Vec<Result<Instruction, Unsupported>> {
+    let mut lengths = std::collections::BTreeMap::<usize, usize>::new();
+    for declared in &parsed.instructions {
+        if let Ok(d) = &declared.discriminator {
+            *lengths.entry(d.len()).or_default() += 1;
+        }
+    }
+    let usual = lengths
+        .iter()
+        .max_by_key(|(len, count)| (**count, std::cmp::Reverse(**len)))
+        .map(|(len, _)| *len);
+    parsed
+        .instructions
+        .iter()
+        .map(|declared| {
+            let refuse = |reason: String| Unsupported {
+                name: declared.name.clone(),
+                reason,
+            };
+            let discriminator = declared.discriminator.clone().map_err(refuse)?;
+            match discriminator.len() {
+                0 => return Err(refuse("an empty discriminator".into())),
+                len if Some(len) != usual || len > 8 => {
+                    return Err(refuse(format!(
+                        "its discriminator is {len} bytes where the program's others are {}; one dispatch reads one length, of at most 8 bytes",
+                        usual.unwrap_or(0)
+                    )));
+                }
+                _ => {}
+            }
+            let def = declared
+                .args
+                .as_ref()
+                .map_err(|e| refuse(format!("its arguments do not parse: {e}")))?;
+            match resolver.def(def, 0) {
+                Ok(Ty::Struct(args)) => Ok(Instruction {
+                    name: declared.name.clone(),
+                    discriminator,
+                    args,
+                }),
+                Ok(_) => unreachable!("the arguments are read as a struct"),
+                Err(reason) => Err(refuse(reason)),
+            }
+        })
+        .collect()
 }
 
 /// The account's kind: the IDL's `serialization` and `repr` in the spec,

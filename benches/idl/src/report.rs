@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use crate::{
     generate::Plan,
-    measure::{Outcome, Row},
+    generate::SkippedInstruction,
+    measure::{Outcome, Row, Site},
     model::{Account, Kind, Program},
     render::Format,
 };
@@ -17,7 +18,9 @@ use crate::{
 /// A program's build result beside its rows: refused links are rows too.
 #[derive(Clone, Debug)]
 pub struct Refused {
-    pub account: String,
+    pub site: Site,
+    /// The account type's, instruction's or event's name.
+    pub name: String,
     pub format: Format,
     pub reason: String,
 }
@@ -36,15 +39,27 @@ pub struct Provenance {
 struct Record<'a> {
     family: &'static str,
     program: &'a str,
-    account: &'a str,
+    /// `account`, `instruction` or `event`: where the program serializes.
+    site: &'static str,
+    /// The account type's, instruction's or event's name.
+    name: &'a str,
+    /// The account type's name (account rows only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    account: Option<&'a str>,
+    /// The instruction's or event's discriminator, in hex.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    discriminator: Option<String>,
     format: &'static str,
     #[serde(rename = "crate")]
     crate_name: &'static str,
     crate_version: &'static str,
     operation: &'a str,
     instance: &'a str,
+    /// The account's bytes; for an instruction, the instruction data's.
     account_bytes: Option<usize>,
-    kind: &'static str,
+    /// The account's layout (account rows only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
     cus: Option<u64>,
     instructions: Option<u64>,
     syscall_cus: Option<u64>,
@@ -66,15 +81,13 @@ fn kind_name(account: &Account) -> &'static str {
 }
 
 /// `results.json`.
-pub fn json(program: &Program, rows: &[Row], refused: &[Refused]) -> String {
-    let account = |name: &str| {
-        program
-            .accounts
-            .iter()
-            .flatten()
-            .find(|a| a.name == name)
-            .expect("rows come from the program's accounts")
-    };
+pub fn json(
+    program: &Program,
+    rows: &[Row],
+    refused: &[Refused],
+    skipped: &[SkippedInstruction],
+) -> String {
+    let record = |site, name, format| base(program, site, name, format);
     let mut records: Vec<Record> = rows
         .iter()
         .map(|row| {
@@ -83,16 +96,9 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused]) -> String {
                 Outcome::CannotRun(why) => (None, None, why.clone()),
             };
             Record {
-                family: "idl",
-                program: &program.name,
-                account: &row.account,
-                format: row.format.name(),
-                crate_name: row.format.crate_name(),
-                crate_version: row.format.crate_version(),
                 operation: row.operation,
                 instance: row.instance,
                 account_bytes: Some(row.account_bytes),
-                kind: kind_name(account(&row.account)),
                 cus,
                 instructions: footprint.map(|f| f.instructions),
                 syscall_cus: footprint.zip(cus).map(|(f, cus)| f.syscall_cus(cus)),
@@ -100,29 +106,83 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused]) -> String {
                 call_depth: footprint.map(|f| f.call_depth),
                 heap_bytes: footprint.map(|f| f.heap_bytes),
                 outcome,
+                ..record(row.site, &row.name, row.format)
             }
         })
         .collect();
     records.extend(refused.iter().map(|r| Record {
+        outcome: r.reason.clone(),
+        ..record(r.site, &r.name, r.format)
+    }));
+    records.extend(skipped.iter().map(|s| Record {
+        operation: "args",
+        outcome: format!("not measured: {}", s.reason),
+        ..record(Site::Instruction, &s.instruction, s.format)
+    }));
+    for unsupported in program.instructions.iter().filter_map(|i| i.as_ref().err()) {
+        records.push(Record {
+            operation: "args",
+            outcome: format!("not supported: {}", unsupported.reason),
+            ..record(Site::Instruction, &unsupported.name, Format::Floor)
+        });
+    }
+    serde_json::to_string_pretty(&records).expect("records serialize")
+}
+
+/// A record of `site` `name` in `format` with no measurement yet: what
+/// every record of it shares.
+fn base<'a>(program: &'a Program, site: Site, name: &'a str, format: Format) -> Record<'a> {
+    let discriminator = match site {
+        Site::Account => None,
+        Site::Instruction => program
+            .instructions
+            .iter()
+            .flatten()
+            .find(|i| i.name == name)
+            .map(|i| hex(&i.discriminator)),
+        Site::Event => program
+            .events
+            .iter()
+            .flatten()
+            .find(|e| e.name == name)
+            .map(|e| hex(&e.discriminator)),
+    };
+    let kind = match site {
+        Site::Account => program
+            .accounts
+            .iter()
+            .flatten()
+            .find(|a| a.name == name)
+            .map(kind_name),
+        _ => None,
+    };
+    Record {
         family: "idl",
         program: &program.name,
-        account: &r.account,
-        format: r.format.name(),
-        crate_name: r.format.crate_name(),
-        crate_version: r.format.crate_version(),
+        site: site.name(),
+        name,
+        account: (site == Site::Account).then_some(name),
+        discriminator,
+        format: format.name(),
+        crate_name: format.crate_name(),
+        crate_version: format.crate_version(),
         operation: "build",
         instance: "",
         account_bytes: None,
-        kind: kind_name(account(&r.account)),
+        kind,
         cus: None,
         instructions: None,
         syscall_cus: None,
         stack_bytes: None,
         call_depth: None,
         heap_bytes: None,
-        outcome: r.reason.clone(),
-    }));
-    serde_json::to_string_pretty(&records).expect("records serialize")
+        outcome: String::new(),
+    }
+}
+
+/// Bytes in hex, as the IDL's discriminators are compared.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `summary.md`.
@@ -131,6 +191,7 @@ pub fn summary(
     plans: &[Plan],
     rows: &[Row],
     refused: &[Refused],
+    skipped: &[SkippedInstruction],
     provenance: &Provenance,
     hostile: &BTreeMap<String, u32>,
 ) -> String {
@@ -162,14 +223,14 @@ pub fn summary(
                 let _ = writeln!(
                     out,
                     "| {} | not supported: {} | | | | | |",
-                    refused.account, refused.reason
+                    refused.name, refused.reason
                 );
                 continue;
             }
         };
         let bytes = rows
             .iter()
-            .find(|r| r.account == account.name && headline(r.instance))
+            .find(|r| r.name == account.name && headline(r.instance))
             .map_or("-".into(), |r| r.account_bytes.to_string());
         let cheapest = |op: &str| cheapest(rows, &account.name, op);
         let borsh = cus(rows, &account.name, Format::Borsh, "full");
@@ -177,7 +238,7 @@ pub fn summary(
             (Some(b), Some(c)) if c > 0 => format!("{b} ({:.1}x)", b as f64 / c as f64),
             _ => refused
                 .iter()
-                .find(|r| r.account == account.name && r.format == Format::Borsh)
+                .find(|r| r.name == account.name && r.format == Format::Borsh)
                 .map_or("-".into(), |_| "link refused".into()),
         };
         let _ = writeln!(
@@ -199,7 +260,7 @@ pub fn summary(
         for format in Format::ALL {
             if let Some(r) = refused
                 .iter()
-                .find(|r| r.account == account.name && r.format == format)
+                .find(|r| r.name == account.name && r.format == format)
             {
                 let _ = writeln!(out, "| {} | | {} | | | | |", format.name(), r.reason);
                 continue;
@@ -207,7 +268,7 @@ pub fn summary(
             for instance in ["data", "full", "empty"] {
                 let of = |op: &str| {
                     rows.iter().find(|r| {
-                        r.account == account.name
+                        r.name == account.name
                             && r.format == format
                             && r.instance == instance
                             && r.operation == op
@@ -248,9 +309,126 @@ pub fn summary(
             }
         }
     }
+    instructions(&mut out, program, rows, refused, skipped);
     let tally: Vec<String> = hostile.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(out, "\nHostile cases, by outcome: {}.", tally.join(", "));
     out
+}
+
+/// The instructions' section: a line per instruction, its CUs in each
+/// format beside the floor, and why a format has no row.
+fn instructions(
+    out: &mut String,
+    program: &Program,
+    rows: &[Row],
+    refused: &[Refused],
+    skipped: &[SkippedInstruction],
+) {
+    if program.instructions.is_empty() {
+        return;
+    }
+    let formats = crate::render::arguments::FORMATS;
+    let _ = writeln!(
+        out,
+        "\n## Instructions: arguments\n\nEach instruction's arguments (operation `args`): the dispatch on its discriminator, \
+         then every argument decoded and validated, then one argument stored in account [0] (checked). One program per \
+         format holds every instruction, as a real program does; `floor` is the same dispatch and store with no decode, \
+         so a format's own cost is its CUs minus the floor's. CUs of the generated arguments (strings of the \
+         `STRING_LEN`, lists of `VEC_LEN`).\n"
+    );
+    let header: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+    let _ = writeln!(
+        out,
+        "| instruction | discriminator | data bytes | {} | cheapest | borsh (x the cheapest) |\n|---|---|---:|{}---|---:|",
+        header.join(" | "),
+        "---:|".repeat(formats.len())
+    );
+    let of = |name: &str, format: Format| {
+        rows.iter()
+            .find(|r| r.site == Site::Instruction && r.name == name && r.format == format)
+    };
+    let ran = |name: &str, format: Format| match of(name, format).map(|r| &r.outcome) {
+        Some(Outcome::Ran { cus, .. }) => Some(*cus),
+        _ => None,
+    };
+    for instruction in &program.instructions {
+        let instruction = match instruction {
+            Ok(instruction) => instruction,
+            Err(unsupported) => {
+                let _ = writeln!(
+                    out,
+                    "| {} | | | not supported: {} |{}",
+                    unsupported.name,
+                    unsupported.reason,
+                    " |".repeat(formats.len() + 1)
+                );
+                continue;
+            }
+        };
+        let name = instruction.name.as_str();
+        let bytes = formats
+            .iter()
+            .find_map(|f| of(name, *f))
+            .map_or("-".into(), |r| r.account_bytes.to_string());
+        let cells: Vec<String> = formats
+            .iter()
+            .map(|f| match of(name, *f).map(|r| &r.outcome) {
+                Some(Outcome::Ran { cus, .. }) => cus.to_string(),
+                Some(Outcome::CannotRun(why)) => why.clone(),
+                None if refused
+                    .iter()
+                    .any(|r| r.site == Site::Instruction && r.format == *f) =>
+                {
+                    "link refused".into()
+                }
+                None => "-".into(),
+            })
+            .collect();
+        let decoders = formats.iter().filter(|f| **f != Format::Floor);
+        let cheapest = decoders.clone().filter_map(|f| ran(name, *f)).min();
+        let (cheapest_cell, ratio) = match cheapest {
+            Some(min) => {
+                let names: Vec<&str> = decoders
+                    .filter(|f| ran(name, **f) == Some(min))
+                    .map(|f| f.name())
+                    .collect();
+                let ratio = ran(name, Format::Borsh)
+                    .filter(|_| min > 0)
+                    .map_or("-".into(), |b| format!("{:.1}x", b as f64 / min as f64));
+                (format!("{} {min}", names.join(" = ")), ratio)
+            }
+            None => ("-".into(), "-".into()),
+        };
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {bytes} | {} | {cheapest_cell} | {ratio} |",
+            hex(&instruction.discriminator),
+            cells.join(" | ")
+        );
+    }
+    // Why a format has no row, grouped by reason.
+    let mut reasons: BTreeMap<(Format, &str), Vec<&str>> = BTreeMap::new();
+    for s in skipped {
+        reasons
+            .entry((s.format, &s.reason))
+            .or_default()
+            .push(&s.instruction);
+    }
+    for ((format, reason), names) in reasons {
+        let _ = writeln!(
+            out,
+            "\nNo `{}` row for {}: {reason}.",
+            format.name(),
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    for r in refused.iter().filter(|r| r.site == Site::Instruction) {
+        let _ = writeln!(out, "\nThe `{}` program: {}.", r.format.name(), r.reason);
+    }
 }
 
 /// The instance the summary's first table and ratios use: the user's data
@@ -262,7 +440,7 @@ fn headline(instance: &str) -> bool {
 fn cus(rows: &[Row], account: &str, format: Format, op: &str) -> Option<u64> {
     rows.iter()
         .find(|r| {
-            r.account == account && r.format == format && headline(r.instance) && r.operation == op
+            r.name == account && r.format == format && headline(r.instance) && r.operation == op
         })
         .and_then(|r| match r.outcome {
             Outcome::Ran { cus, .. } => Some(cus),

@@ -9,9 +9,9 @@ use std::{
 };
 
 use crate::{
-    generate::{self, Built, FieldChoices, Plan},
+    generate::{self, Built, FieldChoices, Plan, PlannedArguments, SkippedInstruction},
     input::{self, Assumptions},
-    measure::{self, Row},
+    measure::{self, Row, Site},
     model::{self, Program},
     report::{self, Provenance, Refused},
     value::{self, Lengths},
@@ -34,6 +34,8 @@ pub struct Run {
     pub program: Program,
     pub rows: Vec<Row>,
     pub refused: Vec<Refused>,
+    /// Instructions with no row in a format, and why.
+    pub skipped: Vec<SkippedInstruction>,
     /// Where the report went.
     pub dir: PathBuf,
     pub summary: String,
@@ -53,7 +55,8 @@ pub fn run(
     let program = model::resolve(&parsed, &options.assumptions);
     let instances = instances(&program, options)?;
     let plans = generate::plan(&program, &options.fields);
-    let dir = generate::write(root, &program, &plans)
+    let (arguments, mut skipped) = generate::plan_arguments(&program, &options.fields);
+    let dir = generate::write(root, &program, &plans, &arguments)
         .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
     let mut rows = Vec::new();
     let mut refused = Vec::new();
@@ -68,11 +71,12 @@ pub fn run(
             .flatten()
             .find(|a| a.name == planned.account)
             .expect("planned from the program's accounts");
-        match generate::build(root, &dir, planned) {
+        match generate::build(root, &dir, &planned.name, &planned.package) {
             Built::Refused(reason) => {
                 progress(&format!("  {}: {reason}", planned.name));
                 refused.push(Refused {
-                    account: planned.account.clone(),
+                    site: Site::Account,
+                    name: planned.account.clone(),
                     format: planned.format,
                     reason,
                 });
@@ -95,22 +99,109 @@ pub fn run(
             }
         }
     }
+    for planned in arguments {
+        let Some((planned, so)) = build_arguments(
+            root,
+            &dir,
+            &program,
+            planned,
+            &mut skipped,
+            &mut refused,
+            progress,
+        )?
+        else {
+            continue;
+        };
+        let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+        let handlers = planned.handlers(&program);
+        let checked = measure::arguments::check(planned.format, &handlers, &elf, options.lengths);
+        progress(&format!(
+            "  {}: {} instructions checked, {} hostile cases",
+            planned.name,
+            checked.rows.len(),
+            checked.hostile.values().sum::<u32>()
+        ));
+        for (name, count) in checked.hostile {
+            *hostile.entry(name).or_insert(0) += count;
+        }
+        rows.extend(checked.rows);
+        failures.extend(checked.failures);
+        elfs.push(elf);
+    }
     let provenance = provenance(root, &elfs);
-    let summary = report::summary(&program, &plans, &rows, &refused, &provenance, &hostile);
+    let summary = report::summary(
+        &program,
+        &plans,
+        &rows,
+        &refused,
+        &skipped,
+        &provenance,
+        &hostile,
+    );
     fs::write(dir.join("summary.md"), &summary).map_err(|e| format!("summary.md: {e}"))?;
     fs::write(
         dir.join("results.json"),
-        report::json(&program, &rows, &refused),
+        report::json(&program, &rows, &refused, &skipped),
     )
     .map_err(|e| format!("results.json: {e}"))?;
     Ok(Run {
         program,
         rows,
         refused,
+        skipped,
         dir,
         summary,
         failures,
     })
+}
+
+/// Builds one argument program. A link refused in one instruction's
+/// handler or decoder (a stack frame past 4 KiB) takes that instruction
+/// out, with the linker's words as its reason, and builds the rest again;
+/// a refusal that names no instruction is the whole format's. The built
+/// program, or `None` where nothing is left to build.
+fn build_arguments(
+    root: &Path,
+    dir: &Path,
+    program: &Program,
+    mut planned: PlannedArguments,
+    skipped: &mut Vec<SkippedInstruction>,
+    refused: &mut Vec<Refused>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Option<(PlannedArguments, PathBuf)>, String> {
+    loop {
+        generate::write_arguments(root, dir, program, &planned)?;
+        match generate::build(root, dir, &planned.name, &planned.package) {
+            Built::Program(so) => return Ok(Some((planned, so))),
+            Built::Refused(reason) => {
+                let culprit = planned
+                    .handlers(program)
+                    .iter()
+                    .position(|h| crate::render::arguments::named_in(h.instruction, &reason));
+                match culprit {
+                    Some(i) if planned.handlers.len() > 1 => {
+                        let (name, _, _) = planned.handlers.remove(i);
+                        progress(&format!("  {}: `{name}`: {reason}", planned.name));
+                        skipped.push(SkippedInstruction {
+                            instruction: name,
+                            format: planned.format,
+                            reason,
+                        });
+                    }
+                    _ => {
+                        progress(&format!("  {}: {reason}", planned.name));
+                        refused.push(Refused {
+                            site: Site::Instruction,
+                            name: String::new(),
+                            format: planned.format,
+                            reason,
+                        });
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Each account's instances: its bytes from `DATA=` where there is a file,
@@ -211,6 +302,7 @@ fn provenance(root: &Path, elfs: &[Vec<u8>]) -> Provenance {
             .chain(
                 crate::render::Format::ALL
                     .iter()
+                    .filter(|f| f.crate_name() != "none")
                     .map(|f| format!("{} {}", f.crate_name(), f.crate_version())),
             )
             .chain(std::iter::once("mollusk-svm 0.16.4".to_string()))

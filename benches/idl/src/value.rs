@@ -75,6 +75,11 @@ impl Instances {
         self.value(&Ty::Struct(account.record.clone()), &account.name, false)
     }
 
+    /// A value of `ty`, its integers and strings drawn from `path`.
+    pub fn value_of(&mut self, ty: &Ty, path: &str) -> Value {
+        self.value(ty, path, false)
+    }
+
     fn value(&mut self, ty: &Ty, path: &str, zero: bool) -> Value {
         let hash = Sha256::digest(path.as_bytes());
         match ty {
@@ -324,6 +329,157 @@ pub fn default_fields(record: &Struct) -> (Option<usize>, Option<usize>) {
         }),
         last(|ty| matches!(ty, Ty::Int { .. })),
     )
+}
+
+/// A field inside a record: its index at each level of nested structs.
+pub type FieldPath = Vec<usize>;
+
+/// Whether a field can be read or stored as one value: a scalar or pubkey.
+pub fn is_scalar(ty: &Ty) -> bool {
+    matches!(
+        ty,
+        Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey
+    )
+}
+
+/// The last scalar or pubkey of `record` that is not padding or reserved:
+/// at the top level where there is one, else inside the last nested struct
+/// that holds one (`None` where no struct on the way holds any).
+pub fn default_path(record: &Struct, pred: fn(&Ty) -> bool) -> Option<FieldPath> {
+    if let Some(i) = record
+        .fields
+        .iter()
+        .rposition(|f| pred(&f.ty) && !is_reserved(&f.name))
+    {
+        return Some(vec![i]);
+    }
+    record.fields.iter().enumerate().rev().find_map(|(i, f)| {
+        let Ty::Struct(inner) = &f.ty else {
+            return None;
+        };
+        if is_reserved(&f.name) {
+            return None;
+        }
+        default_path(inner, pred).map(|rest| [vec![i], rest].concat())
+    })
+}
+
+/// The path of `names` (`fees.protocol_fee`) in `record`, or what is wrong
+/// with it.
+pub fn path_of(record: &Struct, names: &str) -> Result<FieldPath, String> {
+    let mut path = Vec::new();
+    let mut at = record;
+    let parts: Vec<&str> = names.split('.').collect();
+    for (depth, name) in parts.iter().enumerate() {
+        let i = at
+            .fields
+            .iter()
+            .position(|f| f.name == *name)
+            .ok_or_else(|| format!("`{}` has no field `{name}`", at.name))?;
+        path.push(i);
+        match &at.fields[i].ty {
+            Ty::Struct(inner) if depth + 1 < parts.len() => at = inner,
+            _ if depth + 1 < parts.len() => {
+                return Err(format!("`{}.{name}` is not a struct", at.name));
+            }
+            _ => {}
+        }
+    }
+    Ok(path)
+}
+
+/// The type at `path` in `record`.
+pub fn ty_at<'a>(record: &'a Struct, path: &[usize]) -> &'a Ty {
+    let (first, rest) = path.split_first().expect("a path names a field");
+    let ty = &record.fields[*first].ty;
+    match (ty, rest.is_empty()) {
+        (_, true) => ty,
+        (Ty::Struct(inner), false) => ty_at(inner, rest),
+        _ => unreachable!("a path goes through structs"),
+    }
+}
+
+/// The field names along `path` (`fees.protocol_fee`).
+pub fn path_name(record: &Struct, path: &[usize]) -> String {
+    let mut names = Vec::new();
+    let mut at = record;
+    for i in path {
+        names.push(at.fields[*i].name.clone());
+        if let Ty::Struct(inner) = &at.fields[*i].ty {
+            at = inner;
+        }
+    }
+    names.join(".")
+}
+
+/// The value at `path` in `record`.
+pub fn value_at<'a>(record: &'a Value, path: &[usize]) -> &'a Value {
+    match (record, path.split_first()) {
+        (_, None) => record,
+        (Value::Struct(fields), Some((first, rest))) => value_at(&fields[*first], rest),
+        _ => unreachable!("a path goes through structs"),
+    }
+}
+
+/// The value with the field at `path` replaced.
+pub fn with_path(record: &Value, path: &[usize], value: Value) -> Value {
+    match (record, path.split_first()) {
+        (_, None) => value,
+        (Value::Struct(fields), Some((first, rest))) => {
+            let mut fields = fields.clone();
+            fields[*first] = with_path(&fields[*first], rest, value);
+            Value::Struct(fields)
+        }
+        _ => unreachable!("a path goes through structs"),
+    }
+}
+
+/// In borsh's encoding of `value`, the first byte a decoder must refuse
+/// when changed, and a value that makes it invalid: a bool's byte (2), an
+/// option's tag (2), an enum's tag (one past its variants), the first
+/// byte of a non-empty string (0xff, not UTF-8). `None` where the encoding
+/// has no such byte.
+pub fn first_invalid(value: &Value, ty: &Ty) -> Option<(usize, u8)> {
+    fn walk(value: &Value, ty: &Ty, at: &mut usize) -> Option<(usize, u8)> {
+        let here = *at;
+        let mut pass = |value: &Value, ty: &Ty| {
+            let mut bytes = Vec::new();
+            borsh(value, ty, &mut bytes);
+            *at += bytes.len();
+        };
+        match (value, ty) {
+            (Value::Bool(_), _) => Some((here, 2)),
+            (Value::Option(_), _) => Some((here, 2)),
+            (Value::Enum(..), Ty::Enum(e)) if e.variants.len() < 256 => {
+                Some((here, e.variants.len() as u8))
+            }
+            (Value::String(s), _) if !s.is_empty() => Some((here + 4, 0xff)),
+            (Value::Struct(fields), Ty::Struct(s)) => {
+                for (value, field) in fields.iter().zip(&s.fields) {
+                    if let Some(found) = walk(value, &field.ty, at) {
+                        return Some(found);
+                    }
+                }
+                None
+            }
+            (Value::Array(items), Ty::Array(inner, _)) | (Value::Vec(items), Ty::Vec(inner)) => {
+                if matches!(ty, Ty::Vec(_)) {
+                    *at += 4;
+                }
+                for item in items {
+                    if let Some(found) = walk(item, inner, at) {
+                        return Some(found);
+                    }
+                }
+                None
+            }
+            (value, ty) => {
+                pass(value, ty);
+                None
+            }
+        }
+    }
+    walk(value, ty, &mut 0)
 }
 
 /// The value `update` writes: the instance's value plus one, in its width.
@@ -610,6 +766,81 @@ mod tests {
         let mut borsh_bytes = Vec::new();
         borsh(&value, &Ty::Struct(record()), &mut borsh_bytes);
         assert_eq!(borsh_bytes.len(), 1 + 16 + 32 + 2 + 3);
+    }
+
+    #[test]
+    fn a_record_with_no_top_level_scalar_is_read_inside_its_last_nested_struct() {
+        let outer = Struct {
+            name: "Outer".into(),
+            fields: vec![
+                Field {
+                    name: "inner".into(),
+                    ty: Ty::Struct(record()),
+                },
+                Field {
+                    name: "names".into(),
+                    ty: Ty::Vec(Box::new(Ty::String)),
+                },
+            ],
+            packed: false,
+        };
+        // `inner.count` (index 3 of `R`): the last scalar of the last struct.
+        assert_eq!(default_path(&outer, is_scalar), Some(vec![0, 3]));
+        assert_eq!(path_name(&outer, &[0, 3]), "inner.count");
+        assert_eq!(path_of(&outer, "inner.owner"), Ok(vec![0, 2]));
+        assert_eq!(
+            path_of(&outer, "inner.nothing"),
+            Err("`R` has no field `nothing`".into())
+        );
+        assert_eq!(
+            path_of(&outer, "names.x"),
+            Err("`Outer.names` is not a struct".into())
+        );
+        let empty = Struct {
+            name: "E".into(),
+            fields: vec![],
+            packed: false,
+        };
+        assert_eq!(default_path(&empty, is_scalar), None);
+    }
+
+    #[test]
+    fn the_first_invalid_byte_is_the_first_a_decoder_checks() {
+        let ty = Ty::Struct(Struct {
+            name: "A".into(),
+            fields: vec![
+                Field {
+                    name: "n".into(),
+                    ty: Ty::Int {
+                        bytes: 8,
+                        signed: false,
+                    },
+                },
+                Field {
+                    name: "s".into(),
+                    ty: Ty::String,
+                },
+                Field {
+                    name: "b".into(),
+                    ty: Ty::Bool,
+                },
+            ],
+            packed: false,
+        });
+        let value = Value::Struct(vec![
+            Value::Int(5),
+            Value::String("ab".into()),
+            Value::Bool(true),
+        ]);
+        // The string's first byte, after the u64 and its u32 length.
+        assert_eq!(first_invalid(&value, &ty), Some((12, 0xff)));
+        let empty = Value::Struct(vec![
+            Value::Int(5),
+            Value::String(String::new()),
+            Value::Bool(true),
+        ]);
+        // An empty string has no byte to spoil: the bool after it.
+        assert_eq!(first_invalid(&empty, &ty), Some((12, 2)));
     }
 
     #[test]

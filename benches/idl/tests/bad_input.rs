@@ -38,7 +38,7 @@ fn reasons(text: &str) -> Vec<(String, String)> {
         .accounts
         .into_iter()
         .filter_map(Result::err)
-        .map(|u| (u.account, u.reason))
+        .map(|u| (u.name, u.reason))
         .collect()
 }
 

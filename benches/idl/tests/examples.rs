@@ -207,3 +207,87 @@ fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
         "read of seller_fee_basis_points: {ours} CUs, metadata/borsh::read_royalty/typical {theirs}"
     );
 }
+
+/// The token family's record as an instruction's arguments
+/// (`set_account(account: TokenAccount)` in `idls/token.json`): every
+/// argument format decodes the family's own bytes (`bytemuck::bytes_of`
+/// of `common::token::Account`, which are also its borsh encoding: no
+/// padding but the explicit `_padding`) and stores the record's last
+/// scalar, `close_authority`, reached through the nested struct, in
+/// account [0], leaving the rest of it as it was; the floor stores the
+/// arguments' first 32 bytes (`mint`). `results.json` carries each
+/// instruction's name and discriminator.
+#[test]
+fn token_record_as_instruction_arguments() {
+    let run = run_example("token.json", "TokenAccount.owner", "TokenAccount.amount");
+    for name in ["set_account", "transfer_checked", "close"] {
+        for format in idl::render::arguments::FORMATS {
+            let row = run
+                .rows
+                .iter()
+                .find(|r| r.name == name && r.format == format && r.operation == "args")
+                .unwrap_or_else(|| panic!("no {} row for `{name}`", format.name()));
+            assert!(matches!(row.outcome, Outcome::Ran { .. }), "{row:?}");
+        }
+    }
+    let family = common::token::Account {
+        mint: [0x11; 32],
+        owner: [0x22; 32],
+        amount: 0x0102_0304_0506_0708,
+        delegate: [0x33; 32],
+        state: 1,
+        _padding: [0; 7],
+        native_amount: 9,
+        delegated_amount: 10,
+        close_authority: [0x44; 32],
+    };
+    let discriminator = [100u8, 58, 16, 200, 83, 84, 162, 203];
+    let data = [&discriminator[..], bytemuck::bytes_of(&family)].concat();
+    for (format, stored) in [
+        ("floor", [0x11; 32]),
+        ("borsh", [0x44; 32]),
+        ("wincode", [0x44; 32]),
+        ("walk", [0x44; 32]),
+        ("bytemuck", [0x44; 32]),
+    ] {
+        let elf = fs::read(run.dir.join(format!("deploy/instructions_{format}.so"))).unwrap();
+        let id = Pubkey::new_unique();
+        let mut mollusk = Mollusk::default();
+        mollusk.add_program_with_loader_and_elf(
+            &id,
+            &solana_sdk_ids::bpf_loader_upgradeable::id(),
+            &elf,
+        );
+        let key = Pubkey::new_unique();
+        let before = vec![0x77u8; 48];
+        let result = mollusk.process_instruction(
+            &Instruction::new_with_bytes(id, &data, vec![AccountMeta::new(key, false)]),
+            &[(
+                key,
+                Account {
+                    lamports: 1_000_000_000,
+                    data: before.clone(),
+                    owner: id,
+                    ..Account::default()
+                },
+            )],
+        );
+        assert_eq!(result.program_result, ProgramResult::Success, "{format}");
+        let after = &result.resulting_accounts[0].1.data;
+        assert_eq!(after[..32], stored, "{format}: the stored argument");
+        assert_eq!(after[32..], before[32..], "{format}: the rest untouched");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(run.dir.join("results.json")).unwrap()).unwrap();
+    let record = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| {
+            r["site"] == "instruction" && r["name"] == "set_account" && r["format"] == "borsh"
+        })
+        .expect("an instruction record");
+    assert_eq!(record["discriminator"], "643a10c85354a2cb");
+    assert_eq!(record["operation"], "args");
+    assert_eq!(record["account_bytes"], 8 + 160);
+}

@@ -1,6 +1,6 @@
 //! `make idl IDL=<file>`: the benchmark generated from a program's IDL
 //! (docs/idl.md). Options from the environment, as the Makefile passes
-//! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`,
+//! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`, `ARG`,
 //! `STRING_LEN`, `VEC_LEN`, `DATA`.
 
 use std::{path::Path, process::ExitCode};
@@ -37,7 +37,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let fields = match FieldChoices::parse(&var("READ"), &var("UPDATE")) {
+    let fields = match FieldChoices::parse(&var("READ"), &var("UPDATE"))
+        .and_then(|fields| fields.with_args(&var("ARG")))
+    {
         Ok(fields) => fields,
         Err(e) => {
             eprintln!("make idl: {e}");

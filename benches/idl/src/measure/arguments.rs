@@ -1,0 +1,350 @@
+//! Runs an argument program as the accounts' programs are run: each
+//! instruction's call checked against the host oracle (account [0] holds
+//! the stored argument's bytes, the rest of it untouched), each contract
+//! error on an input made for it with nothing changed inside the VM, the
+//! traced pass, and the hostile generator on the instruction data.
+
+use std::collections::BTreeMap;
+
+use benches::{
+    hostile::{self, LoggedMollusk, Outcome as RunOutcome},
+    trace::{self, Footprint, Tracer},
+};
+use mollusk_svm::{Mollusk, result::ProgramResult};
+use proptest::{
+    strategy::{Strategy, ValueTree},
+    test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
+};
+use solana_account::Account as SolanaAccount;
+use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
+use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
+
+use super::{Checked, HEAP_FRAME, HOSTILE_CASES, Outcome, Row, Site, first_difference};
+use crate::{
+    model::{Instruction, Ty},
+    render::{Format, arguments::Handler},
+    value::{self, Instances, Lengths, Shape, Value},
+};
+
+const OUT_KEY: Pubkey = Pubkey::new_from_array([0x0A; 32]);
+/// Account [0]'s bytes before a call: every argument stored fits, and a
+/// byte the handler should not write shows.
+const OUT_LEN: usize = 40;
+const BACKGROUND: u8 = 0xEE;
+const LAMPORTS: u64 = 1_000_000_000;
+
+/// One instruction's valid call: its data and what account [0] holds after.
+pub struct Call {
+    pub instruction: String,
+    pub data: Vec<u8>,
+    pub args_len: usize,
+    pub expected: Vec<u8>,
+}
+
+/// The instance every instruction's call carries: the generated `full`
+/// arguments (every option `Some`, lists of `lengths`).
+pub fn arguments(instruction: &Instruction, lengths: Lengths) -> Value {
+    Instances::new(Shape::Full, lengths)
+        .value_of(&Ty::Struct(instruction.args.clone()), &instruction.name)
+}
+
+/// The call of `handler` in `format`: the discriminator, then borsh's
+/// encoding of the arguments; account [0] after it holds the stored
+/// argument (the floor: the arguments' first bytes as they came).
+pub fn call(handler: &Handler, format: Format, lengths: Lengths) -> Call {
+    let ix = handler.instruction;
+    let args = arguments(ix, lengths);
+    let mut encoded = Vec::new();
+    value::borsh(&args, &Ty::Struct(ix.args.clone()), &mut encoded);
+    let stored = match (&handler.store, ix.args.fields.is_empty()) {
+        (Some(path), false) => {
+            let ty = value::ty_at(&ix.args, path);
+            match format {
+                Format::Floor => encoded[..crate::render::arguments::scalar_len(ty)].to_vec(),
+                _ => value::scalar_bytes(value::value_at(&args, path), ty),
+            }
+        }
+        _ => Vec::new(),
+    };
+    let mut expected = vec![BACKGROUND; OUT_LEN];
+    expected[..stored.len()].copy_from_slice(&stored);
+    Call {
+        instruction: ix.name.clone(),
+        args_len: encoded.len(),
+        data: [ix.discriminator.clone(), encoded].concat(),
+        expected,
+    }
+}
+
+fn solana_instruction(
+    id: Pubkey,
+    data: &[u8],
+    writable: bool,
+    accounts: usize,
+) -> SolanaInstruction {
+    let metas = [AccountMeta {
+        pubkey: OUT_KEY,
+        is_signer: false,
+        is_writable: writable,
+    }];
+    SolanaInstruction::new_with_bytes(id, data, metas.into_iter().take(accounts).collect())
+}
+
+fn accounts(id: Pubkey, count: usize) -> Vec<(Pubkey, SolanaAccount)> {
+    let out = SolanaAccount {
+        lamports: LAMPORTS,
+        data: vec![BACKGROUND; OUT_LEN],
+        owner: id,
+        ..SolanaAccount::default()
+    };
+    [(OUT_KEY, out)].into_iter().take(count).collect()
+}
+
+/// Runs every call of one argument program (its `.so` is `elf`).
+pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths) -> Checked {
+    let label = format!("instructions {}", format.name());
+    let mut checked = Checked::default();
+    let id = Pubkey::new_unique();
+    let mut plain = Mollusk::default();
+    plain.compute_budget.heap_size = HEAP_FRAME;
+    plain.add_program_with_loader_and_elf(&id, &solana_sdk_ids::bpf_loader_upgradeable::id(), elf);
+    let logged = LoggedMollusk::new(plain);
+    let traced = match trace::traced_mollusk(&id, elf) {
+        Ok(mut traced) => {
+            traced.compute_budget.heap_size = HEAP_FRAME;
+            let tracer = Tracer::default();
+            tracer.install(&mut traced);
+            Some((traced, tracer))
+        }
+        Err(e) => {
+            checked.failures.push(format!("{label}: cannot trace: {e}"));
+            None
+        }
+    };
+    let calls: Vec<Call> = handlers.iter().map(|h| call(h, format, lengths)).collect();
+    for (handler, call) in handlers.iter().zip(&calls) {
+        if !handler.measured {
+            continue;
+        }
+        let case = format!("{label}, `{}`", call.instruction);
+        let instruction = solana_instruction(id, &call.data, true, 1);
+        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, 1));
+        let measured = match outcome {
+            RunOutcome::Success => {
+                let after = &result.resulting_accounts[0].1.data;
+                if *after != call.expected {
+                    checked.failures.push(format!(
+                        "{case}: {}",
+                        first_difference(after, &call.expected)
+                    ));
+                    continue;
+                }
+                let footprint = traced
+                    .as_ref()
+                    .map_or(Footprint::default(), |(traced, tracer)| {
+                        let again = traced.process_instruction(&instruction, &accounts(id, 1));
+                        if again.compute_units_consumed != result.compute_units_consumed {
+                            checked.failures.push(format!(
+                                "{case}: {} CUs traced, {} untraced",
+                                again.compute_units_consumed, result.compute_units_consumed
+                            ));
+                        }
+                        tracer.take().first().copied().unwrap_or_default()
+                    });
+                Outcome::Ran {
+                    cus: result.compute_units_consumed,
+                    footprint,
+                }
+            }
+            RunOutcome::Fault(message) => Outcome::CannotRun(message),
+            RunOutcome::OutOfMemory => {
+                Outcome::CannotRun(format!("the {} KiB heap exhausted", HEAP_FRAME / 1024))
+            }
+            other => {
+                checked.failures.push(format!(
+                    "{case}: valid arguments refused ({:?}; {other:?})",
+                    result.program_result
+                ));
+                continue;
+            }
+        };
+        checked.rows.push(Row {
+            site: Site::Instruction,
+            name: call.instruction.clone(),
+            format,
+            operation: "args",
+            instance: "full",
+            account_bytes: call.data.len(),
+            outcome: measured,
+        });
+    }
+    check_errors(&logged, id, format, handlers, &calls, &label, &mut checked);
+    check_hostile(&logged, id, format, &calls, &label, &mut checked);
+    checked
+}
+
+/// Each contract error on an input made for it, with account [0]
+/// unchanged inside the VM.
+fn check_errors(
+    logged: &LoggedMollusk,
+    id: Pubkey,
+    format: Format,
+    handlers: &[Handler],
+    calls: &[Call],
+    label: &str,
+    checked: &mut Checked,
+) {
+    let Some(first) = calls.first() else { return };
+    let discriminator_len = handlers[0].instruction.discriminator.len();
+    let known: Vec<&[u8]> = handlers
+        .iter()
+        .map(|h| h.instruction.discriminator.as_slice())
+        .collect();
+    let mut unknown = first.data.clone();
+    while known.contains(&&unknown[..discriminator_len]) {
+        unknown[0] = unknown[0].wrapping_add(1);
+    }
+    let invalid = ProgramError::InvalidInstructionData;
+    let mut cases: Vec<(String, Vec<u8>, bool, usize, ProgramError)> = vec![
+        (
+            "no account".into(),
+            first.data.clone(),
+            true,
+            0,
+            ProgramError::NotEnoughAccountKeys,
+        ),
+        (
+            "data shorter than the discriminator".into(),
+            first.data[..discriminator_len - 1].to_vec(),
+            true,
+            1,
+            invalid.clone(),
+        ),
+        (
+            "read-only account".into(),
+            first.data.clone(),
+            false,
+            1,
+            ProgramError::Immutable,
+        ),
+        (
+            "unknown discriminator".into(),
+            unknown,
+            true,
+            1,
+            invalid.clone(),
+        ),
+    ];
+    for (handler, call) in handlers.iter().zip(calls) {
+        let ix = handler.instruction;
+        let at = discriminator_len;
+        // Short arguments: one byte less than the format reads (the floor
+        // reads only the stored argument's bytes).
+        let needed = match format {
+            Format::Floor => handler.store.as_ref().map_or(0, |path| {
+                crate::render::arguments::scalar_len(value::ty_at(&ix.args, path))
+            }),
+            _ => call.args_len,
+        };
+        if needed > 0 && !ix.args.fields.is_empty() {
+            cases.push((
+                format!("`{}`'s arguments cut short", ix.name),
+                call.data[..at + needed - 1].to_vec(),
+                true,
+                1,
+                invalid.clone(),
+            ));
+        }
+        if format != Format::Floor && !ix.args.fields.is_empty() {
+            let args = arguments(ix, Lengths::default());
+            if let Some((offset, byte)) = value::first_invalid(&args, &Ty::Struct(ix.args.clone()))
+            {
+                let mut data = call.data.clone();
+                data[at + offset] = byte;
+                cases.push((
+                    format!("`{}` with an invalid byte at {offset}", ix.name),
+                    data,
+                    true,
+                    1,
+                    invalid.clone(),
+                ));
+            }
+        }
+    }
+    for (name, data, writable, count, error) in cases {
+        let instruction = solana_instruction(id, &data, writable, count);
+        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, count));
+        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == error);
+        if !right || !matches!(outcome, RunOutcome::Error(_)) {
+            checked.failures.push(format!(
+                "{label}, {name}: {:?} ({outcome:?}), the contract says {error:?}",
+                result.program_result
+            ));
+        }
+    }
+}
+
+/// The hostile generator on every instruction's data in turn: never a VM
+/// fault, never a change before a failure; an out-of-memory abort only for
+/// borsh (it preallocates what a corrupt length claims).
+fn check_hostile(
+    logged: &LoggedMollusk,
+    id: Pubkey,
+    format: Format,
+    calls: &[Call],
+    label: &str,
+    checked: &mut Checked,
+) {
+    if calls.is_empty() {
+        return;
+    }
+    let config = Config {
+        cases: HOSTILE_CASES,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let strategy = (hostile::mutation(), 0..calls.len());
+    let mut tally: BTreeMap<String, u32> = BTreeMap::new();
+    for _ in 0..HOSTILE_CASES {
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let (mutation, which) = tree.current();
+        let damaged = mutation.apply(&calls[which].data);
+        let instruction = solana_instruction(id, &damaged, true, 1);
+        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, 1));
+        let name = match &outcome {
+            RunOutcome::Fault(message) => {
+                checked.failures.push(format!(
+                    "{label}, hostile {mutation:?} on `{}`: VM fault: {message}",
+                    calls[which].instruction
+                ));
+                continue;
+            }
+            RunOutcome::ChangedBeforeFailure(what) => {
+                checked.failures.push(format!(
+                    "{label}, hostile {mutation:?} on `{}`: changed before a failure: {what}",
+                    calls[which].instruction
+                ));
+                continue;
+            }
+            RunOutcome::OutOfMemory if format == Format::Borsh => {
+                "out of memory (documented for borsh)".to_string()
+            }
+            RunOutcome::Success if result.resulting_accounts[0].1.data.len() != OUT_LEN => {
+                checked.failures.push(format!(
+                    "{label}, hostile {mutation:?}: the account's length changed"
+                ));
+                continue;
+            }
+            other => other.name(),
+        };
+        *tally.entry(name).or_default() += 1;
+    }
+    for (name, count) in tally {
+        *checked.hostile.entry(name).or_default() += count;
+    }
+}
