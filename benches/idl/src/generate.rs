@@ -17,7 +17,7 @@ use crate::{
         self, Format, Target,
         arguments::{self, Handler},
     },
-    value::{FieldPath, default_fields, default_path, is_scalar, path_of},
+    value::{FieldPath, default_path, is_scalar, path_of},
 };
 
 /// One program to build: an account type in a format.
@@ -30,8 +30,8 @@ pub struct Planned {
     pub package: String,
     /// `<account>_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
-    pub read: usize,
-    pub update: Option<usize>,
+    pub read: FieldPath,
+    pub update: Option<FieldPath>,
 }
 
 /// What became of an account in a format before anything ran.
@@ -290,7 +290,7 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
             };
             let Some(read) = read else {
                 plans.push(skip(
-                    "no scalar or pubkey field at the top level to read (choose one with READ=Account.field)"
+                    "no scalar or pubkey field to read, at the top level or in a nested struct (choose one with READ=Account.field)"
                         .into(),
                 ));
                 continue;
@@ -344,8 +344,8 @@ pub fn write(
             source: &program.path,
             account,
             index: planned.index,
-            read: planned.read,
-            update: planned.update,
+            read: planned.read.clone(),
+            update: planned.update.clone(),
         };
         let crate_dir = programs.join(&planned.name);
         fs::create_dir_all(crate_dir.join("src"))
@@ -379,45 +379,30 @@ pub fn write(
 }
 
 /// The `read` and `update` fields of `account`: the user's where given
-/// (each must be a top-level scalar or pubkey, an integer for `update`),
-/// else the defaults.
+/// (`READ=Pool.fees.protocol_fee`: a path into nested structs, to a scalar
+/// or pubkey, an integer for `update`), else the defaults (the last
+/// top-level one, else one inside the last nested struct that has one).
 fn chosen(
     account: &Account,
     choices: &FieldChoices,
-) -> Result<(Option<usize>, Option<usize>), String> {
-    let (mut read, mut update) = default_fields(&account.record);
-    let find = |list: &[(String, String)], what: &str, ok: fn(&Ty) -> bool| {
+) -> Result<(Option<FieldPath>, Option<FieldPath>), String> {
+    let is_int = |ty: &Ty| matches!(ty, Ty::Int { .. });
+    let find = |list: &[(String, String)], what: &str, ok: fn(&Ty) -> bool, kind: &str| {
         let Some((_, field)) = list.iter().find(|(a, _)| *a == account.name) else {
             return Ok(None);
         };
-        match account.record.fields.iter().position(|f| f.name == *field) {
-            Some(i) if ok(&account.record.fields[i].ty) => Ok(Some(i)),
-            Some(_) => Err(format!(
-                "{what}={}.{field}: not a top-level {}",
-                account.name,
-                if what == "READ" {
-                    "scalar or pubkey"
-                } else {
-                    "integer"
-                }
-            )),
-            None => Err(format!(
-                "{what}={}.{field}: `{}` has no field `{field}`",
-                account.name, account.name
-            )),
+        let path = path_of(&account.record, field)
+            .map_err(|e| format!("{what}={}.{field}: {e}", account.name))?;
+        if ok(crate::value::ty_at(&account.record, &path)) {
+            Ok(Some(path))
+        } else {
+            Err(format!("{what}={}.{field}: not {kind}", account.name))
         }
     };
-    if let Some(i) = find(&choices.read, "READ", |ty| {
-        matches!(
-            ty,
-            Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey
-        )
-    })? {
-        read = Some(i);
-    }
-    if let Some(i) = find(&choices.update, "UPDATE", |ty| matches!(ty, Ty::Int { .. }))? {
-        update = Some(i);
-    }
+    let read = find(&choices.read, "READ", is_scalar, "a scalar or pubkey")?
+        .or_else(|| default_path(&account.record, is_scalar));
+    let update = find(&choices.update, "UPDATE", is_int, "an integer")?
+        .or_else(|| default_path(&account.record, is_int));
     Ok((read, update))
 }
 

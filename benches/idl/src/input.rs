@@ -191,7 +191,8 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
     let mut accounts = Vec::new();
     let mut add_type = |def: Value| {
         let name = text_of(def.get("name")).unwrap_or_default();
-        let parsed = serde_json::from_value::<IdlTypeDef>(def).map_err(|e| e.to_string());
+        let parsed = serde_json::from_value::<IdlTypeDef>(def.clone())
+            .map_err(|e| unreadable_field(&def).unwrap_or_else(|| e.to_string()));
         types.insert(name, parsed);
     };
     match format {
@@ -281,6 +282,89 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
 pub fn legacy_discriminator(name: &str) -> [u8; 8] {
     let hash = Sha256::digest(format!("account:{name}").as_bytes());
     hash[..8].try_into().expect("a sha256 is 32 bytes")
+}
+
+/// Where a type definition that does not parse goes wrong: the first
+/// field whose type is not one of the spec's, named with the type as the
+/// file writes it (`coption`, `hashMap`, ...), in place of serde's "did
+/// not match any variant".
+fn unreadable_field(def: &Value) -> Option<String> {
+    let ty = def.get("type")?;
+    let mut fields: Vec<(String, &Value)> = Vec::new();
+    fn named<'a>(owner: Option<&str>, list: &'a Value) -> Vec<(String, &'a Value)> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, field)| {
+                let (name, ty) = match field.get("name").and_then(Value::as_str) {
+                    Some(name) => (name.to_string(), field.get("type").unwrap_or(&Value::Null)),
+                    None => (i.to_string(), field),
+                };
+                (owner.map_or(name.clone(), |o| format!("{o}::{name}")), ty)
+            })
+            .collect()
+    }
+    if let Some(list) = ty.get("fields") {
+        fields.extend(named(None, list));
+    }
+    for variant in ty
+        .get("variants")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let (Some(name), Some(list)) = (
+            variant.get("name").and_then(Value::as_str),
+            variant.get("fields"),
+        ) {
+            fields.extend(named(Some(name), list));
+        }
+    }
+    if let Some(alias) = ty.get("alias") {
+        fields.push(("(alias)".into(), alias));
+    }
+    fields
+        .into_iter()
+        .find_map(|(name, ty)| unreadable_type(ty).map(|what| format!("field `{name}`: {what}")))
+}
+
+/// Why `ty` is not a type of the spec, naming the innermost part that is
+/// not; `None` where it is one.
+fn unreadable_type(ty: &Value) -> Option<String> {
+    if serde_json::from_value::<anchor_lang_idl_spec::IdlType>(ty.clone()).is_ok() {
+        return None;
+    }
+    let object = ty.as_object();
+    let inner = object.and_then(|o| {
+        ["option", "vec", "array"]
+            .iter()
+            .find_map(|key| o.get(*key))
+            .map(|inner| match inner {
+                Value::Array(parts) => parts.first().unwrap_or(&Value::Null),
+                other => other,
+            })
+    });
+    if let Some(found) = inner.and_then(unreadable_type) {
+        return Some(found);
+    }
+    let written = match ty {
+        Value::String(name) => name.clone(),
+        Value::Object(o) => o.keys().next().cloned().unwrap_or_default(),
+        other => other.to_string(),
+    };
+    let known =
+        "bool, u8-u128, i8-i128, f32, f64, pubkey, string, bytes, option, vec, array, defined";
+    Some(format!(
+        "`{written}` is not a type of the Anchor IDL spec that make idl reads ({known}){}",
+        match written.as_str() {
+            "coption" =>
+                "; a legacy `coption` (a 4-byte tag then the value, as SPL's `COption`) has no borsh layout in the spec",
+            "hashMap" | "hashSet" | "bTreeMap" | "bTreeSet" =>
+                "; maps and sets have no layout make idl generates",
+            _ => "",
+        }
+    ))
 }
 
 /// A legacy Anchor instruction's discriminator: the first 8 bytes of
@@ -488,6 +572,28 @@ mod tests {
         assert_eq!(
             legacy_instruction_discriminator("placePerpOrder"),
             [0x45, 0xa1, 0x5d, 0xca, 0x78, 0x7e, 0x4c, 0xb9]
+        );
+    }
+
+    #[test]
+    fn a_type_the_spec_does_not_have_is_named_with_its_field() {
+        let legacy = r#"{"version": "1", "name": "l", "accounts": [{"name": "A", "type": {"kind": "struct",
+            "fields": [{"name": "n", "type": "u8"}, {"name": "close_authority", "type": {"coption": "publicKey"}}]}}]}"#;
+        let parsed = parse("l.json", "l", legacy).unwrap();
+        let error = parsed.types["A"].as_ref().unwrap_err();
+        assert!(
+            error.starts_with(
+                "field `close_authority`: `coption` is not a type of the Anchor IDL spec that make idl reads"
+            ),
+            "{error}"
+        );
+        assert!(error.contains("a legacy `coption`"), "{error}");
+        let nested = json!({"name": "P", "type": {"kind": "enum", "variants": [
+            {"name": "V1", "fields": [{"name": "map", "type": {"vec": {"hashMap": ["string", "u8"]}}}]}]}});
+        assert!(
+            unreadable_field(&nested)
+                .unwrap()
+                .starts_with("field `V1::map`: `hashMap` is not a type"),
         );
     }
 

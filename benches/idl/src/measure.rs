@@ -244,19 +244,16 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
 /// The three operations on `record`: `full` and `update` leave the update
 /// field one higher; `read` asks for the read field's value.
 fn calls(planned: &Planned, account: &Account, record: &Value) -> Vec<Call> {
-    let Value::Struct(fields) = record else {
-        unreachable!("a record is a struct")
-    };
-    let read_ty = &account.record.fields[planned.read].ty;
-    let read = value::scalar_bytes(&fields[planned.read], read_ty);
+    let read_ty = value::ty_at(&account.record, &planned.read);
+    let read = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
     let index = planned.index;
     let mut calls = Vec::new();
-    let updated = planned.update.map(|i| {
-        let ty = &account.record.fields[i].ty;
-        let new = value::updated(&fields[i], ty);
+    let updated = planned.update.as_ref().map(|path| {
+        let ty = value::ty_at(&account.record, path);
+        let new = value::updated(value::value_at(record, path), ty);
         (
             value::scalar_bytes(&new, ty),
-            value::with_field(record, i, new),
+            value::with_path(record, path, new),
         )
     });
     calls.push(Call {
@@ -339,8 +336,8 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
     let data = instance.data(account, record);
     let index = planned.index;
     let full = vec![0, index];
-    let read_ty = &account.record.fields[planned.read].ty;
-    let mut other = value::scalar_bytes(&field(record, planned.read), read_ty);
+    let read_ty = value::ty_at(&account.record, &planned.read);
+    let mut other = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
     other[0] ^= 0x01;
     let case = |name, instruction: Vec<u8>, writable, count, data: &[u8], error| ErrorCase {
         name,
@@ -461,13 +458,6 @@ struct ErrorCase {
     count: usize,
     data: Vec<u8>,
     error: ProgramError,
-}
-
-fn field(record: &Value, index: usize) -> Value {
-    match record {
-        Value::Struct(fields) => fields[index].clone(),
-        _ => unreachable!("a record is a struct"),
-    }
 }
 
 /// The project's hostile generator on the account's data, with each

@@ -11,6 +11,7 @@ use quote::{format_ident, quote};
 use crate::{
     layout::{borsh_fixed_len, struct_layout, zero_copy},
     model::{Account, Enum, Kind, Struct, Ty},
+    value::{FieldPath, ty_at},
 };
 
 pub mod arguments;
@@ -153,8 +154,8 @@ pub struct Target<'a> {
     pub account: &'a Account,
     /// The account's index in the IDL (the instruction's second byte).
     pub index: u8,
-    pub read: usize,
-    pub update: Option<usize>,
+    pub read: FieldPath,
+    pub update: Option<FieldPath>,
 }
 
 /// The crate's `src/lib.rs` for `target` in `format`.
@@ -197,10 +198,10 @@ pub fn program(target: &Target, format: Format) -> String {
         .iter()
         .map(|b| Literal::u8_unsuffixed(*b));
     let index = Literal::u8_unsuffixed(target.index);
-    let read_len = Literal::usize_unsuffixed(field_len(&account.record.fields[target.read].ty));
-    let update_len = match target.update {
-        Some(i) => {
-            let len = Literal::usize_unsuffixed(field_len(&account.record.fields[i].ty));
+    let read_len = Literal::usize_unsuffixed(field_len(ty_at(&account.record, &target.read)));
+    let update_len = match &target.update {
+        Some(path) => {
+            let len = Literal::usize_unsuffixed(field_len(ty_at(&account.record, path)));
             quote!(Some(#len))
         }
         None => quote!(None),
@@ -281,6 +282,36 @@ fn field_len(ty: &Ty) -> usize {
         Ty::Pubkey => 32,
         _ => unreachable!("read and update fields are scalars or pubkeys"),
     }
+}
+
+/// The expression that names the field at `path` in the value `base` of
+/// `record`'s type (`record.fees.protocol_fee`).
+fn field_expr(base: TokenStream, record: &Struct, path: &[usize]) -> TokenStream {
+    let mut expr = base;
+    let mut at = record;
+    for i in path {
+        let field = ident(&at.fields[*i].name, false);
+        expr = quote!(#expr.#field);
+        if let Ty::Struct(inner) = &at.fields[*i].ty {
+            at = inner;
+        }
+    }
+    expr
+}
+
+/// `let at = ...;` steps from the start of `record` to the field at
+/// `path`, passing (reading only lengths and tags) what lies before it at
+/// each level; constant offsets where nothing before it varies.
+fn walk_to(record: &Struct, path: &[usize]) -> TokenStream {
+    let mut steps = Vec::new();
+    let mut at = record;
+    for i in path {
+        steps.push(walk_fields(&at.fields[..*i], Walk::Skip));
+        if let Ty::Struct(inner) = &at.fields[*i].ty {
+            at = inner;
+        }
+    }
+    quote!(#(#steps)*)
 }
 
 /// A Rust identifier for an IDL name: snake_case for fields (`r#` where it
@@ -462,12 +493,11 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
     let boxed = format == Format::BorshBoxed;
     let record = &target.account.record;
     let name = ident(&record.name, true);
-    let read_field = &record.fields[target.read];
-    let read = ident(&read_field.name, false);
-    let read_bytes = match read_field.ty {
-        Ty::Bool => quote!([u8::from(record.#read)]),
-        Ty::Pubkey => quote!(record.#read),
-        _ => quote!(record.#read.to_le_bytes()),
+    let read = field_expr(quote!(record), record, &target.read);
+    let read_bytes = match ty_at(record, &target.read) {
+        Ty::Bool => quote!([u8::from(#read)]),
+        Ty::Pubkey => quote!(#read),
+        _ => quote!(#read.to_le_bytes()),
     };
     let value_ty = if boxed {
         quote!(alloc::boxed::Box<#name>)
@@ -514,20 +544,20 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
     let encode = quote! {
         encode(&record, data)
     };
-    let (full, update) = match target.update {
-        Some(i) => {
-            let field = ident(&record.fields[i].name, false);
-            let ty = owned_ty(&record.fields[i].ty);
+    let (full, update) = match &target.update {
+        Some(path) => {
+            let field = field_expr(quote!(record), record, path);
+            let ty = owned_ty(ty_at(record, path));
             (
                 quote! {
                     #decode
-                    record.#field = record.#field.wrapping_add(1);
+                    #field = #field.wrapping_add(1);
                     #encode
                 },
                 quote! {
                     #decode
                     let value = value.try_into().map_err(|_| ProgramError::InvalidInstructionData)?;
-                    record.#field = #ty::from_le_bytes(value);
+                    #field = #ty::from_le_bytes(value);
                     #encode
                 },
             )
@@ -734,33 +764,32 @@ fn bytemuck_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
     let valid = format_ident!("valid_{}", snake(&record.name));
     let size =
         Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
-    let read_field = &record.fields[target.read];
-    let read = ident(&read_field.name, false);
-    let (read_bytes, read_check) = match read_field.ty {
+    let read = field_expr(quote!(record), record, &target.read);
+    let (read_bytes, read_check) = match ty_at(record, &target.read) {
         Ty::Bool => (
-            quote!([record.#read]),
+            quote!([#read]),
             quote! {
-                if record.#read > 1 {
+                if #read > 1 {
                     return Err(ProgramError::InvalidAccountData);
                 }
             },
         ),
-        _ => (quote!(record.#read), quote!()),
+        _ => (quote!(#read), quote!()),
     };
-    let (full, update) = match target.update {
-        Some(i) => {
-            let field = ident(&record.fields[i].name, false);
-            let Ty::Int { bytes, signed } = record.fields[i].ty else {
+    let (full, update) = match &target.update {
+        Some(path) => {
+            let field = field_expr(quote!(record), record, path);
+            let Ty::Int { bytes, signed } = *ty_at(record, path) else {
                 unreachable!("the update field is an integer")
             };
             let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
             (
                 quote! {
-                    record.#field = #int::from_le_bytes(record.#field).wrapping_add(1).to_le_bytes();
+                    #field = #int::from_le_bytes(#field).wrapping_add(1).to_le_bytes();
                 },
                 quote! {
                     let record = cast_mut(data)?;
-                    record.#field = value.try_into().map_err(|_| ProgramError::InvalidInstructionData)?;
+                    #field = value.try_into().map_err(|_| ProgramError::InvalidInstructionData)?;
                     Ok(())
                 },
             )
@@ -884,18 +913,19 @@ fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
     let name = ident(&record.name, true);
     let size =
         Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
-    let read = ident(&record.fields[target.read].name, false);
-    let (full, update) = match target.update {
-        Some(i) => {
-            let field = ident(&record.fields[i].name, false);
-            let bump = match record.fields[i].ty {
-                Ty::Int { bytes: 1, .. } => quote!(record.#field = record.#field.wrapping_add(1);),
-                _ => quote!(record.#field.set(record.#field.get().wrapping_add(1));),
+    let read = field_expr(quote!(record), record, &target.read);
+    let (full, update) = match &target.update {
+        Some(path) => {
+            let field = field_expr(quote!(record), record, path);
+            let bump = match ty_at(record, path) {
+                Ty::Int { bytes: 1, .. } => quote!(#field = #field.wrapping_add(1);),
+                _ => quote!(#field.set(#field.get().wrapping_add(1));),
             };
+            let in_place = field_expr(quote!(record_mut(data)?), record, path);
             (
                 bump,
                 quote! {
-                    zerocopy::IntoBytes::as_mut_bytes(&mut record_mut(data)?.#field).copy_from_slice(value);
+                    zerocopy::IntoBytes::as_mut_bytes(&mut #in_place).copy_from_slice(value);
                     Ok(())
                 },
             )
@@ -914,7 +944,7 @@ fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
                 .and_then(|bytes| <#name as zerocopy::TryFromBytes>::try_ref_from_bytes(bytes).ok())
                 .ok_or(ProgramError::InvalidAccountData)?;
         },
-        quote!(zerocopy::IntoBytes::as_bytes(&record.#read) == value),
+        quote!(zerocopy::IntoBytes::as_bytes(&#read) == value),
         update,
     );
     let helpers = quote! {
@@ -964,16 +994,16 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
             walkers.push(walker(ty, mode));
         }
     }
-    // Where the record's field `index` starts: the fields before it passed.
-    let start_of = |index: usize| {
-        let steps = walk_fields(&record.fields[..index], Walk::Skip);
+    // Where the field at `path` starts: what lies before it passed.
+    let start_of = |path: &[usize]| {
+        let steps = walk_to(record, path);
         quote!({ let at = 0usize; #steps at })
     };
-    let len_of = |i: usize| Literal::usize_unsuffixed(field_len(&record.fields[i].ty));
+    let len_of = |path: &[usize]| Literal::usize_unsuffixed(field_len(ty_at(record, path)));
     let record_walker = Walk::Validate.function(&record.name);
-    let read_at = start_of(target.read);
-    let read_len = len_of(target.read);
-    let read_check = match record.fields[target.read].ty {
+    let read_at = start_of(&target.read);
+    let read_len = len_of(&target.read);
+    let read_check = match ty_at(record, &target.read) {
         Ty::Bool => quote! {
             if field[0] > 1 {
                 return Err(ProgramError::InvalidAccountData);
@@ -981,11 +1011,11 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
         },
         _ => quote!(),
     };
-    let (full, update) = match target.update {
-        Some(i) => {
-            let at = start_of(i);
-            let len = len_of(i);
-            let Ty::Int { bytes, signed } = record.fields[i].ty else {
+    let (full, update) = match &target.update {
+        Some(path) => {
+            let at = start_of(path);
+            let len = len_of(path);
+            let Ty::Int { bytes, signed } = *ty_at(record, path) else {
                 unreachable!("the update field is an integer")
             };
             let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);

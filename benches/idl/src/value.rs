@@ -291,44 +291,12 @@ pub fn account_data(account: &Account, record: &Value) -> Vec<u8> {
     data
 }
 
-/// The record's top-level field `index`, replaced.
-pub fn with_field(record: &Value, index: usize, value: Value) -> Value {
-    let Value::Struct(fields) = record else {
-        unreachable!("a record is a struct")
-    };
-    let mut fields = fields.clone();
-    fields[index] = value;
-    Value::Struct(fields)
-}
-
 /// The bytes of a scalar or pubkey value, as the instruction data carries
 /// it (little-endian, a bool as one byte).
 pub fn scalar_bytes(value: &Value, ty: &Ty) -> Vec<u8> {
     let mut bytes = Vec::new();
     borsh(value, ty, &mut bytes);
     bytes
-}
-
-/// Which top-level fields the operations use: `read`, the last scalar or
-/// pubkey (the farthest an in-place reader travels); `update`, the last
-/// integer; neither a padding or reserved field. `None` where the record
-/// has no such field.
-pub fn default_fields(record: &Struct) -> (Option<usize>, Option<usize>) {
-    let last = |pred: fn(&Ty) -> bool| {
-        record
-            .fields
-            .iter()
-            .rposition(|f| pred(&f.ty) && !is_reserved(&f.name))
-    };
-    (
-        last(|ty| {
-            matches!(
-                ty,
-                Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey
-            )
-        }),
-        last(|ty| matches!(ty, Ty::Int { .. })),
-    )
 }
 
 /// A field inside a record: its index at each level of nested structs.
@@ -846,6 +814,8 @@ mod tests {
     #[test]
     fn read_and_update_default_to_the_last_scalar_and_integer() {
         // `padding` is an array: not a read field.
-        assert_eq!(default_fields(&record()), (Some(3), Some(3)));
+        assert_eq!(default_path(&record(), is_scalar), Some(vec![3]));
+        let is_int = |ty: &Ty| matches!(ty, Ty::Int { .. });
+        assert_eq!(default_path(&record(), is_int), Some(vec![3]));
     }
 }

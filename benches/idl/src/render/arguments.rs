@@ -8,8 +8,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    Format, Walk, aligned_types, camel, ident, owned_types, reachable, snake, unparse, walk_fields,
-    walk_helpers, walker,
+    Format, Walk, aligned_types, camel, field_expr, ident, owned_types, reachable, snake, unparse,
+    walk_helpers, walk_to, walker,
 };
 use crate::{
     layout::struct_layout,
@@ -85,21 +85,6 @@ fn discriminator(instruction: &Instruction) -> TokenStream {
     format!("{:#018x}", u64::from_le_bytes(wide))
         .parse()
         .expect("a hex literal")
-}
-
-/// The expression that names the stored field in a decoded value
-/// (`args.fees.protocol_fee`).
-fn field_expr(args: &Struct, path: &[usize]) -> TokenStream {
-    let mut expr = quote!(args);
-    let mut at = args;
-    for i in path {
-        let field = ident(&at.fields[*i].name, false);
-        expr = quote!(#expr.#field);
-        if let Ty::Struct(inner) = &at.fields[*i].ty {
-            at = inner;
-        }
-    }
-    expr
 }
 
 /// A scalar's width in bytes.
@@ -278,7 +263,7 @@ fn handler(h: &Handler, format: Format) -> TokenStream {
                 };
                 let use_it = match stored {
                     Some(path) => {
-                        let expr = field_expr(args, path);
+                        let expr = field_expr(quote!(args), args, path);
                         match ty_at(args, path) {
                             Ty::Bool => quote!(store(out, &[u8::from(#expr)])),
                             Ty::Pubkey => quote!(store(out, &#expr)),
@@ -324,7 +309,7 @@ fn handler(h: &Handler, format: Format) -> TokenStream {
                 let valid = format_ident!("valid_{}", snake(&args.name));
                 let use_it = match stored {
                     Some(path) => {
-                        let expr = field_expr(args, path);
+                        let expr = field_expr(quote!(args), args, path);
                         match ty_at(args, path) {
                             Ty::Bool => quote!(store(out, &[#expr])),
                             _ => quote!(store(out, &#expr)),
@@ -355,19 +340,4 @@ fn handler(h: &Handler, format: Format) -> TokenStream {
             #body
         }
     }
-}
-
-/// `let at = ...;` steps from the start of `args` to the field at `path`,
-/// passing (reading only lengths and tags) what lies before it at each
-/// level; constant offsets where nothing before it varies.
-fn walk_to(args: &Struct, path: &[usize]) -> TokenStream {
-    let mut steps = Vec::new();
-    let mut at = args;
-    for i in path {
-        steps.push(walk_fields(&at.fields[..*i], Walk::Skip));
-        if let Ty::Struct(inner) = &at.fields[*i].ty {
-            at = inner;
-        }
-    }
-    quote!(#(#steps)*)
 }
