@@ -374,6 +374,12 @@ impl LoggedMollusk {
         }
     }
 
+    /// The runtime's log of the last run (`Program data: ...` lines
+    /// included).
+    pub fn messages(&self) -> Vec<String> {
+        self.log.borrow().messages.clone()
+    }
+
     /// Runs `case`'s instruction (without checking it) and says what came
     /// of it.
     pub fn run(&self, case: &Case) -> (InstructionResult, Outcome) {

@@ -6,6 +6,7 @@
 use pinocchio::{AccountView, ProgramResult, error::ProgramError};
 
 pub mod arguments;
+pub mod events;
 
 /// The three operations on one account type: `data` is the account's data
 /// after its discriminator (which the dispatch has checked).

@@ -12,10 +12,12 @@ use std::{
 
 use crate::{
     layout::account_len,
-    model::{Account, Instruction, Program, Ty},
+    model::Site,
+    model::{Account, Event, Instruction, Program, Ty},
     render::{
         self, Format, Target,
         arguments::{self, Handler},
+        events::{self, Emitter},
     },
     value::{FieldPath, default_path, is_scalar, path_of},
 };
@@ -135,10 +137,11 @@ impl PlannedArguments {
     }
 }
 
-/// An instruction with no row in a format, and why.
+/// An instruction or event with no row in a format, and why.
 #[derive(Clone, Debug)]
-pub struct SkippedInstruction {
-    pub instruction: String,
+pub struct Skipped {
+    pub site: Site,
+    pub name: String,
     pub format: Format,
     pub reason: String,
 }
@@ -148,7 +151,7 @@ pub struct SkippedInstruction {
 pub fn plan_arguments(
     program: &Program,
     choices: &FieldChoices,
-) -> (Vec<PlannedArguments>, Vec<SkippedInstruction>) {
+) -> (Vec<PlannedArguments>, Vec<Skipped>) {
     let mut planned = Vec::new();
     let mut skipped = Vec::new();
     let mut stores = Vec::new();
@@ -157,8 +160,9 @@ pub fn plan_arguments(
             Ok(store) => stores.push((ix, store)),
             Err(reason) => {
                 for format in arguments::FORMATS {
-                    skipped.push(SkippedInstruction {
-                        instruction: ix.name.clone(),
+                    skipped.push(Skipped {
+                        site: Site::Instruction,
+                        name: ix.name.clone(),
                         format,
                         reason: reason.clone(),
                     });
@@ -173,8 +177,9 @@ pub fn plan_arguments(
                 Ok(()) => handlers.push((ix.name.clone(), store.clone(), true)),
                 Err(reason) => {
                     handlers.push((ix.name.clone(), store.clone(), false));
-                    skipped.push(SkippedInstruction {
-                        instruction: ix.name.clone(),
+                    skipped.push(Skipped {
+                        site: Site::Instruction,
+                        name: ix.name.clone(),
                         format,
                         reason,
                     });
@@ -244,6 +249,111 @@ pub fn write_arguments(
             planned.format,
         ),
     )
+}
+
+/// The event program of one format: every event, and whether the format
+/// encodes it (else it is logged as it came, with no row).
+#[derive(Clone, Debug)]
+pub struct PlannedEvents {
+    pub format: Format,
+    pub package: String,
+    /// `events_<format>`: the crate's folder and the `.so`'s name.
+    pub name: String,
+    pub emitters: Vec<(String, bool)>,
+}
+
+impl PlannedEvents {
+    /// The emitters, resolved against the program's events.
+    pub fn emitters<'a>(&self, program: &'a Program) -> Vec<Emitter<'a>> {
+        self.emitters
+            .iter()
+            .map(|(name, measured)| Emitter {
+                event: event(program, name),
+                measured: *measured,
+            })
+            .collect()
+    }
+}
+
+/// The event programs of `program`, one per format, and the events a
+/// format cannot encode, with their reasons.
+pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
+    let mut planned = Vec::new();
+    let mut skipped = Vec::new();
+    let all: Vec<&Event> = program
+        .events
+        .iter()
+        .flatten()
+        .filter(|e| e.discriminator.len() == 8)
+        .collect();
+    for format in events::FORMATS {
+        let mut emitters = Vec::new();
+        for event in &all {
+            let fits = events::fits(format, event);
+            if let Err(reason) = &fits {
+                skipped.push(Skipped {
+                    site: Site::Event,
+                    name: event.name.clone(),
+                    format,
+                    reason: reason.clone(),
+                });
+            }
+            emitters.push((event.name.clone(), fits.is_ok()));
+        }
+        if !emitters.iter().any(|(_, measured)| *measured) {
+            continue;
+        }
+        let name = format!("events_{}", format.name());
+        planned.push(PlannedEvents {
+            format,
+            package: format!(
+                "idl-{}-{}",
+                render::snake(&program.name).replace('_', "-"),
+                name.replace('_', "-")
+            ),
+            name,
+            emitters,
+        });
+    }
+    (planned, skipped)
+}
+
+/// Writes one event program's crate.
+pub fn write_events(
+    root: &Path,
+    dir: &Path,
+    program: &Program,
+    planned: &PlannedEvents,
+) -> Result<(), String> {
+    let crate_dir = dir.join("programs").join(&planned.name);
+    fs::create_dir_all(crate_dir.join("src"))
+        .map_err(|e| format!("creating {}: {e}", crate_dir.display()))?;
+    write_if_changed(
+        &crate_dir.join("Cargo.toml"),
+        &events::manifest(
+            &planned.package,
+            planned.format,
+            &root.join("common").to_string_lossy(),
+        ),
+    )?;
+    write_if_changed(
+        &crate_dir.join("src/lib.rs"),
+        &events::program(
+            &program.name,
+            &program.path,
+            &planned.emitters(program),
+            planned.format,
+        ),
+    )
+}
+
+fn event<'a>(program: &'a Program, name: &str) -> &'a Event {
+    program
+        .events
+        .iter()
+        .flatten()
+        .find(|e| e.name == name)
+        .expect("planned from the program's events")
 }
 
 fn instruction<'a>(program: &'a Program, name: &str) -> &'a Instruction {
@@ -323,6 +433,7 @@ pub fn write(
     program: &Program,
     plans: &[Plan],
     arguments: &[PlannedArguments],
+    events: &[PlannedEvents],
 ) -> Result<PathBuf, String> {
     let dir = out_dir(root, &program.name);
     let programs = dir.join("programs");
@@ -362,6 +473,10 @@ pub fn write(
     }
     for planned in arguments {
         write_arguments(root, &dir, program, planned)?;
+        wanted.push(planned.name.clone());
+    }
+    for planned in events {
+        write_events(root, &dir, program, planned)?;
         wanted.push(planned.name.clone());
     }
     // A crate from an earlier run that is not planned now would stay a

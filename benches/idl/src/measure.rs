@@ -26,6 +26,7 @@ use solana_pubkey::Pubkey;
 use crate::{
     generate::Planned,
     model::Account,
+    model::Site,
     render::Format,
     value::{self, Instances, Lengths, Shape, Value},
 };
@@ -50,24 +51,7 @@ pub enum Outcome {
 }
 
 pub mod arguments;
-
-/// Where a program serializes: what a row measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Site {
-    Account,
-    Instruction,
-    Event,
-}
-
-impl Site {
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Account => "account",
-            Self::Instruction => "instruction",
-            Self::Event => "event",
-        }
-    }
-}
+pub mod events;
 
 /// One measured row.
 #[derive(Clone, Debug)]

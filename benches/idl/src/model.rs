@@ -82,6 +82,24 @@ pub struct Account {
     pub record: Struct,
 }
 
+/// Where a program serializes: what a row measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Site {
+    Account,
+    Instruction,
+    Event,
+}
+
+impl Site {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Account => "account",
+            Self::Instruction => "instruction",
+            Self::Event => "event",
+        }
+    }
+}
+
 /// One instruction: the bytes its data starts with, then its arguments
 /// (borsh's encoding of `args`).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,6 +15,7 @@ use crate::{
 };
 
 pub mod arguments;
+pub mod events;
 
 /// A format the generator writes programs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -398,7 +399,11 @@ fn owned_derives(format: Format) -> TokenStream {
 
 /// Every struct and enum reachable from `roots`, with the format's derives.
 fn owned_types(roots: &[&Struct], format: Format) -> TokenStream {
-    let derives = owned_derives(format);
+    owned_types_with(roots, &owned_derives(format))
+}
+
+/// Every struct and enum reachable from `roots`, with `derives`.
+fn owned_types_with(roots: &[&Struct], derives: &TokenStream) -> TokenStream {
     let roots: Vec<Ty> = roots.iter().map(|r| Ty::Struct((*r).clone())).collect();
     let mut types = BTreeMap::new();
     for root in &roots {

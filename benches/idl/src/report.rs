@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use crate::{
     generate::Plan,
-    generate::SkippedInstruction,
-    measure::{Outcome, Row, Site},
-    model::{Account, Kind, Program},
+    generate::Skipped,
+    measure::{Outcome, Row},
+    model::{Account, Kind, Program, Site},
     render::Format,
 };
 
@@ -81,12 +81,7 @@ fn kind_name(account: &Account) -> &'static str {
 }
 
 /// `results.json`.
-pub fn json(
-    program: &Program,
-    rows: &[Row],
-    refused: &[Refused],
-    skipped: &[SkippedInstruction],
-) -> String {
+pub fn json(program: &Program, rows: &[Row], refused: &[Refused], skipped: &[Skipped]) -> String {
     let record = |site, name, format| base(program, site, name, format);
     let mut records: Vec<Record> = rows
         .iter()
@@ -115,15 +110,27 @@ pub fn json(
         ..record(r.site, &r.name, r.format)
     }));
     records.extend(skipped.iter().map(|s| Record {
-        operation: "args",
+        operation: operation(s.site),
         outcome: format!("not measured: {}", s.reason),
-        ..record(Site::Instruction, &s.instruction, s.format)
+        ..record(s.site, &s.name, s.format)
     }));
-    for unsupported in program.instructions.iter().filter_map(|i| i.as_ref().err()) {
+    let unsupported = program
+        .instructions
+        .iter()
+        .filter_map(|i| i.as_ref().err())
+        .map(|u| (Site::Instruction, u))
+        .chain(
+            program
+                .events
+                .iter()
+                .filter_map(|e| e.as_ref().err())
+                .map(|u| (Site::Event, u)),
+        );
+    for (site, u) in unsupported {
         records.push(Record {
-            operation: "args",
-            outcome: format!("not supported: {}", unsupported.reason),
-            ..record(Site::Instruction, &unsupported.name, Format::Floor)
+            operation: operation(site),
+            outcome: format!("not supported: {}", u.reason),
+            ..record(site, &u.name, Format::Floor)
         });
     }
     serde_json::to_string_pretty(&records).expect("records serialize")
@@ -180,6 +187,15 @@ fn base<'a>(program: &'a Program, site: Site, name: &'a str, format: Format) -> 
     }
 }
 
+/// The operation a site's rows measure.
+fn operation(site: Site) -> &'static str {
+    match site {
+        Site::Account => "build",
+        Site::Instruction => "args",
+        Site::Event => "emit",
+    }
+}
+
 /// Bytes in hex, as the IDL's discriminators are compared.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -191,7 +207,7 @@ pub fn summary(
     plans: &[Plan],
     rows: &[Row],
     refused: &[Refused],
-    skipped: &[SkippedInstruction],
+    skipped: &[Skipped],
     provenance: &Provenance,
     hostile: &BTreeMap<String, u32>,
 ) -> String {
@@ -309,63 +325,104 @@ pub fn summary(
             }
         }
     }
-    instructions(&mut out, program, rows, refused, skipped);
+    site_section(&mut out, program, Site::Instruction, rows, refused, skipped);
+    site_section(&mut out, program, Site::Event, rows, refused, skipped);
     let tally: Vec<String> = hostile.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let _ = writeln!(out, "\nHostile cases, by outcome: {}.", tally.join(", "));
     out
 }
 
-/// The instructions' section: a line per instruction, its CUs in each
-/// format beside the floor, and why a format has no row.
-fn instructions(
+/// The instructions' or events' section: a line per instruction or event,
+/// its CUs in each format beside the floor, and why a format has no row.
+fn site_section(
     out: &mut String,
     program: &Program,
+    site: Site,
     rows: &[Row],
     refused: &[Refused],
-    skipped: &[SkippedInstruction],
+    skipped: &[Skipped],
 ) {
-    if program.instructions.is_empty() {
+    let (names, unsupported): (Vec<(&str, &[u8])>, Vec<&crate::model::Unsupported>) = match site {
+        Site::Instruction => (
+            program
+                .instructions
+                .iter()
+                .flatten()
+                .map(|i| (i.name.as_str(), i.discriminator.as_slice()))
+                .collect(),
+            program
+                .instructions
+                .iter()
+                .filter_map(|i| i.as_ref().err())
+                .collect(),
+        ),
+        _ => (
+            program
+                .events
+                .iter()
+                .flatten()
+                .map(|e| (e.name.as_str(), e.discriminator.as_slice()))
+                .collect(),
+            program
+                .events
+                .iter()
+                .filter_map(|e| e.as_ref().err())
+                .collect(),
+        ),
+    };
+    if names.is_empty() && unsupported.is_empty() {
         return;
     }
-    let formats = crate::render::arguments::FORMATS;
-    let _ = writeln!(
-        out,
-        "\n## Instructions: arguments\n\nEach instruction's arguments (operation `args`): the dispatch on its discriminator, \
-         then every argument decoded and validated, then one argument stored in account [0] (checked). One program per \
-         format holds every instruction, as a real program does; `floor` is the same dispatch and store with no decode, \
-         so a format's own cost is its CUs minus the floor's. CUs of the generated arguments (strings of the \
-         `STRING_LEN`, lists of `VEC_LEN`).\n"
-    );
+    let (formats, intro, bytes_header) = match site {
+        Site::Instruction => (
+            crate::render::arguments::FORMATS,
+            "\n## Instructions: arguments\n\nEach instruction's arguments (operation `args`): the dispatch on its discriminator, \
+             then every argument decoded and validated, then one argument stored in account [0] (checked). One program per \
+             format holds every instruction, as a real program does; `floor` is the same dispatch and store with no decode, \
+             so a format's own cost is its CUs minus the floor's. CUs of the generated arguments (strings of the \
+             `STRING_LEN`, lists of `VEC_LEN`).\n",
+            "data bytes",
+        ),
+        _ => (
+            crate::render::events::FORMATS,
+            "\n## Events\n\nEach event (operation `emit`): the dispatch on its discriminator, the event built from the \
+             instruction data (the same wincode decode in borsh's, wincode's and the walk's programs; one copy for \
+             bytemuck), encoded after its discriminator as `emit!` does, and logged with `sol_log_data` (the logged \
+             bytes checked). `floor` logs the instruction data as it came: a format's own cost (build and encode) is its \
+             CUs minus the floor's. `log` is the `sol_log_data` syscall's share of the floor's CUs (it is the same in \
+             every format: the same bytes are logged).\n",
+            "logged bytes",
+        ),
+    };
+    let _ = writeln!(out, "{intro}");
     let header: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+    let log_header = if site == Site::Event { " log |" } else { "" };
+    let log_rule = if site == Site::Event { "---:|" } else { "" };
     let _ = writeln!(
         out,
-        "| instruction | discriminator | data bytes | {} | cheapest | borsh (x the cheapest) |\n|---|---|---:|{}---|---:|",
+        "| {} | discriminator | {bytes_header} | {} |{log_header} cheapest | borsh (x the cheapest) |\n|---|---|---:|{}{log_rule}---|---:|",
+        site.name(),
         header.join(" | "),
         "---:|".repeat(formats.len())
     );
     let of = |name: &str, format: Format| {
         rows.iter()
-            .find(|r| r.site == Site::Instruction && r.name == name && r.format == format)
+            .find(|r| r.site == site && r.name == name && r.format == format)
     };
     let ran = |name: &str, format: Format| match of(name, format).map(|r| &r.outcome) {
         Some(Outcome::Ran { cus, .. }) => Some(*cus),
         _ => None,
     };
-    for instruction in &program.instructions {
-        let instruction = match instruction {
-            Ok(instruction) => instruction,
-            Err(unsupported) => {
-                let _ = writeln!(
-                    out,
-                    "| {} | | | not supported: {} |{}",
-                    unsupported.name,
-                    unsupported.reason,
-                    " |".repeat(formats.len() + 1)
-                );
-                continue;
-            }
-        };
-        let name = instruction.name.as_str();
+    for u in &unsupported {
+        let _ = writeln!(
+            out,
+            "| {} | | | not supported: {} |{}",
+            u.name,
+            u.reason,
+            " |".repeat(formats.len() + 1 + usize::from(site == Site::Event))
+        );
+    }
+    for (name, discriminator) in names {
         let bytes = formats
             .iter()
             .find_map(|f| of(name, *f))
@@ -375,15 +432,19 @@ fn instructions(
             .map(|f| match of(name, *f).map(|r| &r.outcome) {
                 Some(Outcome::Ran { cus, .. }) => cus.to_string(),
                 Some(Outcome::CannotRun(why)) => why.clone(),
-                None if refused
-                    .iter()
-                    .any(|r| r.site == Site::Instruction && r.format == *f) =>
-                {
+                None if refused.iter().any(|r| r.site == site && r.format == *f) => {
                     "link refused".into()
                 }
                 None => "-".into(),
             })
             .collect();
+        let log = match of(name, Format::Floor).map(|r| &r.outcome) {
+            Some(Outcome::Ran { cus, footprint }) if site == Site::Event => {
+                format!(" {} |", footprint.syscall_cus(*cus))
+            }
+            _ if site == Site::Event => " - |".into(),
+            _ => String::new(),
+        };
         let decoders = formats.iter().filter(|f| **f != Format::Floor);
         let cheapest = decoders.clone().filter_map(|f| ran(name, *f)).min();
         let (cheapest_cell, ratio) = match cheapest {
@@ -401,18 +462,18 @@ fn instructions(
         };
         let _ = writeln!(
             out,
-            "| {name} | {} | {bytes} | {} | {cheapest_cell} | {ratio} |",
-            hex(&instruction.discriminator),
+            "| {name} | {} | {bytes} | {} |{log} {cheapest_cell} | {ratio} |",
+            hex(discriminator),
             cells.join(" | ")
         );
     }
     // Why a format has no row, grouped by reason.
     let mut reasons: BTreeMap<(Format, &str), Vec<&str>> = BTreeMap::new();
-    for s in skipped {
+    for s in skipped.iter().filter(|s| s.site == site) {
         reasons
             .entry((s.format, &s.reason))
             .or_default()
-            .push(&s.instruction);
+            .push(&s.name);
     }
     for ((format, reason), names) in reasons {
         let _ = writeln!(
@@ -426,7 +487,7 @@ fn instructions(
                 .join(", ")
         );
     }
-    for r in refused.iter().filter(|r| r.site == Site::Instruction) {
+    for r in refused.iter().filter(|r| r.site == site) {
         let _ = writeln!(out, "\nThe `{}` program: {}.", r.format.name(), r.reason);
     }
 }

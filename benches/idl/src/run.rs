@@ -9,10 +9,10 @@ use std::{
 };
 
 use crate::{
-    generate::{self, Built, FieldChoices, Plan, PlannedArguments, SkippedInstruction},
+    generate::{self, Built, FieldChoices, Plan, PlannedArguments, Skipped},
     input::{self, Assumptions},
-    measure::{self, Row, Site},
-    model::{self, Program},
+    measure::{self, Row},
+    model::{self, Program, Site},
     report::{self, Provenance, Refused},
     value::{self, Lengths},
 };
@@ -35,7 +35,7 @@ pub struct Run {
     pub rows: Vec<Row>,
     pub refused: Vec<Refused>,
     /// Instructions with no row in a format, and why.
-    pub skipped: Vec<SkippedInstruction>,
+    pub skipped: Vec<Skipped>,
     /// Where the report went.
     pub dir: PathBuf,
     pub summary: String,
@@ -56,7 +56,9 @@ pub fn run(
     let instances = instances(&program, options)?;
     let plans = generate::plan(&program, &options.fields);
     let (arguments, mut skipped) = generate::plan_arguments(&program, &options.fields);
-    let dir = generate::write(root, &program, &plans, &arguments)
+    let (events, skipped_events) = generate::plan_events(&program);
+    skipped.extend(skipped_events);
+    let dir = generate::write(root, &program, &plans, &arguments, &events)
         .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
     let mut rows = Vec::new();
     let mut refused = Vec::new();
@@ -128,6 +130,36 @@ pub fn run(
         failures.extend(checked.failures);
         elfs.push(elf);
     }
+    for planned in events {
+        let so = match generate::build(root, &dir, &planned.name, &planned.package) {
+            Built::Program(so) => so,
+            Built::Refused(reason) => {
+                progress(&format!("  {}: {reason}", planned.name));
+                refused.push(Refused {
+                    site: Site::Event,
+                    name: String::new(),
+                    format: planned.format,
+                    reason,
+                });
+                continue;
+            }
+        };
+        let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+        let emitters = planned.emitters(&program);
+        let checked = measure::events::check(planned.format, &emitters, &elf, options.lengths);
+        progress(&format!(
+            "  {}: {} events checked, {} hostile cases",
+            planned.name,
+            checked.rows.len(),
+            checked.hostile.values().sum::<u32>()
+        ));
+        for (name, count) in checked.hostile {
+            *hostile.entry(name).or_insert(0) += count;
+        }
+        rows.extend(checked.rows);
+        failures.extend(checked.failures);
+        elfs.push(elf);
+    }
     let provenance = provenance(root, &elfs);
     let summary = report::summary(
         &program,
@@ -165,7 +197,7 @@ fn build_arguments(
     dir: &Path,
     program: &Program,
     mut planned: PlannedArguments,
-    skipped: &mut Vec<SkippedInstruction>,
+    skipped: &mut Vec<Skipped>,
     refused: &mut Vec<Refused>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Option<(PlannedArguments, PathBuf)>, String> {
@@ -182,8 +214,9 @@ fn build_arguments(
                     Some(i) if planned.handlers.len() > 1 => {
                         let (name, _, _) = planned.handlers.remove(i);
                         progress(&format!("  {}: `{name}`: {reason}", planned.name));
-                        skipped.push(SkippedInstruction {
-                            instruction: name,
+                        skipped.push(Skipped {
+                            site: Site::Instruction,
+                            name,
                             format: planned.format,
                             reason,
                         });

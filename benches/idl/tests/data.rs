@@ -73,7 +73,7 @@ fn an_accounts_own_bytes_are_the_instance_and_its_tail_is_kept() {
     assert!(
         run.rows
             .iter()
-            .filter(|r| r.site == idl::measure::Site::Account)
+            .filter(|r| r.site == idl::model::Site::Account)
             .all(|r| r.instance == "data")
     );
     fs::remove_dir_all(dir).unwrap();

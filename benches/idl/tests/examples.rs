@@ -291,3 +291,76 @@ fn token_record_as_instruction_arguments() {
     assert_eq!(record["operation"], "args");
     assert_eq!(record["account_bytes"], 8 + 160);
 }
+
+/// The metadata family's record as an event (`Metadata` in
+/// `idls/metadata.json`): every event format builds it from the family's
+/// own borsh encoding of the `typical` record and logs exactly the
+/// discriminator and that encoding (`Program data:`), an oracle apart from
+/// the generator's; bytes that are not a valid record are refused with
+/// `InvalidInstructionData` by every format but the floor, which logs
+/// what it is given.
+#[test]
+fn metadata_record_as_an_event_logs_the_family_encoding() {
+    use base64::Engine as _;
+    let run = run_example("metadata.json", "Metadata.seller_fee_basis_points", "");
+    let borsh = host_format("borsh").unwrap();
+    let typical = benches::metadata::instance("typical");
+    let discriminator = [59u8, 82, 236, 250, 28, 57, 51, 25];
+    let data = [&discriminator[..], &(borsh.encode)(&typical)].concat();
+    for format in ["floor", "borsh", "wincode", "walk"] {
+        let elf = fs::read(run.dir.join(format!("deploy/events_{format}.so"))).unwrap();
+        let id = Pubkey::new_unique();
+        let mut mollusk = Mollusk::default();
+        mollusk.compute_budget.heap_size = 32 * 1024;
+        mollusk.add_program_with_loader_and_elf(
+            &id,
+            &solana_sdk_ids::bpf_loader_upgradeable::id(),
+            &elf,
+        );
+        let logged = benches::hostile::LoggedMollusk::new(mollusk);
+        let (result, _) =
+            logged.run_instruction(&Instruction::new_with_bytes(id, &data, vec![]), &[]);
+        assert_eq!(result.program_result, ProgramResult::Success, "{format}");
+        let line = logged
+            .messages()
+            .into_iter()
+            .find_map(|m| m.strip_prefix("Program data: ").map(str::to_owned))
+            .unwrap_or_else(|| panic!("{format}: nothing logged"));
+        assert_eq!(
+            base64::engine::general_purpose::STANDARD
+                .decode(line)
+                .unwrap(),
+            data,
+            "{format}: the logged event"
+        );
+        // The record's `name` length claims more bytes than there are.
+        let mut bad = data.clone();
+        bad[8 + 1 + 32 + 32 + 3] = 0x7f;
+        let (result, _) =
+            logged.run_instruction(&Instruction::new_with_bytes(id, &bad, vec![]), &[]);
+        let expected = if format == "floor" {
+            ProgramResult::Success
+        } else {
+            ProgramResult::Failure(solana_program_error::ProgramError::InvalidInstructionData)
+        };
+        assert_eq!(result.program_result, expected, "{format}: a bad record");
+    }
+    let row = |format: Format| {
+        run.rows
+            .iter()
+            .find(|r| r.name == "Metadata" && r.operation == "emit" && r.format == format)
+            .unwrap_or_else(|| panic!("no {} emit row", format.name()))
+    };
+    for format in idl::render::events::FORMATS {
+        if format == Format::Bytemuck {
+            assert!(
+                run.skipped
+                    .iter()
+                    .any(|s| s.name == "Metadata" && s.format == format),
+                "the record has strings: no bytemuck row, with a reason"
+            );
+        } else {
+            assert!(matches!(row(format).outcome, Outcome::Ran { .. }));
+        }
+    }
+}

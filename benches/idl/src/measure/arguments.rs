@@ -20,9 +20,9 @@ use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, HEAP_FRAME, HOSTILE_CASES, Outcome, Row, Site, first_difference};
+use super::{Checked, HEAP_FRAME, HOSTILE_CASES, Outcome, Row, first_difference};
 use crate::{
-    model::{Instruction, Ty},
+    model::{Instruction, Site, Ty},
     render::{Format, arguments::Handler},
     value::{self, Instances, Lengths, Shape, Value},
 };

@@ -1,0 +1,267 @@
+//! Runs an event program: each event's call checked by what it logged
+//! (the `Program data:` line must be the discriminator and the host
+//! oracle's borsh encoding of the event), each contract error on an input
+//! made for it, the traced pass (the log syscall's CUs apart), and the
+//! hostile generator on the instruction data.
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use benches::{
+    hostile::{self, LoggedMollusk, Outcome as RunOutcome},
+    trace::{self, Footprint, Tracer},
+};
+use mollusk_svm::{Mollusk, result::ProgramResult};
+use proptest::{
+    strategy::{Strategy, ValueTree},
+    test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
+};
+use solana_instruction::Instruction as SolanaInstruction;
+use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
+
+use super::{Checked, HEAP_FRAME, HOSTILE_CASES, Outcome, Row};
+use crate::{
+    model::{Event, Site, Ty},
+    render::{Format, events::Emitter},
+    value::{self, Instances, Lengths, Shape},
+};
+
+/// One event's valid call: its data, which is also what must be logged.
+pub struct Call {
+    pub event: String,
+    pub data: Vec<u8>,
+}
+
+/// The call of `event`: its discriminator, then borsh's encoding of the
+/// generated event (every option `Some`, lists of `lengths`).
+pub fn call(event: &Event, lengths: Lengths) -> Call {
+    let ty = Ty::Struct(event.record.clone());
+    let value = Instances::new(Shape::Full, lengths).value_of(&ty, &event.name);
+    let mut data = event.discriminator.clone();
+    value::borsh(&value, &ty, &mut data);
+    Call {
+        event: event.name.clone(),
+        data,
+    }
+}
+
+/// The bytes of the last `Program data:` line of `messages`.
+fn logged(messages: &[String]) -> Option<Vec<u8>> {
+    let line = messages
+        .iter()
+        .rev()
+        .find_map(|m| m.strip_prefix("Program data: "))?;
+    let parts: Result<Vec<Vec<u8>>, _> = line
+        .split(' ')
+        .map(|p| base64::engine::general_purpose::STANDARD.decode(p))
+        .collect();
+    parts.ok().map(|parts| parts.concat())
+}
+
+fn instruction(id: Pubkey, data: &[u8]) -> SolanaInstruction {
+    SolanaInstruction::new_with_bytes(id, data, Vec::new())
+}
+
+/// Runs every call of one event program (its `.so` is `elf`).
+pub fn check(format: Format, emitters: &[Emitter], elf: &[u8], lengths: Lengths) -> Checked {
+    let label = format!("events {}", format.name());
+    let mut checked = Checked::default();
+    let id = Pubkey::new_unique();
+    let mut plain = Mollusk::default();
+    plain.compute_budget.heap_size = HEAP_FRAME;
+    plain.add_program_with_loader_and_elf(&id, &solana_sdk_ids::bpf_loader_upgradeable::id(), elf);
+    let logged_mollusk = LoggedMollusk::new(plain);
+    let traced = match trace::traced_mollusk(&id, elf) {
+        Ok(mut traced) => {
+            traced.compute_budget.heap_size = HEAP_FRAME;
+            let tracer = Tracer::default();
+            tracer.install(&mut traced);
+            Some((traced, tracer))
+        }
+        Err(e) => {
+            checked.failures.push(format!("{label}: cannot trace: {e}"));
+            None
+        }
+    };
+    let calls: Vec<Call> = emitters.iter().map(|e| call(e.event, lengths)).collect();
+    for (emitter, call) in emitters.iter().zip(&calls) {
+        let case = format!("{label}, `{}`", call.event);
+        let instruction = instruction(id, &call.data);
+        let (result, outcome) = logged_mollusk.run_instruction(&instruction, &[]);
+        let measured = match outcome {
+            RunOutcome::Success => {
+                match logged(&logged_mollusk.messages()) {
+                    Some(bytes) if bytes == call.data => {}
+                    Some(bytes) => {
+                        checked.failures.push(format!(
+                            "{case}: logged {} bytes, not the oracle's {} ({})",
+                            bytes.len(),
+                            call.data.len(),
+                            super::first_difference(&bytes, &call.data)
+                        ));
+                        continue;
+                    }
+                    None => {
+                        checked.failures.push(format!("{case}: nothing logged"));
+                        continue;
+                    }
+                }
+                let footprint = traced
+                    .as_ref()
+                    .map_or(Footprint::default(), |(traced, tracer)| {
+                        let again = traced.process_instruction(&instruction, &[]);
+                        if again.compute_units_consumed != result.compute_units_consumed {
+                            checked.failures.push(format!(
+                                "{case}: {} CUs traced, {} untraced",
+                                again.compute_units_consumed, result.compute_units_consumed
+                            ));
+                        }
+                        tracer.take().first().copied().unwrap_or_default()
+                    });
+                Outcome::Ran {
+                    cus: result.compute_units_consumed,
+                    footprint,
+                }
+            }
+            RunOutcome::Fault(message) => Outcome::CannotRun(message),
+            RunOutcome::OutOfMemory => {
+                Outcome::CannotRun(format!("the {} KiB heap exhausted", HEAP_FRAME / 1024))
+            }
+            other => {
+                checked.failures.push(format!(
+                    "{case}: a valid event refused ({:?}; {other:?})",
+                    result.program_result
+                ));
+                continue;
+            }
+        };
+        if emitter.measured {
+            checked.rows.push(Row {
+                site: Site::Event,
+                name: call.event.clone(),
+                format,
+                operation: "emit",
+                instance: "full",
+                account_bytes: call.data.len(),
+                outcome: measured,
+            });
+        }
+    }
+    check_errors(
+        &logged_mollusk,
+        id,
+        format,
+        emitters,
+        &calls,
+        &label,
+        &mut checked,
+    );
+    check_hostile(&logged_mollusk, id, &calls, &label, &mut checked);
+    checked
+}
+
+/// Each contract error on an input made for it.
+fn check_errors(
+    logged: &LoggedMollusk,
+    id: Pubkey,
+    format: Format,
+    emitters: &[Emitter],
+    calls: &[Call],
+    label: &str,
+    checked: &mut Checked,
+) {
+    let Some(first) = calls.first() else { return };
+    let known: Vec<&[u8]> = emitters
+        .iter()
+        .map(|e| e.event.discriminator.as_slice())
+        .collect();
+    let mut unknown = first.data.clone();
+    while known.contains(&&unknown[..8]) {
+        unknown[0] = unknown[0].wrapping_add(1);
+    }
+    let mut cases = vec![
+        (
+            "data shorter than the discriminator".to_string(),
+            first.data[..7].to_vec(),
+        ),
+        ("unknown discriminator".to_string(), unknown),
+    ];
+    if format != Format::Floor {
+        for (emitter, call) in emitters.iter().zip(calls) {
+            let event = emitter.event;
+            if !emitter.measured || event.record.fields.is_empty() {
+                continue;
+            }
+            cases.push((
+                format!("`{}` cut short", event.name),
+                call.data[..call.data.len() - 1].to_vec(),
+            ));
+            let ty = Ty::Struct(event.record.clone());
+            let value = Instances::new(Shape::Full, Lengths::default()).value_of(&ty, &event.name);
+            if let Some((offset, byte)) = value::first_invalid(&value, &ty) {
+                let mut data = call.data.clone();
+                data[8 + offset] = byte;
+                cases.push((
+                    format!("`{}` with an invalid byte at {offset}", event.name),
+                    data,
+                ));
+            }
+        }
+    }
+    let error = ProgramError::InvalidInstructionData;
+    for (name, data) in cases {
+        let (result, outcome) = logged.run_instruction(&instruction(id, &data), &[]);
+        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == error);
+        if !right || !matches!(outcome, RunOutcome::Error(_)) {
+            checked.failures.push(format!(
+                "{label}, {name}: {:?} ({outcome:?}), the contract says {error:?}",
+                result.program_result
+            ));
+        }
+    }
+}
+
+/// The hostile generator on every event's data in turn: never a VM fault.
+fn check_hostile(
+    logged: &LoggedMollusk,
+    id: Pubkey,
+    calls: &[Call],
+    label: &str,
+    checked: &mut Checked,
+) {
+    if calls.is_empty() {
+        return;
+    }
+    let config = Config {
+        cases: HOSTILE_CASES,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let strategy = (hostile::mutation(), 0..calls.len());
+    let mut tally: BTreeMap<String, u32> = BTreeMap::new();
+    for _ in 0..HOSTILE_CASES {
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let (mutation, which) = tree.current();
+        let damaged = mutation.apply(&calls[which].data);
+        let (_, outcome) = logged.run_instruction(&instruction(id, &damaged), &[]);
+        let name = match &outcome {
+            RunOutcome::Fault(message) => {
+                checked.failures.push(format!(
+                    "{label}, hostile {mutation:?} on `{}`: VM fault: {message}",
+                    calls[which].event
+                ));
+                continue;
+            }
+            other => other.name(),
+        };
+        *tally.entry(name).or_default() += 1;
+    }
+    for (name, count) in tally {
+        *checked.hostile.entry(name).or_default() += count;
+    }
+}
