@@ -422,7 +422,7 @@ fn owned_types_with(roots: &[&Struct], derives: &TokenStream) -> TokenStream {
                 struct #name { #(#fields),* }
             }
         }
-        Ty::Enum(e) => owned_enum(e, &derives),
+        Ty::Enum(e) => owned_enum(e, derives),
         _ => unreachable!(),
     });
     quote!(#(#items)*)
