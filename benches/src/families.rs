@@ -6,7 +6,9 @@ use common::token::Operation;
 use solana_program_error::ProgramError;
 
 use crate::{
-    Case, Family, Framework, HarnessError, Input, Program, anchor2, message, metadata, typhoon,
+    Case, Family, Framework, HarnessError, Input, Program,
+    frameworks::{anchor2, typhoon},
+    message, metadata,
 };
 
 impl Case {

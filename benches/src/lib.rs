@@ -3,7 +3,6 @@
 //! Mollusk and checks each result against the contract before any number is
 //! reported.
 
-pub mod anchor2;
 pub mod answer;
 pub mod baseline;
 pub mod bench;
@@ -11,7 +10,7 @@ pub mod case;
 pub mod chart;
 pub mod families;
 pub mod footprint_report;
-pub mod frameworks_report;
+pub mod frameworks;
 pub mod hostile;
 pub mod mainnet;
 pub mod message;
@@ -22,7 +21,6 @@ pub mod sweep;
 pub mod token;
 pub mod toolchains;
 pub mod trace;
-pub mod typhoon;
 pub mod workspace;
 
 pub use case::{Case, Expected, Input};

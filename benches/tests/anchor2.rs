@@ -5,7 +5,7 @@
 
 use benches::{
     Case, Expected, Family, Framework, Input, Program, Workspace,
-    anchor2::{
+    frameworks::anchor2::{
         discriminator, instruction, metadata as anchor_metadata,
         token::{self, AccountType, CONSTRAINT_ADDRESS, CONSTRAINT_MUT},
     },

@@ -5,9 +5,11 @@
 
 use benches::{
     Case, Family, Framework, Input, Program, Workspace,
+    frameworks::typhoon::{
+        self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION,
+    },
     hostile::{self, LoggedMollusk},
     token::fixture,
-    typhoon::{self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION},
 };
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use mollusk_svm::Mollusk;

@@ -1,6 +1,6 @@
 //! The report's frameworks section: per family, the same record and
-//! operations in pinocchio (the crates' rows) and in Anchor 2, each with
-//! the CUs above its own framework's floor.
+//! operations in pinocchio (the crates' rows), Anchor 2 and typhoon, each
+//! with the CUs above its own framework's floor.
 
 use std::fmt::Write as _;
 
