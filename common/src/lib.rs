@@ -4,7 +4,12 @@
 //! its serializer and calls the family's `program!` macro; nothing else.
 #![no_std]
 
-#[cfg(any(feature = "message", feature = "metadata", feature = "stack"))]
+#[cfg(any(
+    feature = "message",
+    feature = "metadata",
+    feature = "stack",
+    feature = "self-cpi"
+))]
 extern crate alloc;
 
 pub mod idl;

@@ -260,6 +260,8 @@ pub struct PlannedEvents {
     /// `events_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
     pub emitters: Vec<(String, bool)>,
+    /// `emit_cpi`'s program address and event authority.
+    pub self_cpi: Option<events::SelfCpi>,
 }
 
 impl PlannedEvents {
@@ -304,18 +306,37 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
             continue;
         }
         let name = format!("events_{}", format.name());
+        let package = format!(
+            "idl-{}-{}",
+            render::snake(&program.name).replace('_', "-"),
+            name.replace('_', "-")
+        );
+        let self_cpi = (format == Format::EmitCpi).then(|| self_cpi(&package));
         planned.push(PlannedEvents {
             format,
-            package: format!(
-                "idl-{}-{}",
-                render::snake(&program.name).replace('_', "-"),
-                name.replace('_', "-")
-            ),
+            package,
             name,
             emitters,
+            self_cpi,
         });
     }
     (planned, skipped)
+}
+
+/// The `emit_cpi` program's address (from its package's name, so every
+/// IDL's differs) and its event authority, the PDA of `__event_authority`.
+fn self_cpi(package: &str) -> events::SelfCpi {
+    use sha2::{Digest, Sha256};
+    let id = solana_pubkey::Pubkey::new_from_array(
+        Sha256::digest(format!("serialization-bench/idl/{package}")).into(),
+    );
+    let (authority, bump) =
+        solana_pubkey::Pubkey::find_program_address(&[b"__event_authority"], &id);
+    events::SelfCpi {
+        program_id: id.to_bytes(),
+        event_authority: authority.to_bytes(),
+        bump,
+    }
 }
 
 /// Writes one event program's crate.
@@ -343,6 +364,7 @@ pub fn write_events(
             &program.path,
             &planned.emitters(program),
             planned.format,
+            planned.self_cpi,
         ),
     )
 }

@@ -375,7 +375,7 @@ fn site_section(
     }
     let (formats, intro, bytes_header) = match site {
         Site::Instruction => (
-            crate::render::arguments::FORMATS,
+            &crate::render::arguments::FORMATS[..],
             "\n## Instructions: arguments\n\nEach instruction's arguments (operation `args`): the dispatch on its discriminator, \
              then every argument decoded and validated, then one argument stored in account [0] (checked). One program per \
              format holds every instruction, as a real program does; `floor` is the same dispatch and store with no decode, \
@@ -384,7 +384,7 @@ fn site_section(
             "data bytes",
         ),
         _ => (
-            crate::render::events::FORMATS,
+            &crate::render::events::FORMATS[..],
             "\n## Events\n\nEach event (operation `emit`): the dispatch on its discriminator, the event built from the \
              instruction data (the same wincode decode in borsh's, wincode's and the walk's programs; one copy for \
              bytemuck), encoded after its discriminator as `emit!` does, and logged with `sol_log_data` (the logged \

@@ -146,7 +146,13 @@ pub fn run(
         };
         let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
         let emitters = planned.emitters(&program);
-        let checked = measure::events::check(planned.format, &emitters, &elf, options.lengths);
+        let checked = measure::events::check(
+            planned.format,
+            &emitters,
+            &elf,
+            options.lengths,
+            planned.self_cpi,
+        );
         progress(&format!(
             "  {}: {} events checked, {} hostile cases",
             planned.name,

@@ -16,14 +16,18 @@ use proptest::{
     strategy::{Strategy, ValueTree},
     test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
 };
-use solana_instruction::Instruction as SolanaInstruction;
+use solana_account::Account as SolanaAccount;
+use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
 use super::{Checked, HEAP_FRAME, HOSTILE_CASES, Outcome, Row};
 use crate::{
     model::{Event, Site, Ty},
-    render::{Format, events::Emitter},
+    render::{
+        Format,
+        events::{Emitter, SelfCpi},
+    },
     value::{self, Instances, Lengths, Shape},
 };
 
@@ -59,15 +63,60 @@ fn logged(messages: &[String]) -> Option<Vec<u8>> {
     parts.ok().map(|parts| parts.concat())
 }
 
-fn instruction(id: Pubkey, data: &[u8]) -> SolanaInstruction {
-    SolanaInstruction::new_with_bytes(id, data, Vec::new())
+/// Anchor's self-CPI event tag (`common::idl::events::EVENT_IX_TAG`).
+const EVENT_IX_TAG: u64 = 0x1d9acb512ea545e4;
+
+/// Where a program's calls go, and with which accounts: none, or for
+/// `emit_cpi` the event authority and the program itself.
+#[derive(Clone, Copy)]
+struct Target {
+    id: Pubkey,
+    self_cpi: Option<SelfCpi>,
+}
+
+impl Target {
+    fn instruction(&self, data: &[u8], signed: bool) -> SolanaInstruction {
+        let metas = match self.self_cpi {
+            Some(ids) => vec![
+                AccountMeta::new_readonly(Pubkey::new_from_array(ids.event_authority), signed),
+                AccountMeta::new_readonly(self.id, false),
+            ],
+            None => Vec::new(),
+        };
+        SolanaInstruction::new_with_bytes(self.id, data, metas)
+    }
+
+    fn accounts(&self) -> Vec<(Pubkey, SolanaAccount)> {
+        match self.self_cpi {
+            Some(ids) => vec![
+                (
+                    Pubkey::new_from_array(ids.event_authority),
+                    SolanaAccount::default(),
+                ),
+                (
+                    self.id,
+                    mollusk_svm::program::create_program_account_loader_v3(&self.id),
+                ),
+            ],
+            None => Vec::new(),
+        }
+    }
 }
 
 /// Runs every call of one event program (its `.so` is `elf`).
-pub fn check(format: Format, emitters: &[Emitter], elf: &[u8], lengths: Lengths) -> Checked {
+pub fn check(
+    format: Format,
+    emitters: &[Emitter],
+    elf: &[u8],
+    lengths: Lengths,
+    self_cpi: Option<SelfCpi>,
+) -> Checked {
     let label = format!("events {}", format.name());
     let mut checked = Checked::default();
-    let id = Pubkey::new_unique();
+    let id = self_cpi.map_or_else(Pubkey::new_unique, |ids| {
+        Pubkey::new_from_array(ids.program_id)
+    });
+    let target = Target { id, self_cpi };
     let mut plain = Mollusk::default();
     plain.compute_budget.heap_size = HEAP_FRAME;
     plain.add_program_with_loader_and_elf(&id, &solana_sdk_ids::bpf_loader_upgradeable::id(), elf);
@@ -87,11 +136,21 @@ pub fn check(format: Format, emitters: &[Emitter], elf: &[u8], lengths: Lengths)
     let calls: Vec<Call> = emitters.iter().map(|e| call(e.event, lengths)).collect();
     for (emitter, call) in emitters.iter().zip(&calls) {
         let case = format!("{label}, `{}`", call.event);
-        let instruction = instruction(id, &call.data);
-        let (result, outcome) = logged_mollusk.run_instruction(&instruction, &[]);
+        let instruction = target.instruction(&call.data, false);
+        let (result, outcome) = logged_mollusk.run_instruction(&instruction, &target.accounts());
         let measured = match outcome {
             RunOutcome::Success => {
-                match logged(&logged_mollusk.messages()) {
+                let emitted = if self_cpi.is_some() {
+                    let expected = [&EVENT_IX_TAG.to_le_bytes()[..], &call.data].concat();
+                    result
+                        .inner_instructions
+                        .iter()
+                        .find(|inner| inner.instruction.data == expected)
+                        .map(|_| call.data.clone())
+                } else {
+                    logged(&logged_mollusk.messages())
+                };
+                match emitted {
                     Some(bytes) if bytes == call.data => {}
                     Some(bytes) => {
                         checked.failures.push(format!(
@@ -110,7 +169,7 @@ pub fn check(format: Format, emitters: &[Emitter], elf: &[u8], lengths: Lengths)
                 let footprint = traced
                     .as_ref()
                     .map_or(Footprint::default(), |(traced, tracer)| {
-                        let again = traced.process_instruction(&instruction, &[]);
+                        let again = traced.process_instruction(&instruction, &target.accounts());
                         if again.compute_units_consumed != result.compute_units_consumed {
                             checked.failures.push(format!(
                                 "{case}: {} CUs traced, {} untraced",
@@ -150,21 +209,21 @@ pub fn check(format: Format, emitters: &[Emitter], elf: &[u8], lengths: Lengths)
     }
     check_errors(
         &logged_mollusk,
-        id,
+        target,
         format,
         emitters,
         &calls,
         &label,
         &mut checked,
     );
-    check_hostile(&logged_mollusk, id, &calls, &label, &mut checked);
+    check_hostile(&logged_mollusk, target, &calls, &label, &mut checked);
     checked
 }
 
 /// Each contract error on an input made for it.
 fn check_errors(
     logged: &LoggedMollusk,
-    id: Pubkey,
+    target: Target,
     format: Format,
     emitters: &[Emitter],
     calls: &[Call],
@@ -209,9 +268,22 @@ fn check_errors(
             }
         }
     }
-    let error = ProgramError::InvalidInstructionData;
-    for (name, data) in cases {
-        let (result, outcome) = logged.run_instruction(&instruction(id, &data), &[]);
+    let mut cases: Vec<(String, Vec<u8>, bool, ProgramError)> = cases
+        .into_iter()
+        .map(|(name, data)| (name, data, false, ProgramError::InvalidInstructionData))
+        .collect();
+    if target.self_cpi.is_some() {
+        // The self-CPI's own instruction, sent from outside unsigned.
+        cases.push((
+            "the event instruction without the authority's signature".into(),
+            [&EVENT_IX_TAG.to_le_bytes()[..], &first.data].concat(),
+            false,
+            ProgramError::MissingRequiredSignature,
+        ));
+    }
+    for (name, data, signed, error) in cases {
+        let (result, outcome) =
+            logged.run_instruction(&target.instruction(&data, signed), &target.accounts());
         let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == error);
         if !right || !matches!(outcome, RunOutcome::Error(_)) {
             checked.failures.push(format!(
@@ -225,7 +297,7 @@ fn check_errors(
 /// The hostile generator on every event's data in turn: never a VM fault.
 fn check_hostile(
     logged: &LoggedMollusk,
-    id: Pubkey,
+    target: Target,
     calls: &[Call],
     label: &str,
     checked: &mut Checked,
@@ -248,7 +320,8 @@ fn check_hostile(
         };
         let (mutation, which) = tree.current();
         let damaged = mutation.apply(&calls[which].data);
-        let (_, outcome) = logged.run_instruction(&instruction(id, &damaged), &[]);
+        let (_, outcome) =
+            logged.run_instruction(&target.instruction(&damaged, false), &target.accounts());
         let name = match &outcome {
             RunOutcome::Fault(message) => {
                 checked.failures.push(format!(
