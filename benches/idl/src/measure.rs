@@ -113,6 +113,84 @@ pub fn generated(account: &Account, lengths: Lengths) -> Vec<Instance> {
     }
 }
 
+/// A generated program loaded twice: plain, with the runtime's log and
+/// what the VM saw kept for the checks, and traced, for instructions,
+/// stack and heap.
+pub(crate) struct Loaded {
+    pub logged: LoggedMollusk,
+    traced: Option<(Mollusk, Tracer)>,
+}
+
+impl Loaded {
+    /// `elf` at `id`, with the generated programs' heap frame; a program
+    /// that cannot be traced is a failure in `failures`.
+    pub(crate) fn new(id: Pubkey, elf: &[u8], label: &str, failures: &mut Vec<String>) -> Self {
+        let mut plain = Mollusk::default();
+        plain.compute_budget.heap_size = HEAP_FRAME;
+        plain.add_program_with_loader_and_elf(
+            &id,
+            &solana_sdk_ids::bpf_loader_upgradeable::id(),
+            elf,
+        );
+        let traced = match trace::traced_mollusk(&id, elf) {
+            Ok(mut traced) => {
+                traced.compute_budget.heap_size = HEAP_FRAME;
+                let tracer = Tracer::default();
+                tracer.install(&mut traced);
+                Some((traced, tracer))
+            }
+            Err(e) => {
+                failures.push(format!("{label}: cannot trace: {e}"));
+                None
+            }
+        };
+        Self {
+            logged: LoggedMollusk::new(plain),
+            traced,
+        }
+    }
+
+    /// A call that succeeded with `cus`, measured: its footprint from the
+    /// traced pass, which must cost the same CUs (else a failure).
+    pub(crate) fn ran(
+        &self,
+        instruction: &Instruction,
+        accounts: &[(Pubkey, SolanaAccount)],
+        cus: u64,
+        case: &str,
+        failures: &mut Vec<String>,
+    ) -> Outcome {
+        let footprint = self
+            .traced
+            .as_ref()
+            .map_or(Footprint::default(), |(traced, tracer)| {
+                let again = traced.process_instruction(instruction, accounts);
+                if again.compute_units_consumed != cus {
+                    failures.push(format!(
+                        "{case}: {} CUs traced, {cus} untraced",
+                        again.compute_units_consumed
+                    ));
+                }
+                tracer.take().first().copied().unwrap_or_default()
+            });
+        Outcome::Ran { cus, footprint }
+    }
+}
+
+/// What a valid call that did not succeed measured: a fault or the heap
+/// exhausted (a format that cannot hold it); `None` for an error, which
+/// breaks the contract.
+pub(crate) fn cannot_run(outcome: RunOutcome) -> Option<Outcome> {
+    match outcome {
+        RunOutcome::Fault(message) => Some(Outcome::CannotRun(message)),
+        RunOutcome::OutOfMemory => Some(Outcome::CannotRun(format!(
+            "the {} KiB heap exhausted",
+            HEAP_FRAME / 1024
+        ))),
+        _ => None,
+    }
+}
+
 /// One generated program under test, as the contract and hostile checks
 /// need it.
 #[derive(Clone, Copy)]
@@ -136,22 +214,8 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
     let label = format!("{} {}", account.name, planned.format.name());
     let mut checked = Checked::default();
     let id = Pubkey::new_unique();
-    let mut plain = Mollusk::default();
-    plain.compute_budget.heap_size = HEAP_FRAME;
-    plain.add_program_with_loader_and_elf(&id, &solana_sdk_ids::bpf_loader_upgradeable::id(), elf);
-    let logged = LoggedMollusk::new(plain);
-    let traced = match trace::traced_mollusk(&id, elf) {
-        Ok(mut traced) => {
-            traced.compute_budget.heap_size = HEAP_FRAME;
-            let tracer = Tracer::default();
-            tracer.install(&mut traced);
-            Some((traced, tracer))
-        }
-        Err(e) => {
-            checked.failures.push(format!("{label}: cannot trace: {e}"));
-            None
-        }
-    };
+    let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
+    let logged = &loaded.logged;
     for instance in instances {
         let data = instance.data(account, &instance.record);
         let name = instance.name;
@@ -169,36 +233,24 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
                             .push(format!("{case}: {}", first_difference(after, &expected)));
                         continue;
                     }
-                    let footprint =
-                        traced
-                            .as_ref()
-                            .map_or(Footprint::default(), |(traced, tracer)| {
-                                let again = traced
-                                    .process_instruction(&instruction, &accounts(id, &data, 2));
-                                if again.compute_units_consumed != result.compute_units_consumed {
-                                    checked.failures.push(format!(
-                                        "{case}: {} CUs traced, {} untraced",
-                                        again.compute_units_consumed, result.compute_units_consumed
-                                    ));
-                                }
-                                tracer.take().first().copied().unwrap_or_default()
-                            });
-                    Outcome::Ran {
-                        cus: result.compute_units_consumed,
-                        footprint,
+                    loaded.ran(
+                        &instruction,
+                        &accounts(id, &data, 2),
+                        result.compute_units_consumed,
+                        &case,
+                        &mut checked.failures,
+                    )
+                }
+                other => match cannot_run(other) {
+                    Some(measured) => measured,
+                    None => {
+                        checked.failures.push(format!(
+                            "{case}: a valid record refused ({:?})",
+                            result.program_result
+                        ));
+                        continue;
                     }
-                }
-                RunOutcome::Fault(message) => Outcome::CannotRun(message),
-                RunOutcome::OutOfMemory => {
-                    Outcome::CannotRun(format!("the {} KiB heap exhausted", HEAP_FRAME / 1024))
-                }
-                other => {
-                    checked.failures.push(format!(
-                        "{case}: a valid record refused ({:?}; {other:?})",
-                        result.program_result
-                    ));
-                    continue;
-                }
+                },
             };
             checked.rows.push(Row {
                 site: Site::Account,
@@ -213,7 +265,7 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
     }
     if let Some(first) = instances.first() {
         let subject = Subject {
-            logged: &logged,
+            logged,
             id,
             planned,
             account,

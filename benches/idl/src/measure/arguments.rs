@@ -6,11 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use benches::{
-    hostile::{self, LoggedMollusk, Outcome as RunOutcome},
-    trace::{self, Footprint, Tracer},
-};
-use mollusk_svm::{Mollusk, result::ProgramResult};
+use benches::hostile::{self, LoggedMollusk, Outcome as RunOutcome};
+use mollusk_svm::result::ProgramResult;
 use proptest::{
     strategy::{Strategy, ValueTree},
     test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
@@ -20,7 +17,7 @@ use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, HEAP_FRAME, HOSTILE_CASES, Outcome, Row, first_difference};
+use super::{Checked, HOSTILE_CASES, Loaded, Row, cannot_run, first_difference};
 use crate::{
     model::{Instruction, Site, Ty},
     render::{Format, arguments::Handler},
@@ -106,22 +103,8 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
     let label = format!("instructions {}", format.name());
     let mut checked = Checked::default();
     let id = Pubkey::new_unique();
-    let mut plain = Mollusk::default();
-    plain.compute_budget.heap_size = HEAP_FRAME;
-    plain.add_program_with_loader_and_elf(&id, &solana_sdk_ids::bpf_loader_upgradeable::id(), elf);
-    let logged = LoggedMollusk::new(plain);
-    let traced = match trace::traced_mollusk(&id, elf) {
-        Ok(mut traced) => {
-            traced.compute_budget.heap_size = HEAP_FRAME;
-            let tracer = Tracer::default();
-            tracer.install(&mut traced);
-            Some((traced, tracer))
-        }
-        Err(e) => {
-            checked.failures.push(format!("{label}: cannot trace: {e}"));
-            None
-        }
-    };
+    let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
+    let logged = &loaded.logged;
     let calls: Vec<Call> = handlers.iter().map(|h| call(h, format, lengths)).collect();
     for (handler, call) in handlers.iter().zip(&calls) {
         if !handler.measured {
@@ -140,34 +123,24 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
                     ));
                     continue;
                 }
-                let footprint = traced
-                    .as_ref()
-                    .map_or(Footprint::default(), |(traced, tracer)| {
-                        let again = traced.process_instruction(&instruction, &accounts(id, 1));
-                        if again.compute_units_consumed != result.compute_units_consumed {
-                            checked.failures.push(format!(
-                                "{case}: {} CUs traced, {} untraced",
-                                again.compute_units_consumed, result.compute_units_consumed
-                            ));
-                        }
-                        tracer.take().first().copied().unwrap_or_default()
-                    });
-                Outcome::Ran {
-                    cus: result.compute_units_consumed,
-                    footprint,
+                loaded.ran(
+                    &instruction,
+                    &accounts(id, 1),
+                    result.compute_units_consumed,
+                    &case,
+                    &mut checked.failures,
+                )
+            }
+            other => match cannot_run(other) {
+                Some(measured) => measured,
+                None => {
+                    checked.failures.push(format!(
+                        "{case}: valid arguments refused ({:?})",
+                        result.program_result
+                    ));
+                    continue;
                 }
-            }
-            RunOutcome::Fault(message) => Outcome::CannotRun(message),
-            RunOutcome::OutOfMemory => {
-                Outcome::CannotRun(format!("the {} KiB heap exhausted", HEAP_FRAME / 1024))
-            }
-            other => {
-                checked.failures.push(format!(
-                    "{case}: valid arguments refused ({:?}; {other:?})",
-                    result.program_result
-                ));
-                continue;
-            }
+            },
         };
         checked.rows.push(Row {
             site: Site::Instruction,
@@ -179,8 +152,8 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
             outcome: measured,
         });
     }
-    check_errors(&logged, id, format, handlers, &calls, &label, &mut checked);
-    check_hostile(&logged, id, format, &calls, &label, &mut checked);
+    check_errors(logged, id, format, handlers, &calls, &label, &mut checked);
+    check_hostile(logged, id, format, &calls, &label, &mut checked);
     checked
 }
 

@@ -7,11 +7,8 @@
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
-use benches::{
-    hostile::{self, LoggedMollusk, Outcome as RunOutcome},
-    trace::{self, Footprint, Tracer},
-};
-use mollusk_svm::{Mollusk, result::ProgramResult};
+use benches::hostile::{self, LoggedMollusk, Outcome as RunOutcome};
+use mollusk_svm::result::ProgramResult;
 use proptest::{
     strategy::{Strategy, ValueTree},
     test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
@@ -21,7 +18,7 @@ use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, HEAP_FRAME, HOSTILE_CASES, Outcome, Row};
+use super::{Checked, HOSTILE_CASES, Loaded, Row, cannot_run};
 use crate::{
     model::{Event, Site, Ty},
     render::{
@@ -117,22 +114,8 @@ pub fn check(
         Pubkey::new_from_array(ids.program_id)
     });
     let target = Target { id, self_cpi };
-    let mut plain = Mollusk::default();
-    plain.compute_budget.heap_size = HEAP_FRAME;
-    plain.add_program_with_loader_and_elf(&id, &solana_sdk_ids::bpf_loader_upgradeable::id(), elf);
-    let logged_mollusk = LoggedMollusk::new(plain);
-    let traced = match trace::traced_mollusk(&id, elf) {
-        Ok(mut traced) => {
-            traced.compute_budget.heap_size = HEAP_FRAME;
-            let tracer = Tracer::default();
-            tracer.install(&mut traced);
-            Some((traced, tracer))
-        }
-        Err(e) => {
-            checked.failures.push(format!("{label}: cannot trace: {e}"));
-            None
-        }
-    };
+    let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
+    let logged_mollusk = &loaded.logged;
     let calls: Vec<Call> = emitters.iter().map(|e| call(e.event, lengths)).collect();
     for (emitter, call) in emitters.iter().zip(&calls) {
         let case = format!("{label}, `{}`", call.event);
@@ -166,34 +149,24 @@ pub fn check(
                         continue;
                     }
                 }
-                let footprint = traced
-                    .as_ref()
-                    .map_or(Footprint::default(), |(traced, tracer)| {
-                        let again = traced.process_instruction(&instruction, &target.accounts());
-                        if again.compute_units_consumed != result.compute_units_consumed {
-                            checked.failures.push(format!(
-                                "{case}: {} CUs traced, {} untraced",
-                                again.compute_units_consumed, result.compute_units_consumed
-                            ));
-                        }
-                        tracer.take().first().copied().unwrap_or_default()
-                    });
-                Outcome::Ran {
-                    cus: result.compute_units_consumed,
-                    footprint,
+                loaded.ran(
+                    &instruction,
+                    &target.accounts(),
+                    result.compute_units_consumed,
+                    &case,
+                    &mut checked.failures,
+                )
+            }
+            other => match cannot_run(other) {
+                Some(measured) => measured,
+                None => {
+                    checked.failures.push(format!(
+                        "{case}: a valid event refused ({:?})",
+                        result.program_result
+                    ));
+                    continue;
                 }
-            }
-            RunOutcome::Fault(message) => Outcome::CannotRun(message),
-            RunOutcome::OutOfMemory => {
-                Outcome::CannotRun(format!("the {} KiB heap exhausted", HEAP_FRAME / 1024))
-            }
-            other => {
-                checked.failures.push(format!(
-                    "{case}: a valid event refused ({:?}; {other:?})",
-                    result.program_result
-                ));
-                continue;
-            }
+            },
         };
         if emitter.measured {
             checked.rows.push(Row {
@@ -208,7 +181,7 @@ pub fn check(
         }
     }
     check_errors(
-        &logged_mollusk,
+        logged_mollusk,
         target,
         format,
         emitters,
@@ -216,7 +189,7 @@ pub fn check(
         &label,
         &mut checked,
     );
-    check_hostile(&logged_mollusk, target, &calls, &label, &mut checked);
+    check_hostile(logged_mollusk, target, &calls, &label, &mut checked);
     checked
 }
 
