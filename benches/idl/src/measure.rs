@@ -191,6 +191,42 @@ pub(crate) fn cannot_run(outcome: RunOutcome) -> Option<Outcome> {
     }
 }
 
+/// The project's hostile generator on `inputs` (valid instruction data)
+/// in turn: `run` runs one damaged input and names its outcome for the
+/// tally, or says what broke the contract (a failure naming the input
+/// and the mutation).
+pub(crate) fn hostile_inputs(
+    inputs: &[(&str, &[u8])],
+    label: &str,
+    checked: &mut Checked,
+    mut run: impl FnMut(&[u8]) -> Result<String, String>,
+) {
+    if inputs.is_empty() {
+        return;
+    }
+    let config = Config {
+        cases: HOSTILE_CASES,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let strategy = (hostile::mutation(), 0..inputs.len());
+    for _ in 0..HOSTILE_CASES {
+        let Ok(tree) = strategy.new_tree(&mut runner) else {
+            continue;
+        };
+        let (mutation, which) = tree.current();
+        let (name, data) = inputs[which];
+        match run(&mutation.apply(data)) {
+            Ok(outcome) => *checked.hostile.entry(outcome).or_default() += 1,
+            Err(what) => checked
+                .failures
+                .push(format!("{label}, hostile {mutation:?} on `{name}`: {what}")),
+        }
+    }
+}
+
 /// One generated program under test, as the contract and hostile checks
 /// need it.
 #[derive(Clone, Copy)]

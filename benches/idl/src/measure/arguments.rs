@@ -4,20 +4,14 @@
 //! error on an input made for it with nothing changed inside the VM, the
 //! traced pass, and the hostile generator on the instruction data.
 
-use std::collections::BTreeMap;
-
-use benches::hostile::{self, LoggedMollusk, Outcome as RunOutcome};
+use benches::hostile::{LoggedMollusk, Outcome as RunOutcome};
 use mollusk_svm::result::ProgramResult;
-use proptest::{
-    strategy::{Strategy, ValueTree},
-    test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
-};
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, HOSTILE_CASES, Loaded, Row, cannot_run, first_difference};
+use super::{Checked, Loaded, Row, cannot_run, first_difference, hostile_inputs};
 use crate::{
     model::{Instruction, Site, Ty},
     render::{Format, arguments::Handler},
@@ -269,55 +263,25 @@ fn check_hostile(
     label: &str,
     checked: &mut Checked,
 ) {
-    if calls.is_empty() {
-        return;
-    }
-    let config = Config {
-        cases: HOSTILE_CASES,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let strategy = (hostile::mutation(), 0..calls.len());
-    let mut tally: BTreeMap<String, u32> = BTreeMap::new();
-    for _ in 0..HOSTILE_CASES {
-        let Ok(tree) = strategy.new_tree(&mut runner) else {
-            continue;
-        };
-        let (mutation, which) = tree.current();
-        let damaged = mutation.apply(&calls[which].data);
-        let instruction = solana_instruction(id, &damaged, true, 1);
+    let inputs: Vec<(&str, &[u8])> = calls
+        .iter()
+        .map(|c| (c.instruction.as_str(), c.data.as_slice()))
+        .collect();
+    hostile_inputs(&inputs, label, checked, |damaged| {
+        let instruction = solana_instruction(id, damaged, true, 1);
         let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, 1));
-        let name = match &outcome {
-            RunOutcome::Fault(message) => {
-                checked.failures.push(format!(
-                    "{label}, hostile {mutation:?} on `{}`: VM fault: {message}",
-                    calls[which].instruction
-                ));
-                continue;
-            }
+        match outcome {
+            RunOutcome::Fault(message) => Err(format!("VM fault: {message}")),
             RunOutcome::ChangedBeforeFailure(what) => {
-                checked.failures.push(format!(
-                    "{label}, hostile {mutation:?} on `{}`: changed before a failure: {what}",
-                    calls[which].instruction
-                ));
-                continue;
+                Err(format!("changed before a failure: {what}"))
             }
             RunOutcome::OutOfMemory if format == Format::Borsh => {
-                "out of memory (documented for borsh)".to_string()
+                Ok("out of memory (documented for borsh)".into())
             }
             RunOutcome::Success if result.resulting_accounts[0].1.data.len() != OUT_LEN => {
-                checked.failures.push(format!(
-                    "{label}, hostile {mutation:?}: the account's length changed"
-                ));
-                continue;
+                Err("the account's length changed".into())
             }
-            other => other.name(),
-        };
-        *tally.entry(name).or_default() += 1;
-    }
-    for (name, count) in tally {
-        *checked.hostile.entry(name).or_default() += count;
-    }
+            other => Ok(other.name()),
+        }
+    });
 }

@@ -4,21 +4,15 @@
 //! made for it, the traced pass (the log syscall's CUs apart), and the
 //! hostile generator on the instruction data.
 
-use std::collections::BTreeMap;
-
 use base64::Engine as _;
-use benches::hostile::{self, LoggedMollusk, Outcome as RunOutcome};
+use benches::hostile::{LoggedMollusk, Outcome as RunOutcome};
 use mollusk_svm::result::ProgramResult;
-use proptest::{
-    strategy::{Strategy, ValueTree},
-    test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
-};
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, HOSTILE_CASES, Loaded, Row, cannot_run};
+use super::{Checked, Loaded, Row, cannot_run, hostile_inputs};
 use crate::{
     model::{Event, Site, Ty},
     render::{
@@ -275,39 +269,16 @@ fn check_hostile(
     label: &str,
     checked: &mut Checked,
 ) {
-    if calls.is_empty() {
-        return;
-    }
-    let config = Config {
-        cases: HOSTILE_CASES,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let strategy = (hostile::mutation(), 0..calls.len());
-    let mut tally: BTreeMap<String, u32> = BTreeMap::new();
-    for _ in 0..HOSTILE_CASES {
-        let Ok(tree) = strategy.new_tree(&mut runner) else {
-            continue;
-        };
-        let (mutation, which) = tree.current();
-        let damaged = mutation.apply(&calls[which].data);
+    let inputs: Vec<(&str, &[u8])> = calls
+        .iter()
+        .map(|c| (c.event.as_str(), c.data.as_slice()))
+        .collect();
+    hostile_inputs(&inputs, label, checked, |damaged| {
         let (_, outcome) =
-            logged.run_instruction(&target.instruction(&damaged, false), &target.accounts());
-        let name = match &outcome {
-            RunOutcome::Fault(message) => {
-                checked.failures.push(format!(
-                    "{label}, hostile {mutation:?} on `{}`: VM fault: {message}",
-                    calls[which].event
-                ));
-                continue;
-            }
-            other => other.name(),
-        };
-        *tally.entry(name).or_default() += 1;
-    }
-    for (name, count) in tally {
-        *checked.hostile.entry(name).or_default() += count;
-    }
+            logged.run_instruction(&target.instruction(damaged, false), &target.accounts());
+        match outcome {
+            RunOutcome::Fault(message) => Err(format!("VM fault: {message}")),
+            other => Ok(other.name()),
+        }
+    });
 }
