@@ -192,11 +192,7 @@ pub fn plan_arguments(
         let name = format!("instructions_{}", format.name());
         planned.push(PlannedArguments {
             format,
-            package: format!(
-                "idl-{}-{}",
-                render::snake(&program.name).replace('_', "-"),
-                name.replace('_', "-")
-            ),
+            package: package(program, &name),
             name,
             handlers,
         });
@@ -229,19 +225,14 @@ pub fn write_arguments(
     program: &Program,
     planned: &PlannedArguments,
 ) -> Result<(), String> {
-    let crate_dir = dir.join("programs").join(&planned.name);
-    fs::create_dir_all(crate_dir.join("src"))
-        .map_err(|e| format!("creating {}: {e}", crate_dir.display()))?;
-    write_if_changed(
-        &crate_dir.join("Cargo.toml"),
+    write_crate(
+        dir,
+        &planned.name,
         &render::manifest(
             &planned.package,
             planned.format,
             &root.join("common").to_string_lossy(),
         ),
-    )?;
-    write_if_changed(
-        &crate_dir.join("src/lib.rs"),
         &arguments::program(
             &program.name,
             &program.path,
@@ -306,11 +297,7 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
             continue;
         }
         let name = format!("events_{}", format.name());
-        let package = format!(
-            "idl-{}-{}",
-            render::snake(&program.name).replace('_', "-"),
-            name.replace('_', "-")
-        );
+        let package = package(program, &name);
         let self_cpi = (format == Format::EmitCpi).then(|| self_cpi(&package));
         planned.push(PlannedEvents {
             format,
@@ -346,19 +333,14 @@ pub fn write_events(
     program: &Program,
     planned: &PlannedEvents,
 ) -> Result<(), String> {
-    let crate_dir = dir.join("programs").join(&planned.name);
-    fs::create_dir_all(crate_dir.join("src"))
-        .map_err(|e| format!("creating {}: {e}", crate_dir.display()))?;
-    write_if_changed(
-        &crate_dir.join("Cargo.toml"),
+    write_crate(
+        dir,
+        &planned.name,
         &events::manifest(
             &planned.package,
             planned.format,
             &root.join("common").to_string_lossy(),
         ),
-    )?;
-    write_if_changed(
-        &crate_dir.join("src/lib.rs"),
         &events::program(
             &program.name,
             &program.path,
@@ -432,13 +414,7 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
                 account: account.name.clone(),
                 index: index as u8,
                 format,
-                // The program's name too: the built `.so` lands in a target
-                // folder every IDL shares.
-                package: format!(
-                    "idl-{}-{}",
-                    render::snake(&program.name).replace('_', "-"),
-                    name.replace('_', "-")
-                ),
+                package: package(program, &name),
                 name,
                 read,
                 update,
@@ -480,15 +456,10 @@ pub fn write(
             read: planned.read.clone(),
             update: planned.update.clone(),
         };
-        let crate_dir = programs.join(&planned.name);
-        fs::create_dir_all(crate_dir.join("src"))
-            .map_err(|e| format!("creating {}: {e}", crate_dir.display()))?;
-        write_if_changed(
-            &crate_dir.join("Cargo.toml"),
+        write_crate(
+            &dir,
+            &planned.name,
             &render::manifest(&planned.package, planned.format, &common.to_string_lossy()),
-        )?;
-        write_if_changed(
-            &crate_dir.join("src/lib.rs"),
             &render::program(&target, planned.format),
         )?;
         wanted.push(planned.name.clone());
@@ -550,6 +521,26 @@ fn account<'a>(program: &'a Program, name: &str) -> &'a Account {
         .flatten()
         .find(|a| a.name == name)
         .expect("planned from the program's accounts")
+}
+
+/// A generated crate's package: the program's name too, since the built
+/// `.so` lands in a target folder every IDL shares.
+fn package(program: &Program, name: &str) -> String {
+    format!(
+        "idl-{}-{}",
+        render::snake(&program.name).replace('_', "-"),
+        name.replace('_', "-")
+    )
+}
+
+/// Writes one generated crate, `programs/<name>/`: its manifest and its
+/// `src/lib.rs`.
+fn write_crate(dir: &Path, name: &str, manifest: &str, lib: &str) -> Result<(), String> {
+    let crate_dir = dir.join("programs").join(name);
+    fs::create_dir_all(crate_dir.join("src"))
+        .map_err(|e| format!("creating {}: {e}", crate_dir.display()))?;
+    write_if_changed(&crate_dir.join("Cargo.toml"), manifest)?;
+    write_if_changed(&crate_dir.join("src/lib.rs"), lib)
 }
 
 fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {

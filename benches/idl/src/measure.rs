@@ -191,15 +191,15 @@ pub(crate) fn cannot_run(outcome: RunOutcome) -> Option<Outcome> {
     }
 }
 
-/// The project's hostile generator on `inputs` (valid instruction data)
-/// in turn: `run` runs one damaged input and names its outcome for the
-/// tally, or says what broke the contract (a failure naming the input
-/// and the mutation).
+/// The project's hostile generator on `inputs` (valid bytes: instruction
+/// data, or an account's data) in turn: `run` runs input `which` damaged
+/// and names its outcome for the tally, or says what broke the contract (a
+/// failure naming the input and the mutation).
 pub(crate) fn hostile_inputs(
     inputs: &[(&str, &[u8])],
     label: &str,
     checked: &mut Checked,
-    mut run: impl FnMut(&[u8]) -> Result<String, String>,
+    mut run: impl FnMut(usize, &[u8]) -> Result<String, String>,
 ) {
     if inputs.is_empty() {
         return;
@@ -218,7 +218,7 @@ pub(crate) fn hostile_inputs(
         };
         let (mutation, which) = tree.current();
         let (name, data) = inputs[which];
-        match run(&mutation.apply(data)) {
+        match run(which, &mutation.apply(data)) {
             Ok(outcome) => *checked.hostile.entry(outcome).or_default() += 1,
             Err(what) => checked
                 .failures
@@ -547,48 +547,28 @@ fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) 
     let record = &instance.record;
     let data = instance.data(account, record);
     let calls = calls(planned, account, record);
-    let config = Config {
-        cases: HOSTILE_CASES,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let strategy = (hostile::mutation(), 0..calls.len());
-    for _ in 0..HOSTILE_CASES {
-        let Ok(tree) = strategy.new_tree(&mut runner) else {
-            continue;
-        };
-        let (mutation, which) = tree.current();
-        let damaged = mutation.apply(&data);
+    // Each operation on the same account data, damaged.
+    let inputs: Vec<(&str, &[u8])> = calls
+        .iter()
+        .map(|c| (c.operation, data.as_slice()))
+        .collect();
+    hostile_inputs(&inputs, label, checked, |which, damaged| {
         let instruction = instruction(id, &calls[which].data, true, 2);
-        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, &damaged, 2));
-        let name = match &outcome {
-            RunOutcome::Fault(message) => {
-                checked.failures.push(format!(
-                    "{label}, hostile {mutation:?}: VM fault: {message}"
-                ));
-                continue;
-            }
+        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, damaged, 2));
+        match outcome {
+            RunOutcome::Fault(message) => Err(format!("VM fault: {message}")),
             RunOutcome::ChangedBeforeFailure(what) => {
-                checked.failures.push(format!(
-                    "{label}, hostile {mutation:?}: changed before a failure: {what}"
-                ));
-                continue;
+                Err(format!("changed before a failure: {what}"))
             }
             RunOutcome::OutOfMemory
                 if matches!(planned.format, Format::Borsh | Format::BorshBoxed) =>
             {
-                "out of memory (documented for borsh)".to_string()
+                Ok("out of memory (documented for borsh)".into())
             }
             RunOutcome::Success if result.resulting_accounts[0].1.data.len() != damaged.len() => {
-                checked.failures.push(format!(
-                    "{label}, hostile {mutation:?}: the account's length changed"
-                ));
-                continue;
+                Err("the account's length changed".into())
             }
-            other => other.name(),
-        };
-        *checked.hostile.entry(name).or_default() += 1;
-    }
+            other => Ok(other.name()),
+        }
+    });
 }

@@ -60,11 +60,8 @@ pub fn run(
     skipped.extend(skipped_events);
     let dir = generate::write(root, &program, &plans, &arguments, &events)
         .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
-    let mut rows = Vec::new();
     let mut refused = Vec::new();
-    let mut failures = Vec::new();
-    let mut hostile = BTreeMap::new();
-    let mut elfs = Vec::new();
+    let mut measured = Measured::default();
     for plan in &plans {
         let Plan::Build(planned) = plan else { continue };
         let account = program
@@ -86,18 +83,7 @@ pub fn run(
             Built::Program(so) => {
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
                 let checked = measure::check(planned, account, &elf, &instances[&account.name]);
-                progress(&format!(
-                    "  {}: {} rows checked, {} hostile cases",
-                    planned.name,
-                    checked.rows.len(),
-                    checked.hostile.values().sum::<u32>()
-                ));
-                for (name, count) in checked.hostile {
-                    *hostile.entry(name).or_insert(0) += count;
-                }
-                rows.extend(checked.rows);
-                failures.extend(checked.failures);
-                elfs.push(elf);
+                measured.keep(&planned.name, "rows", elf, checked, progress);
             }
         }
     }
@@ -117,18 +103,7 @@ pub fn run(
         let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
         let handlers = planned.handlers(&program);
         let checked = measure::arguments::check(planned.format, &handlers, &elf, options.lengths);
-        progress(&format!(
-            "  {}: {} instructions checked, {} hostile cases",
-            planned.name,
-            checked.rows.len(),
-            checked.hostile.values().sum::<u32>()
-        ));
-        for (name, count) in checked.hostile {
-            *hostile.entry(name).or_insert(0) += count;
-        }
-        rows.extend(checked.rows);
-        failures.extend(checked.failures);
-        elfs.push(elf);
+        measured.keep(&planned.name, "instructions", elf, checked, progress);
     }
     for planned in events {
         let so = match generate::build(root, &dir, &planned.name, &planned.package) {
@@ -153,19 +128,14 @@ pub fn run(
             options.lengths,
             planned.self_cpi,
         );
-        progress(&format!(
-            "  {}: {} events checked, {} hostile cases",
-            planned.name,
-            checked.rows.len(),
-            checked.hostile.values().sum::<u32>()
-        ));
-        for (name, count) in checked.hostile {
-            *hostile.entry(name).or_insert(0) += count;
-        }
-        rows.extend(checked.rows);
-        failures.extend(checked.failures);
-        elfs.push(elf);
+        measured.keep(&planned.name, "events", elf, checked, progress);
     }
+    let Measured {
+        rows,
+        failures,
+        hostile,
+        elfs,
+    } = measured;
     let provenance = provenance(root, &elfs);
     let summary = report::summary(
         &program,
@@ -191,6 +161,40 @@ pub fn run(
         summary,
         failures,
     })
+}
+
+/// What the measured programs came to, gathered as each is checked.
+#[derive(Default)]
+struct Measured {
+    rows: Vec<Row>,
+    failures: Vec<String>,
+    hostile: BTreeMap<String, u32>,
+    elfs: Vec<Vec<u8>>,
+}
+
+impl Measured {
+    /// Keeps one program's checks (its `.so` is `elf`) and says so in a
+    /// line: `what` its rows are.
+    fn keep(
+        &mut self,
+        program: &str,
+        what: &str,
+        elf: Vec<u8>,
+        checked: measure::Checked,
+        progress: &mut dyn FnMut(&str),
+    ) {
+        progress(&format!(
+            "  {program}: {} {what} checked, {} hostile cases",
+            checked.rows.len(),
+            checked.hostile.values().sum::<u32>()
+        ));
+        for (name, count) in checked.hostile {
+            *self.hostile.entry(name).or_insert(0) += count;
+        }
+        self.rows.extend(checked.rows);
+        self.failures.extend(checked.failures);
+        self.elfs.push(elf);
+    }
 }
 
 /// Builds one argument program. A link refused in one instruction's

@@ -267,7 +267,7 @@ fn check_hostile(
         .iter()
         .map(|c| (c.instruction.as_str(), c.data.as_slice()))
         .collect();
-    hostile_inputs(&inputs, label, checked, |damaged| {
+    hostile_inputs(&inputs, label, checked, |_, damaged| {
         let instruction = solana_instruction(id, damaged, true, 1);
         let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, 1));
         match outcome {

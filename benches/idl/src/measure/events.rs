@@ -273,7 +273,7 @@ fn check_hostile(
         .iter()
         .map(|c| (c.event.as_str(), c.data.as_slice()))
         .collect();
-    hostile_inputs(&inputs, label, checked, |damaged| {
+    hostile_inputs(&inputs, label, checked, |_, damaged| {
         let (_, outcome) =
             logged.run_instruction(&target.instruction(damaged, false), &target.accounts());
         match outcome {
