@@ -15,6 +15,7 @@ use crate::{
     message, metadata,
     report::{Lock, Measurement, Provenance, Run},
     token,
+    trace::Footprint,
 };
 
 /// The floor's cases: the same calls, which must succeed and change nothing.
@@ -67,12 +68,10 @@ fn trace_all(
     let (mollusk, tracer) = workspace.traced_mollusk(programs, elfs)?;
     for (case, m) in cases.iter().zip(measured) {
         let result = case.run(&mollusk)?;
-        let footprints = tracer.take();
-        let (Some(footprint), 1) = (footprints.first(), footprints.len()) else {
+        let Some(footprint) = Footprint::of_call(&tracer.take()) else {
             return Err(HarnessError::Report(format!(
-                "{}: {} traces for one call",
-                case.name(),
-                footprints.len()
+                "{}: no trace of the call",
+                case.name()
             )));
         };
         if result.compute_units_consumed != m.cus {
@@ -83,7 +82,7 @@ fn trace_all(
                 m.cus
             )));
         }
-        m.footprint = Some(*footprint);
+        m.footprint = Some(footprint);
     }
     Ok(())
 }

@@ -55,6 +55,17 @@ pub enum Expected {
     Failure(ProgramError),
 }
 
+/// What a successful call must emit besides its accounts: an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Emitted {
+    /// One `sol_log_data` of exactly these bytes (`Program data: <base64>`),
+    /// as `emit!` logs an event.
+    Log(Vec<u8>),
+    /// One inner instruction to the program itself with exactly this data,
+    /// as `emit_cpi!` passes an event.
+    SelfCpi(Vec<u8>),
+}
+
 #[derive(Clone, Debug)]
 pub struct Case {
     /// The program's label (`borsh`, `at_least/borsh`): errors name it.
@@ -75,6 +86,8 @@ pub struct Case {
     pub instruction: Instruction,
     pub accounts: Vec<(Pubkey, Account)>,
     pub expected: Expected,
+    /// What a success must emit, where the contract says (events).
+    pub emits: Option<Emitted>,
 }
 
 impl Case {
@@ -130,6 +143,7 @@ impl Case {
             size: None,
             instance: None,
             encoded_bytes: None,
+            emits: None,
         }
     }
 
@@ -166,10 +180,97 @@ impl Case {
         }
     }
 
-    /// Runs the case and checks it against the contract.
+    /// Runs the case and checks it against the contract (what it emits
+    /// too, from `mollusk`'s log, which the run starts empty).
     pub fn run(&self, mollusk: &Mollusk) -> Result<InstructionResult, HarnessError> {
+        if let Some(log) = &mollusk.logger {
+            log.borrow_mut().messages.clear();
+        }
         let result = mollusk.process_instruction(&self.instruction, &self.accounts);
-        self.check(&result).map(|()| result)
+        self.check(&result)?;
+        if self.emits.is_some() {
+            let Some(log) = &mollusk.logger else {
+                return Err(self.wrong(
+                    "its Mollusk keeps no log, so the event cannot be checked: make it with Workspace::mollusk_with".into(),
+                ));
+            };
+            self.check_emitted(&result, &log.borrow().messages)?;
+        }
+        Ok(result)
+    }
+
+    /// Checks what a successful call emitted against [`Case::emits`]: the
+    /// run's `log` holds exactly one `Program data:` line, of exactly the
+    /// event's bytes; or exactly one inner instruction, to the program
+    /// itself, of exactly its data.
+    pub fn check_emitted(
+        &self,
+        result: &InstructionResult,
+        log: &[String],
+    ) -> Result<(), HarnessError> {
+        use base64::{Engine, prelude::BASE64_STANDARD};
+        if !matches!(result.program_result, ProgramResult::Success) {
+            return Ok(());
+        }
+        let (what, seen): (&str, Vec<Vec<u8>>) = match &self.emits {
+            None => return Ok(()),
+            Some(Emitted::Log(_)) => (
+                "`Program data:` lines",
+                log.iter()
+                    .filter_map(|line| line.strip_prefix("Program data: "))
+                    .map(|data| BASE64_STANDARD.decode(data).unwrap_or_default())
+                    .collect(),
+            ),
+            Some(Emitted::SelfCpi(_)) => {
+                let keys = result
+                    .message
+                    .as_ref()
+                    .map(|m| m.account_keys().iter().copied().collect::<Vec<Pubkey>>())
+                    .unwrap_or_default();
+                (
+                    "inner instructions to the program itself",
+                    result
+                        .inner_instructions
+                        .iter()
+                        .filter(|inner| {
+                            keys.get(usize::from(inner.instruction.program_id_index))
+                                == Some(&self.instruction.program_id)
+                        })
+                        .map(|inner| inner.instruction.data.clone())
+                        .collect(),
+                )
+            }
+        };
+        let (Some(Emitted::Log(want)) | Some(Emitted::SelfCpi(want))) = &self.emits else {
+            unreachable!("matched above")
+        };
+        match seen.as_slice() {
+            [got] if got == want => Ok(()),
+            [got] => Err(self.wrong(format!(
+                "emitted {} bytes that are not the event's {}: {}",
+                got.len(),
+                want.len(),
+                first_difference(want, got).unwrap_or_default()
+            ))),
+            _ => Err(self.wrong(format!("{} {what}, not one", seen.len()))),
+        }
+    }
+
+    /// The operation as errors name it: with its size or instance.
+    fn described_operation(&self) -> String {
+        match (self.size, self.instance) {
+            (Some(size), _) => format!("{} at {size} bytes", self.operation),
+            (_, Some(instance)) => format!("{} on `{instance}`", self.operation),
+            _ => self.operation.clone(),
+        }
+    }
+
+    fn wrong(&self, detail: String) -> HarnessError {
+        HarnessError::WrongResult {
+            program: self.program.clone(),
+            operation: self.described_operation(),
+            detail,
+        }
     }
 
     /// Runs the case on `mollusk` and accepts any one of `allowed`
@@ -190,16 +291,7 @@ impl Case {
     /// Checks a result: the exact outcome, account [0]'s exact bytes, and
     /// every account that must not change.
     pub fn check(&self, result: &InstructionResult) -> Result<(), HarnessError> {
-        let operation = match (self.size, self.instance) {
-            (Some(size), _) => format!("{} at {size} bytes", self.operation),
-            (_, Some(instance)) => format!("{} on `{instance}`", self.operation),
-            _ => self.operation.clone(),
-        };
-        let fail = |detail: String| HarnessError::WrongResult {
-            program: self.program.clone(),
-            operation: operation.clone(),
-            detail,
-        };
+        let fail = |detail: String| self.wrong(detail);
         let mut expected_accounts = self.accounts.clone();
         match (&self.expected, &result.program_result) {
             (Expected::Success(data), ProgramResult::Success) => {

@@ -23,5 +23,5 @@ pub mod toolchains;
 pub mod trace;
 pub mod workspace;
 
-pub use case::{Case, Expected, Input};
+pub use case::{Case, Emitted, Expected, Input};
 pub use workspace::{Family, Framework, HarnessError, Program, Shape, Workspace};

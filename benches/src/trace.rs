@@ -43,6 +43,19 @@ pub struct Footprint {
 }
 
 impl Footprint {
+    /// One call's footprint from each of its invocations' (a CPI runs the
+    /// callee in a VM of its own): their instructions add up; the stack,
+    /// call depth and heap are each VM's own, so the deepest is the call's.
+    /// `None` for no invocation.
+    pub fn of_call(invocations: &[Footprint]) -> Option<Footprint> {
+        invocations.iter().copied().reduce(|a, b| Footprint {
+            instructions: a.instructions + b.instructions,
+            stack_bytes: a.stack_bytes.max(b.stack_bytes),
+            call_depth: a.call_depth.max(b.call_depth),
+            heap_bytes: a.heap_bytes.max(b.heap_bytes),
+        })
+    }
+
     /// What the syscalls charged of `cus`: what instructions did not.
     pub fn syscall_cus(&self, cus: u64) -> u64 {
         cus.saturating_sub(self.instructions)

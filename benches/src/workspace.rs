@@ -590,6 +590,7 @@ impl Workspace {
         if let Some(program) = programs.first() {
             mollusk.compute_budget.heap_size = program.family.heap_frame();
         }
+        keep_log(&mut mollusk);
         self.add_programs(&mut mollusk, programs, elfs)?;
         Ok(mollusk)
     }
@@ -635,6 +636,7 @@ impl Workspace {
             ))
         })?;
         mollusk.compute_budget.heap_size = first.family.heap_frame();
+        keep_log(&mut mollusk);
         self.add_programs(&mut mollusk, programs, &elfs)?;
         let tracer = Tracer::default();
         tracer.install(&mut mollusk);
@@ -670,6 +672,14 @@ impl Workspace {
     fn relative(&self, path: &Path) -> PathBuf {
         path.strip_prefix(&self.root).unwrap_or(path).to_path_buf()
     }
+}
+
+/// Keeps the runtime's log, so a case can check the event it emits
+/// ([`crate::Case::run`] empties it before each call).
+fn keep_log(mollusk: &mut Mollusk) {
+    mollusk.logger = Some(solana_svm_log_collector::LogCollector::new_ref_with_limit(
+        None,
+    ));
 }
 
 /// Mollusk panics on an ELF it cannot load; turn that into the reason.

@@ -4,8 +4,9 @@
 //! hostile input, never a fault, never a change before a failure.
 
 use benches::{
-    Case, Expected, Family, Framework, Input, Program, Workspace,
+    Case, Emitted, Expected, Family, Framework, Input, Program, Workspace,
     frameworks::anchor2::{
+        calls::{self, Call, FOLDER, holds_calls},
         discriminator, instruction, metadata as anchor_metadata,
         token::{self, AccountType, CONSTRAINT_ADDRESS, CONSTRAINT_MUT},
     },
@@ -24,7 +25,25 @@ const WRONG_KEY: [u8; 32] = [0x77; 32];
 /// What a call must produce: account [0]'s data after it, or the error.
 type Outcome = Result<Vec<u8>, ProgramError>;
 
+/// The family's programs holding its record in an account (and the
+/// floor), with their Mollusk.
 fn load(family: Family) -> (Vec<Program>, Mollusk) {
+    let (programs, mollusk) = load_all(family);
+    let programs = programs.into_iter().filter(|p| !holds_calls(p)).collect();
+    (programs, mollusk)
+}
+
+/// The family's arguments-and-events program, with its Mollusk.
+fn load_calls(family: Family) -> (Program, Mollusk) {
+    let (programs, mollusk) = load_all(family);
+    let program = programs
+        .into_iter()
+        .find(holds_calls)
+        .unwrap_or_else(|| panic!("no programs/anchor2/{}/{FOLDER}", family.name()));
+    (program, mollusk)
+}
+
+fn load_all(family: Family) -> (Vec<Program>, Mollusk) {
     Workspace::current()
         .load_framework(Framework::Anchor2, family)
         .unwrap_or_else(|e| panic!("{e}"))
@@ -471,5 +490,234 @@ fn set_uri_that_does_not_fit_changes_nothing_inside_the_vm() {
         assert!(matches!(outcome, Seen::Error(_)), "{name}: {outcome:?}");
         case.check(&result)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// The records an arguments-and-events program takes: the token family's
+/// fixture; the metadata family's instances in borsh's encoding.
+fn call_records(family: Family) -> Vec<Vec<u8>> {
+    let borsh = common::metadata::host_format("borsh").expect("the borsh format");
+    match family {
+        Family::Token => vec![fixture()],
+        _ => INSTANCES
+            .map(|name| (borsh.encode)(&instance(name)))
+            .to_vec(),
+    }
+}
+
+/// The field a handler stores, read out of the record by hand: the token
+/// record's last 32 bytes (`close_authority`), the metadata record's
+/// royalty.
+fn stored_field(family: Family, record: &[u8]) -> Vec<u8> {
+    match family {
+        Family::Token => record[160 - 32..].to_vec(),
+        _ => {
+            let borsh = common::metadata::host_format("borsh").expect("the borsh format");
+            let (metadata, _) = (borsh.decode)(record).expect("a valid record");
+            metadata.seller_fee_basis_points.to_le_bytes().to_vec()
+        }
+    }
+}
+
+/// Each handler's call on each record, written out by hand: account [0]
+/// starts with the stored field and keeps the rest; each `emit_*` emits
+/// `sha256("event:<type>")[..8]` and the record's borsh bytes (after
+/// Anchor's event tag, `0x1d9acb512ea545e4` little-endian, for
+/// `emit_cpi`), and `set_record` nothing. Bytes after the record are
+/// ignored, and not emitted.
+#[test]
+fn args_and_events_store_the_field_and_emit_the_record() {
+    let mut failures = Vec::new();
+    for family in [Family::Token, Family::Metadata] {
+        let (program, mollusk) = load_calls(family);
+        for record in call_records(family) {
+            let mut after = stored_field(family, &record);
+            after.resize(48, 0x77);
+            for call in Call::of(family) {
+                let event_type = match (call, family) {
+                    (Call::SetRecord, _) => None,
+                    (Call::EmitBytemuck, _) => Some("TokenRecordPod"),
+                    (_, Family::Token) => Some("TokenRecord"),
+                    _ => Some("Metadata"),
+                };
+                let event = event_type.map(|t| [&discriminator("event", t)[..], &record].concat());
+                let emits = event.map(|event| match call {
+                    Call::EmitCpi => Emitted::SelfCpi(
+                        [&0x1d9acb512ea545e4_u64.to_le_bytes()[..], &event].concat(),
+                    ),
+                    _ => Emitted::Log(event),
+                });
+                let valid = calls::valid_input(&program, call, &record);
+                let trailing = valid.with(|i| i.instruction_data.extend([1, 2, 3]));
+                for input in [valid, trailing] {
+                    let case = calls::case(&program, call.name(), &input);
+                    if case.expected != Expected::Success(after.clone()) || case.emits != emits {
+                        failures.push(format!(
+                            "{}: the oracle says {:?} emitting {:?}",
+                            call.name(),
+                            case.expected,
+                            case.emits
+                        ));
+                    } else if let Err(e) = case.run(&mollusk) {
+                        failures.push(e.to_string());
+                    }
+                }
+            }
+        }
+    }
+    report(failures);
+}
+
+/// Each refusal of the arguments-and-events programs on an input made for
+/// it, every account unchanged and nothing emitted: Anchor's self-CPI tag
+/// without a signing authority, an instruction too short or unknown, an
+/// account missing, account [0] read-only, another event authority, a
+/// record cut short or invalid, account [0] too short for the field.
+#[test]
+fn args_and_events_errors_are_anchors_and_change_nothing() {
+    let mut failures = Vec::new();
+    for family in [Family::Token, Family::Metadata] {
+        let (program, mollusk) = load_calls(family);
+        let record = call_records(family).swap_remove(0);
+        for call in Call::of(family) {
+            let valid = calls::valid_input(&program, call, &record);
+            let mut cases: Vec<(&str, Input, ProgramError)> = vec![
+                (
+                    "4 bytes of instruction data",
+                    valid.with(|i| i.instruction_data.truncate(4)),
+                    ProgramError::InvalidInstructionData,
+                ),
+                (
+                    "an unknown instruction",
+                    valid.with(|i| i.instruction_data[..8].copy_from_slice(&instruction("close"))),
+                    ProgramError::InvalidInstructionData,
+                ),
+                (
+                    "Anchor's event tag, no account",
+                    valid.with(|i| {
+                        i.instruction_data[..8].copy_from_slice(&calls::EVENT_IX_TAG);
+                        i.account_count = 0;
+                    }),
+                    ProgramError::NotEnoughAccountKeys,
+                ),
+                (
+                    "Anchor's event tag, the authority not signing",
+                    valid.with(|i| i.instruction_data[..8].copy_from_slice(&calls::EVENT_IX_TAG)),
+                    ProgramError::MissingRequiredSignature,
+                ),
+                (
+                    "an account fewer",
+                    valid.with(|i| i.account_count -= 1),
+                    ProgramError::NotEnoughAccountKeys,
+                ),
+                (
+                    "account [0] read-only",
+                    valid.with(|i| i.writable = false),
+                    CONSTRAINT_MUT,
+                ),
+                (
+                    "the record one byte short",
+                    valid.with(|i| {
+                        i.instruction_data.pop();
+                    }),
+                    ProgramError::InvalidInstructionData,
+                ),
+                (
+                    "account [0] one byte",
+                    valid.with(|i| i.data.truncate(1)),
+                    ProgramError::AccountDataTooSmall,
+                ),
+            ];
+            if call == Call::EmitCpi {
+                cases.push((
+                    "another event authority",
+                    valid.with(|i| i.owner_key = WRONG_KEY),
+                    ProgramError::InvalidSeeds,
+                ));
+            }
+            if family == Family::Metadata {
+                // After the discriminator: the key's tag, then the name's
+                // first byte after two keys and its length.
+                cases.push((
+                    "a key tag past the enum",
+                    valid.with(|i| i.instruction_data[8] = 5),
+                    ProgramError::InvalidInstructionData,
+                ));
+                cases.push((
+                    "a name that is not UTF-8",
+                    valid.with(|i| i.instruction_data[8 + 1 + 64 + 4] = 0xFF),
+                    ProgramError::InvalidInstructionData,
+                ));
+            }
+            for (label, input, want) in cases {
+                let case = calls::case(&program, call.name(), &input);
+                if case.expected != Expected::Failure(want.clone()) {
+                    failures.push(format!(
+                        "{} ({label}): the oracle says {:?}, the test {want:?}",
+                        call.name(),
+                        case.expected
+                    ));
+                } else if let Err(e) = case.run(&mollusk) {
+                    failures.push(format!("{label}: {e}"));
+                }
+            }
+        }
+    }
+    report(failures);
+}
+
+/// Random and hostile calls of the arguments-and-events programs: a
+/// handler's discriminator (Anchor's event tag a tenth of the time) before
+/// a record damaged by the hostile generator, 0 to 3 accounts, either
+/// writable flag, the event authority or another key, account [0] 0 to 63
+/// bytes. Never a fault or a change before a failure; each result as the
+/// oracle says, what it emits too.
+#[test]
+fn args_and_events_hostile_input_meets_the_contract() {
+    const CASES: u32 = 1_000;
+    for family in [Family::Token, Family::Metadata] {
+        let (program, mollusk) = load_calls(family);
+        let mollusk = LoggedMollusk::new(mollusk);
+        let records = call_records(family);
+        let calls = Call::of(family);
+        let strategy = (
+            0..records.len(),
+            hostile::mutation(),
+            0..calls.len(),
+            prop::bool::weighted(0.1),
+            0..=3usize,
+            prop::bool::weighted(0.85),
+            prop::bool::weighted(0.8),
+            0..64usize,
+        );
+        hostile::run_cases(
+            &program.label(),
+            CASES,
+            strategy,
+            |(which, mutation, call, event_tag, account_count, writable, authority, len)| {
+                let mut input = calls::valid_input(&program, calls[call], &records[which]);
+                let tag = input.instruction_data[..8].to_vec();
+                let args = mutation.apply(&input.instruction_data[8..]);
+                input.instruction_data = [&tag[..], &args].concat();
+                if event_tag {
+                    input.instruction_data[..8].copy_from_slice(&calls::EVENT_IX_TAG);
+                }
+                input.account_count = account_count;
+                input.writable = writable;
+                if !authority {
+                    input.owner_key = WRONG_KEY;
+                }
+                input.data.resize(len, 0x77);
+                let case = calls::case(&program, calls[call].name(), &input);
+                let (result, outcome) = mollusk.run(&case);
+                if let Seen::Fault(why) | Seen::ChangedBeforeFailure(why) = &outcome {
+                    return Err(why.clone());
+                }
+                case.check(&result).map_err(|e| e.to_string())?;
+                case.check_emitted(&result, &mollusk.messages())
+                    .map_err(|e| e.to_string())?;
+                Ok(outcome.name())
+            },
+        );
     }
 }

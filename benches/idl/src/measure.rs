@@ -171,7 +171,7 @@ impl Loaded {
                         again.compute_units_consumed
                     ));
                 }
-                tracer.take().first().copied().unwrap_or_default()
+                Footprint::of_call(&tracer.take()).unwrap_or_default()
             });
         Outcome::Ran { cus, footprint }
     }

@@ -89,9 +89,20 @@ fn replay(
     case: &Case,
     heap_frame: Option<u32>,
 ) -> Result<Replay, String> {
+    let program_id = key(&case.program_id)?;
     let mut metas = Vec::new();
     for account in &case.accounts {
         let pubkey = key(&account.pubkey)?;
+        metas.push(AccountMeta {
+            pubkey,
+            is_signer: account.is_signer,
+            is_writable: account.is_writable,
+        });
+        // The program itself (an `emit_cpi` call passes it) is the one
+        // already loaded.
+        if pubkey == program_id {
+            continue;
+        }
         svm.set_account(
             pubkey,
             Account {
@@ -103,11 +114,6 @@ fn replay(
             },
         )
         .map_err(|e| format!("{}: setting {pubkey}: {e:?}", case.row))?;
-        metas.push(AccountMeta {
-            pubkey,
-            is_signer: account.is_signer,
-            is_writable: account.is_writable,
-        });
     }
     let mut instructions = Vec::new();
     if let Some(bytes) = heap_frame {
@@ -117,7 +123,7 @@ fn replay(
         ));
     }
     instructions.push(Instruction::new_with_bytes(
-        key(&case.program_id)?,
+        program_id,
         &bytes(&case.instruction_data)?,
         metas,
     ));

@@ -45,12 +45,12 @@ const BORSH: wincode::config::Configuration<
     .with_length_encoding::<wincode::len::FixIntLen<u32>>()
     .with_tag_encoding::<u8>();
 
-fn encode(metadata: &Metadata) -> Vec<u8> {
+pub(super) fn encode(metadata: &Metadata) -> Vec<u8> {
     wincode::config::serialize(metadata, BORSH).expect("a record encodes")
 }
 
 /// The record at the start of `payload`, and its encoding's length.
-fn decode(payload: &[u8]) -> Option<(Metadata, usize)> {
+pub(super) fn decode(payload: &[u8]) -> Option<(Metadata, usize)> {
     let mut rest = payload;
     let metadata = wincode::config::deserialize_from(&mut rest, BORSH).ok()?;
     Some((metadata, payload.len() - rest.len()))

@@ -12,6 +12,7 @@
 //! wrong discriminator or an undecodable record); a longer account is
 //! accepted (the `at_least` shape).
 
+pub mod calls;
 pub mod metadata;
 pub mod token;
 
@@ -36,6 +37,9 @@ pub fn expected(
     program: &Program,
     input: &crate::Input,
 ) -> Result<Vec<u8>, solana_program_error::ProgramError> {
+    if calls::holds_calls(program) {
+        return calls::expected(program, input);
+    }
     match (program.family, program.name.as_str()) {
         (_, "noop") => token::expected_noop(input),
         (Family::Token, _) => token::expected(token::AccountType::of(program), input),
@@ -46,10 +50,14 @@ pub fn expected(
 
 /// Each Anchor 2 program's benchmark calls: the token family's three
 /// operations (the floor's too), the metadata family's five on each
-/// instance.
+/// instance, and each arguments-and-events program's handlers.
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
     let mut cases = Vec::new();
     for program in programs {
+        if calls::holds_calls(program) {
+            cases.extend(calls::cases(program));
+            continue;
+        }
         match program.family {
             Family::Token => cases.extend(token::cases(program)),
             Family::Metadata => cases.extend(metadata::cases(program)),
