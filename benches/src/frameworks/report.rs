@@ -5,6 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::{
+    frameworks::anchor2::calls::{Call, FOLDER},
+    metadata::INSTANCES,
     report::{Measurement, Run},
     workspace::{Family, Framework, Shape},
 };
@@ -219,6 +221,84 @@ impl Run {
                     cells.join(" | ")
                 );
             }
+        }
+        out.push_str(&self.calls_section());
+        out
+    }
+}
+
+impl Run {
+    /// An arguments-and-events handler's measurement on `family`'s record.
+    fn call(&self, family: Family, call: Call, instance: Option<&str>) -> Option<&Measurement> {
+        let program = format!("{}/{FOLDER}", family.name());
+        self.frameworks.iter().find(|m| {
+            m.framework == Framework::Anchor2
+                && m.family == family
+                && m.program == program
+                && m.operation == call.name()
+                && m.instance == instance
+        })
+    }
+
+    /// The Anchor 2 arguments and events: per record, each handler's CUs
+    /// and what its emit adds to `set_record` (the same decode and store),
+    /// then borsh's emit over `#[event]`'s, with the log and without it
+    /// (the syscalls' CUs, from the trace, taken out of both).
+    pub fn calls_section(&self) -> String {
+        let rows: Vec<(String, Family, Option<&str>)> =
+            std::iter::once(("token".to_string(), Family::Token, None))
+                .chain(INSTANCES.map(|i| (format!("metadata / {i}"), Family::Metadata, Some(i))))
+                .filter(|(_, family, instance)| {
+                    self.call(*family, Call::SetRecord, *instance).is_some()
+                })
+                .collect();
+        if rows.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from(
+            "\n### Arguments and events\n\nThe record as an Anchor 2 instruction's argument and as its event (`programs/anchor2/<family>/args_and_events`): every handler takes the record (Anchor decodes it with wincode in borsh's format) and stores one field of it in account [0]; `set_record` does only that, each other handler then emits the record one way. Each cell is CUs, and in brackets what the emit adds to `set_record`. The last two columns put Anchor 2's claim (its `#[event]` \"3-10x cheaper than borsh on SBF\") to the test: borsh's emit (Anchor 1.x's `emit!`) over `#[event]`'s, each above `set_record`, with the log syscall and without it (every syscall's CUs, from the trace, taken out).\n\n",
+        );
+        let emits = [
+            Call::EmitEvent,
+            Call::EmitBytemuck,
+            Call::EmitBorsh,
+            Call::EmitCpi,
+        ];
+        out.push_str("| record | `set_record` (arguments) | `#[event]` | `#[event(bytemuck)]` | Anchor 1.x `emit!` (borsh) | `emit_cpi!` | borsh ÷ `#[event]` | the same, without syscalls |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (name, family, instance) in rows {
+            let base = self.call(family, Call::SetRecord, instance);
+            let above = |call: Call| -> Option<(u64, u64)> {
+                let (m, base) = (self.call(family, call, instance)?, base?);
+                let syscalls = |m: &Measurement| m.footprint.map(|f| f.syscall_cus(m.cus));
+                let own = (m.cus - syscalls(m)?) - (base.cus - syscalls(base)?);
+                Some((m.cus - base.cus, own))
+            };
+            let cells: Vec<String> = emits
+                .iter()
+                .map(
+                    |&call| match (self.call(family, call, instance), above(call)) {
+                        (Some(m), Some((added, _))) => format!("{} (+{added})", m.cus),
+                        _ => "-".into(),
+                    },
+                )
+                .collect();
+            let ratio = |pick: fn((u64, u64)) -> u64| match (
+                above(Call::EmitBorsh),
+                above(Call::EmitEvent),
+            ) {
+                (Some(borsh), Some(event)) if pick(event) > 0 => {
+                    format!("{:.2}x", pick(borsh) as f64 / pick(event) as f64)
+                }
+                _ => "-".into(),
+            };
+            let _ = writeln!(
+                out,
+                "| {name} | {} | {} | {} | {} |",
+                base.map_or("-".into(), |m| m.cus.to_string()),
+                cells.join(" | "),
+                ratio(|(added, _)| added),
+                ratio(|(_, own)| own),
+            );
         }
         out
     }
