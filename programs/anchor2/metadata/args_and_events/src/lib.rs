@@ -14,6 +14,9 @@ extern crate alloc;
 use alloc::{string::String, vec::Vec};
 
 use anchor_lang::prelude::*;
+use anchor2_records::{
+    Collection, CollectionDetails, Creator, Key, ProgrammableConfig, TokenStandard, Uses, store,
+};
 use borsh::BorshSerialize;
 // Memory and integer builtins for the SVM (the linker asks for them).
 use solana_compiler_builtins as _;
@@ -44,75 +47,24 @@ pub struct Metadata {
     pub programmable_config: Option<ProgrammableConfig>,
 }
 
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub enum Key {
-    Uninitialized,
-    EditionV1,
-    MasterEditionV1,
-    ReservationListV1,
-    MetadataV1,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub struct Creator {
-    pub address: Address,
-    pub verified: bool,
-    pub share: u8,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub enum TokenStandard {
-    NonFungible,
-    FungibleAsset,
-    Fungible,
-    NonFungibleEdition,
-    ProgrammableNonFungible,
-    ProgrammableNonFungibleEdition,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub struct Collection {
-    pub verified: bool,
-    pub key: Address,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub enum UseMethod {
-    Burn,
-    Multiple,
-    Single,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub struct Uses {
-    pub use_method: UseMethod,
-    pub remaining: u64,
-    pub total: u64,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub enum CollectionDetails {
-    V1 { size: u64 },
-    V2 { padding: [u8; 8] },
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize, BorshSerialize)]
-pub enum ProgrammableConfig {
-    V1 { rule_set: Option<Address> },
-}
-
 #[program]
 pub mod metadata_args_and_events {
     use super::*;
 
     /// The record as arguments: store its royalty.
     pub fn set_record(ctx: &mut Context<Store>, record: Metadata) -> Result<()> {
-        store(&ctx.accounts.out, record.seller_fee_basis_points)
+        store(
+            &ctx.accounts.out,
+            &record.seller_fee_basis_points.to_le_bytes(),
+        )
     }
 
     /// `set_record`, then `emit!` of the `#[event]` record.
     pub fn emit_event(ctx: &mut Context<Store>, record: Metadata) -> Result<()> {
-        store(&ctx.accounts.out, record.seller_fee_basis_points)?;
+        store(
+            &ctx.accounts.out,
+            &record.seller_fee_basis_points.to_le_bytes(),
+        )?;
         emit!(record);
         Ok(())
     }
@@ -121,7 +73,10 @@ pub mod metadata_args_and_events {
     /// it: the discriminator and borsh's encoding in a `Vec` with room for
     /// 256 bytes.
     pub fn emit_borsh(ctx: &mut Context<Store>, record: Metadata) -> Result<()> {
-        store(&ctx.accounts.out, record.seller_fee_basis_points)?;
+        store(
+            &ctx.accounts.out,
+            &record.seller_fee_basis_points.to_le_bytes(),
+        )?;
         let mut data = Vec::with_capacity(256);
         data.extend_from_slice(Metadata::DISCRIMINATOR);
         record
@@ -133,21 +88,13 @@ pub mod metadata_args_and_events {
 
     /// `set_record`, then `emit_cpi!` of the `#[event]` record.
     pub fn emit_cpi(ctx: &mut Context<StoreEmitCpi>, record: Metadata) -> Result<()> {
-        store(&ctx.accounts.out, record.seller_fee_basis_points)?;
+        store(
+            &ctx.accounts.out,
+            &record.seller_fee_basis_points.to_le_bytes(),
+        )?;
         emit_cpi!(record);
         Ok(())
     }
-}
-
-/// Writes `royalty` (little-endian) at the start of `out`'s data; a
-/// shorter account is `AccountDataTooSmall`, with nothing written.
-fn store(out: &UncheckedAccount, royalty: u16) -> Result<()> {
-    let mut view = *out.account();
-    let mut data = view.try_borrow_mut()?;
-    data.get_mut(..2)
-        .ok_or(ProgramError::AccountDataTooSmall)?
-        .copy_from_slice(&royalty.to_le_bytes());
-    Ok(())
 }
 
 #[derive(Accounts)]

@@ -13,6 +13,9 @@ extern crate alloc;
 use alloc::{string::String, vec::Vec};
 
 use anchor_lang::{BORSH_CONFIG, prelude::*, wincode};
+use anchor2_records::{
+    Collection, CollectionDetails, Creator, Key, ProgrammableConfig, TokenStandard, Uses,
+};
 // Memory and integer builtins for the SVM (the linker asks for them).
 use solana_compiler_builtins as _;
 
@@ -40,63 +43,6 @@ pub struct Metadata {
     pub uses: Option<Uses>,
     pub collection_details: Option<CollectionDetails>,
     pub programmable_config: Option<ProgrammableConfig>,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub enum Key {
-    Uninitialized,
-    EditionV1,
-    MasterEditionV1,
-    ReservationListV1,
-    MetadataV1,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub struct Creator {
-    pub address: Address,
-    pub verified: bool,
-    pub share: u8,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub enum TokenStandard {
-    NonFungible,
-    FungibleAsset,
-    Fungible,
-    NonFungibleEdition,
-    ProgrammableNonFungible,
-    ProgrammableNonFungibleEdition,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub struct Collection {
-    pub verified: bool,
-    pub key: Address,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub enum UseMethod {
-    Burn,
-    Multiple,
-    Single,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub struct Uses {
-    pub use_method: UseMethod,
-    pub remaining: u64,
-    pub total: u64,
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub enum CollectionDetails {
-    V1 { size: u64 },
-    V2 { padding: [u8; 8] },
-}
-
-#[derive(AnchorSerialize, AnchorDeserialize)]
-pub enum ProgrammableConfig {
-    V1 { rule_set: Option<Address> },
 }
 
 #[program]

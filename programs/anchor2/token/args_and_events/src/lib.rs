@@ -15,6 +15,7 @@ extern crate alloc;
 use alloc::vec::Vec;
 
 use anchor_lang::prelude::*;
+use anchor2_records::store;
 use borsh::BorshSerialize;
 // Memory and integer builtins for the SVM (the linker asks for them).
 use solana_compiler_builtins as _;
@@ -62,19 +63,19 @@ pub mod token_args_and_events {
 
     /// The record as arguments: store its `close_authority`.
     pub fn set_record(ctx: &mut Context<Store>, record: TokenRecord) -> Result<()> {
-        store(&ctx.accounts.out, &record.close_authority)
+        store(&ctx.accounts.out, record.close_authority.as_ref())
     }
 
     /// `set_record`, then `emit!` of the `#[event]` record.
     pub fn emit_event(ctx: &mut Context<Store>, record: TokenRecord) -> Result<()> {
-        store(&ctx.accounts.out, &record.close_authority)?;
+        store(&ctx.accounts.out, record.close_authority.as_ref())?;
         emit!(record);
         Ok(())
     }
 
     /// `set_record`, then `emit!` of the `#[event(bytemuck)]` record.
     pub fn emit_bytemuck(ctx: &mut Context<Store>, record: TokenRecordPod) -> Result<()> {
-        store(&ctx.accounts.out, &record.close_authority)?;
+        store(&ctx.accounts.out, record.close_authority.as_ref())?;
         emit!(record);
         Ok(())
     }
@@ -83,7 +84,7 @@ pub mod token_args_and_events {
     /// it: the discriminator and borsh's encoding in a `Vec` with room for
     /// 256 bytes.
     pub fn emit_borsh(ctx: &mut Context<Store>, record: TokenRecord) -> Result<()> {
-        store(&ctx.accounts.out, &record.close_authority)?;
+        store(&ctx.accounts.out, record.close_authority.as_ref())?;
         let mut data = Vec::with_capacity(256);
         data.extend_from_slice(TokenRecord::DISCRIMINATOR);
         record
@@ -95,21 +96,10 @@ pub mod token_args_and_events {
 
     /// `set_record`, then `emit_cpi!` of the `#[event]` record.
     pub fn emit_cpi(ctx: &mut Context<StoreEmitCpi>, record: TokenRecord) -> Result<()> {
-        store(&ctx.accounts.out, &record.close_authority)?;
+        store(&ctx.accounts.out, record.close_authority.as_ref())?;
         emit_cpi!(record);
         Ok(())
     }
-}
-
-/// Writes `address` at the start of `out`'s data; a shorter account is
-/// `AccountDataTooSmall`, with nothing written.
-fn store(out: &UncheckedAccount, address: &Address) -> Result<()> {
-    let mut view = *out.account();
-    let mut data = view.try_borrow_mut()?;
-    data.get_mut(..32)
-        .ok_or(ProgramError::AccountDataTooSmall)?
-        .copy_from_slice(address.as_ref());
-    Ok(())
 }
 
 #[derive(Accounts)]
