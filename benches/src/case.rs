@@ -212,16 +212,17 @@ impl Case {
         if !matches!(result.program_result, ProgramResult::Success) {
             return Ok(());
         }
-        let (what, seen): (&str, Vec<Vec<u8>>) = match &self.emits {
+        let (what, want, seen): (&str, &Vec<u8>, Vec<Vec<u8>>) = match &self.emits {
             None => return Ok(()),
-            Some(Emitted::Log(_)) => (
+            Some(Emitted::Log(want)) => (
                 "`Program data:` lines",
+                want,
                 log.iter()
                     .filter_map(|line| line.strip_prefix("Program data: "))
                     .map(|data| BASE64_STANDARD.decode(data).unwrap_or_default())
                     .collect(),
             ),
-            Some(Emitted::SelfCpi(_)) => {
+            Some(Emitted::SelfCpi(want)) => {
                 let keys = result
                     .message
                     .as_ref()
@@ -229,6 +230,7 @@ impl Case {
                     .unwrap_or_default();
                 (
                     "inner instructions to the program itself",
+                    want,
                     result
                         .inner_instructions
                         .iter()
@@ -240,9 +242,6 @@ impl Case {
                         .collect(),
                 )
             }
-        };
-        let (Some(Emitted::Log(want)) | Some(Emitted::SelfCpi(want))) = &self.emits else {
-            unreachable!("matched above")
         };
         match seen.as_slice() {
             [got] if got == want => Ok(()),
