@@ -32,13 +32,10 @@ fn root() -> PathBuf {
         .unwrap()
 }
 
-fn run_example(file: &str, read: &str, update: &str) -> Run {
-    run_example_storing(file, read, update, "")
-}
-
-/// [`run_example`], each instruction storing the argument `arg` names
-/// (`ARG=`).
-fn run_example_storing(file: &str, read: &str, update: &str, arg: &str) -> Run {
+/// `make idl` on one of `idls/` with the fields `READ=`, `UPDATE=` and
+/// `ARG=` name. Every test running the same file passes the same choices
+/// (the functions below): the runs share a folder and may overlap.
+fn run_example(file: &str, read: &str, update: &str, arg: &str) -> Run {
     let root = root();
     let options = Options {
         fields: FieldChoices::parse(read, update)
@@ -55,6 +52,27 @@ fn run_example_storing(file: &str, read: &str, update: &str, arg: &str) -> Run {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
     run
+}
+
+/// `idls/token.json`: `read` the owner, `update` the amount.
+fn run_token_example() -> Run {
+    run_example(
+        "token.json",
+        "TokenAccount.owner",
+        "TokenAccount.amount",
+        "",
+    )
+}
+
+/// `idls/metadata.json`: `read` the royalty, and `update_metadata` stores
+/// it, as Anchor 2's `set_record` does.
+fn run_metadata_example() -> Run {
+    run_example(
+        "metadata.json",
+        "Metadata.seller_fee_basis_points",
+        "",
+        "update_metadata.data.seller_fee_basis_points",
+    )
 }
 
 fn cus(run: &Run, format: Format, operation: &str) -> u64 {
@@ -95,7 +113,7 @@ fn baseline() -> BTreeMap<String, u64> {
 /// constants.
 #[test]
 fn token_account_as_a_zero_copy_idl_is_the_token_family() {
-    let run = run_example("token.json", "TokenAccount.owner", "TokenAccount.amount");
+    let run = run_token_example();
     let account = run.program.accounts[0].as_ref().unwrap();
     let record = Instances::new(Shape::Full, Lengths::default()).record(account);
     let data = value::account_data(account, &record);
@@ -157,7 +175,7 @@ fn token_account_as_a_zero_copy_idl_is_the_token_family() {
 /// record, compare a `u16`; plus the discriminator).
 #[test]
 fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
-    let run = run_example("metadata.json", "Metadata.seller_fee_basis_points", "");
+    let run = run_metadata_example();
     let borsh = host_format("borsh").unwrap();
     let mut typical = benches::metadata::instance("typical");
     let discriminator = [9u8, 10, 11, 12, 13, 14, 15, 16];
@@ -239,7 +257,7 @@ fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
 /// 32-byte store), less the second account the no-op parses.
 #[test]
 fn token_record_as_instruction_arguments() {
-    let run = run_example("token.json", "TokenAccount.owner", "TokenAccount.amount");
+    let run = run_token_example();
     for name in ["set_account", "transfer_checked", "close"] {
         for format in idl::render::arguments::FORMATS {
             let row = run
@@ -351,12 +369,7 @@ fn token_record_as_instruction_arguments() {
 #[test]
 fn metadata_record_as_an_event_logs_the_family_encoding() {
     use base64::Engine as _;
-    let run = run_example_storing(
-        "metadata.json",
-        "Metadata.seller_fee_basis_points",
-        "",
-        "update_metadata.data.seller_fee_basis_points",
-    );
+    let run = run_metadata_example();
     let borsh = host_format("borsh").unwrap();
     let typical = benches::metadata::instance("typical");
     let discriminator = [59u8, 82, 236, 250, 28, 57, 51, 25];
