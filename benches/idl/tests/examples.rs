@@ -75,6 +75,43 @@ fn run_metadata_example() -> Run {
     )
 }
 
+/// Calls the generated program `name` (`deploy/<name>.so` of `run`) with
+/// `data`, and `account` (writable, owned by it) as account [0] where
+/// given; a 32 KiB heap, as the runs give it.
+fn call_generated(
+    run: &Run,
+    name: &str,
+    data: &[u8],
+    account: Option<&[u8]>,
+) -> mollusk_svm::result::InstructionResult {
+    let elf = fs::read(run.dir.join(format!("deploy/{name}.so"))).unwrap();
+    let id = Pubkey::new_unique();
+    let mut mollusk = Mollusk::default();
+    mollusk.compute_budget.heap_size = 32 * 1024;
+    mollusk.add_program_with_loader_and_elf(
+        &id,
+        &solana_sdk_ids::bpf_loader_upgradeable::id(),
+        &elf,
+    );
+    let key = Pubkey::new_unique();
+    let (metas, accounts) = match account {
+        Some(bytes) => (
+            vec![AccountMeta::new(key, false)],
+            vec![(
+                key,
+                Account {
+                    lamports: 1_000_000_000,
+                    data: bytes.to_vec(),
+                    owner: id,
+                    ..Account::default()
+                },
+            )],
+        ),
+        None => (vec![], vec![]),
+    };
+    mollusk.process_instruction(&Instruction::new_with_bytes(id, data, metas), &accounts)
+}
+
 fn cus(run: &Run, format: Format, operation: &str) -> u64 {
     let row = run
         .rows
@@ -289,27 +326,12 @@ fn token_record_as_instruction_arguments() {
         ("walk", [0x44; 32]),
         ("bytemuck", [0x44; 32]),
     ] {
-        let elf = fs::read(run.dir.join(format!("deploy/instructions_{format}.so"))).unwrap();
-        let id = Pubkey::new_unique();
-        let mut mollusk = Mollusk::default();
-        mollusk.add_program_with_loader_and_elf(
-            &id,
-            &solana_sdk_ids::bpf_loader_upgradeable::id(),
-            &elf,
-        );
-        let key = Pubkey::new_unique();
         let before = vec![0x77u8; 48];
-        let result = mollusk.process_instruction(
-            &Instruction::new_with_bytes(id, &data, vec![AccountMeta::new(key, false)]),
-            &[(
-                key,
-                Account {
-                    lamports: 1_000_000_000,
-                    data: before.clone(),
-                    owner: id,
-                    ..Account::default()
-                },
-            )],
+        let result = call_generated(
+            &run,
+            &format!("instructions_{format}"),
+            &data,
+            Some(&before),
         );
         assert_eq!(result.program_result, ProgramResult::Success, "{format}");
         let after = &result.resulting_accounts[0].1.data;
@@ -425,26 +447,11 @@ fn metadata_record_as_an_event_logs_the_family_encoding() {
         &(borsh.encode)(&typical),
     ]
     .concat();
-    let elf = fs::read(run.dir.join("deploy/instructions_wincode.so")).unwrap();
-    let id = Pubkey::new_unique();
-    let mut mollusk = Mollusk::default();
-    mollusk.add_program_with_loader_and_elf(
-        &id,
-        &solana_sdk_ids::bpf_loader_upgradeable::id(),
-        &elf,
-    );
-    let key = Pubkey::new_unique();
-    let stored = mollusk.process_instruction(
-        &Instruction::new_with_bytes(id, &update_metadata, vec![AccountMeta::new(key, false)]),
-        &[(
-            key,
-            Account {
-                lamports: 1_000_000_000,
-                data: vec![0x77; 48],
-                owner: id,
-                ..Account::default()
-            },
-        )],
+    let stored = call_generated(
+        &run,
+        "instructions_wincode",
+        &update_metadata,
+        Some(&[0x77; 48]),
     );
     assert_eq!(stored.program_result, ProgramResult::Success);
     assert_eq!(
