@@ -191,6 +191,27 @@ pub(crate) fn cannot_run(outcome: RunOutcome) -> Option<Outcome> {
     }
 }
 
+/// Runs an input made for `error`: the program must refuse it with
+/// exactly that error (nothing changed before it, as `logged` sees);
+/// otherwise a failure naming `what`.
+pub(crate) fn expect_error(
+    logged: &LoggedMollusk,
+    instruction: &Instruction,
+    accounts: &[(Pubkey, SolanaAccount)],
+    error: &ProgramError,
+    what: &str,
+    failures: &mut Vec<String>,
+) {
+    let (result, outcome) = logged.run_instruction(instruction, accounts);
+    let right = matches!(&result.program_result, ProgramResult::Failure(e) if e == error);
+    if !right || !matches!(outcome, RunOutcome::Error(_)) {
+        failures.push(format!(
+            "{what}: {:?} ({outcome:?}), the contract says {error:?}",
+            result.program_result
+        ));
+    }
+}
+
 /// The project's hostile generator on `inputs` (valid bytes: instruction
 /// data, or an account's data) in turn: `run` runs input `which` damaged
 /// and names its outcome for the tally, or says what broke the contract (a

@@ -5,13 +5,12 @@
 //! traced pass, and the hostile generator on the instruction data.
 
 use benches::hostile::{LoggedMollusk, Outcome as RunOutcome};
-use mollusk_svm::result::ProgramResult;
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, Loaded, Row, cannot_run, first_difference, hostile_inputs};
+use super::{Checked, Loaded, Row, cannot_run, expect_error, first_difference, hostile_inputs};
 use crate::{
     model::{Instruction, Site, Ty},
     render::{Format, arguments::Handler},
@@ -240,15 +239,14 @@ fn check_errors(
         }
     }
     for (name, data, writable, count, error) in cases {
-        let instruction = solana_instruction(id, &data, writable, count);
-        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, count));
-        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == error);
-        if !right || !matches!(outcome, RunOutcome::Error(_)) {
-            checked.failures.push(format!(
-                "{label}, {name}: {:?} ({outcome:?}), the contract says {error:?}",
-                result.program_result
-            ));
-        }
+        expect_error(
+            logged,
+            &solana_instruction(id, &data, writable, count),
+            &accounts(id, count),
+            &error,
+            &format!("{label}, {name}"),
+            &mut checked.failures,
+        );
     }
 }
 

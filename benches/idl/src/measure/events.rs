@@ -6,13 +6,12 @@
 
 use base64::Engine as _;
 use benches::hostile::{LoggedMollusk, Outcome as RunOutcome};
-use mollusk_svm::result::ProgramResult;
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, Loaded, Row, cannot_run, hostile_inputs};
+use super::{Checked, Loaded, Row, cannot_run, expect_error, hostile_inputs};
 use crate::{
     model::{Event, Site, Ty},
     render::{
@@ -249,15 +248,14 @@ fn check_errors(
         ));
     }
     for (name, data, signed, error) in cases {
-        let (result, outcome) =
-            logged.run_instruction(&target.instruction(&data, signed), &target.accounts());
-        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == error);
-        if !right || !matches!(outcome, RunOutcome::Error(_)) {
-            checked.failures.push(format!(
-                "{label}, {name}: {:?} ({outcome:?}), the contract says {error:?}",
-                result.program_result
-            ));
-        }
+        expect_error(
+            logged,
+            &target.instruction(&data, signed),
+            &target.accounts(),
+            &error,
+            &format!("{label}, {name}"),
+            &mut checked.failures,
+        );
     }
 }
 
