@@ -530,16 +530,14 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
         ));
     }
     for case in cases {
-        let instruction = instruction(id, &case.instruction, case.writable, case.count);
-        let (result, outcome) =
-            logged.run_instruction(&instruction, &accounts(id, &case.data, case.count));
-        let right = matches!(&result.program_result, ProgramResult::Failure(e) if *e == case.error);
-        if !right || !matches!(outcome, RunOutcome::Error(_)) {
-            checked.failures.push(format!(
-                "{label}, {}: {:?} ({outcome:?}), the contract says {:?}",
-                case.name, result.program_result, case.error
-            ));
-        }
+        expect_error(
+            logged,
+            &instruction(id, &case.instruction, case.writable, case.count),
+            &accounts(id, &case.data, case.count),
+            &case.error,
+            &format!("{label}, {}", case.name),
+            &mut checked.failures,
+        );
     }
 }
 
