@@ -494,7 +494,7 @@ fn chosen(
     account: &Account,
     choices: &FieldChoices,
 ) -> Result<(Option<FieldPath>, Option<FieldPath>), String> {
-    let is_int = |ty: &Ty| matches!(ty, Ty::Int { .. });
+    let is_int = crate::value::is_integer;
     let find = |list: &[(String, String)], what: &str, ok: fn(&Ty) -> bool, kind: &str| {
         let Some((_, field)) = list.iter().find(|(a, _)| *a == account.name) else {
             return Ok(None);

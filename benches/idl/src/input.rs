@@ -1,6 +1,7 @@
-//! Reads an IDL file into the Anchor spec's types (`anchor-lang-idl-spec`):
-//! a spec 0.1.0 file as it is, a legacy Anchor or Shank file converted into
-//! the spec's shape first. What is read: accounts (names and
+//! Reads an IDL file: a Codama file (`rootNode`) into `codama-nodes`'s
+//! tree as it is; any other into the Anchor spec's types
+//! (`anchor-lang-idl-spec`), a spec 0.1.0 file as it is, a legacy Anchor or
+//! Shank file converted into the spec's shape first. What is read: accounts (names and
 //! discriminators), instructions (names, discriminators, arguments), events
 //! (names, discriminators, fields) and the type definitions; the program
 //! address is left out, and a type that does not parse is an error only
@@ -9,6 +10,7 @@
 use std::{collections::BTreeMap, fs, path::Path};
 
 use anchor_lang_idl_spec::{IdlAccount, IdlTypeDef};
+use codama_nodes::{NodeTrait as _, RootNode};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -22,6 +24,9 @@ pub enum Format {
     LegacyAnchor,
     /// Shank (legacy shape, `metadata.origin: "shank"`): no discriminator.
     Shank,
+    /// Codama (`rootNode`): every byte described, discriminators as
+    /// fields, sizes or constants.
+    Codama,
 }
 
 impl Format {
@@ -30,6 +35,7 @@ impl Format {
             Self::Anchor => "Anchor (spec 0.1.0)",
             Self::LegacyAnchor => "legacy Anchor",
             Self::Shank => "Shank",
+            Self::Codama => "Codama",
         }
     }
 }
@@ -109,6 +115,21 @@ pub struct Parsed {
     pub types: BTreeMap<String, Result<IdlTypeDef, String>>,
 }
 
+/// A file as read: the Anchor spec's types, or a Codama tree.
+#[derive(Clone, Debug)]
+pub enum Idl {
+    Anchor(Parsed),
+    Codama(Box<Codama>),
+}
+
+/// A Codama file, parsed by `codama-nodes`.
+#[derive(Clone, Debug)]
+pub struct Codama {
+    /// The file, as the user named it.
+    pub path: String,
+    pub root: RootNode,
+}
+
 /// Why a file cannot be read as an IDL; each names the file and says what
 /// to do.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -116,15 +137,15 @@ pub enum InputError {
     #[error("{path}: cannot read it ({reason}); give IDL=<path to the program's IDL JSON>")]
     Read { path: String, reason: String },
     #[error(
-        "{path}: not JSON ({reason}); make idl reads an Anchor IDL (target/idl/<program>.json) or a Shank IDL"
+        "{path}: not JSON ({reason}); make idl reads an Anchor IDL (target/idl/<program>.json), a Shank IDL or a Codama IDL"
     )]
     NotJson { path: String, reason: String },
     #[error(
-        "{path}: a Codama IDL, which make idl does not read yet; it reads Anchor IDLs (spec 0.1.0 or legacy) and Shank IDLs"
+        "{path}: a Codama IDL that codama-nodes 0.13 does not parse ({reason}); make idl reads Codama files as the Codama CLI or codama-rs writes them"
     )]
-    Codama { path: String },
+    Codama { path: String, reason: String },
     #[error(
-        "{path}: not an IDL make idl knows (neither `metadata.spec` nor a legacy `version` and `name`); it reads Anchor IDLs (spec 0.1.0 or legacy) and Shank IDLs"
+        "{path}: not an IDL make idl knows (neither `metadata.spec`, a legacy `version` and `name`, nor a Codama `rootNode`); it reads Anchor IDLs (spec 0.1.0 or legacy), Shank IDLs and Codama IDLs"
     )]
     Unknown { path: String },
     #[error("{path}: declares no accounts, instructions or events, so there is nothing to measure")]
@@ -138,7 +159,7 @@ pub enum InputError {
 }
 
 /// Reads and parses the IDL at `path`.
-pub fn read(path: &Path) -> Result<Parsed, InputError> {
+pub fn read(path: &Path) -> Result<Idl, InputError> {
     let shown = path.display().to_string();
     let text = fs::read_to_string(path).map_err(|e| InputError::Read {
         path: shown.clone(),
@@ -152,7 +173,7 @@ pub fn read(path: &Path) -> Result<Parsed, InputError> {
 }
 
 /// Parses an IDL's text; `path` and `stem` name it in messages and reports.
-pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
+pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
     let idl: Value = serde_json::from_str(text).map_err(|e| InputError::NotJson {
         path: path.into(),
         reason: e.to_string(),
@@ -167,7 +188,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
     } else if top.get("kind").and_then(Value::as_str) == Some("rootNode")
         || top.get("standard").and_then(Value::as_str) == Some("codama")
     {
-        return Err(InputError::Codama { path: path.into() });
+        return codama(path, text);
     } else if top.contains_key("version") && top.contains_key("name") {
         match metadata
             .and_then(|m| m.get("origin"))
@@ -213,6 +234,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
                 });
             }
         }
+        Format::Codama => unreachable!("read by codama()"),
         Format::LegacyAnchor | Format::Shank => {
             for def in listed("types") {
                 add_type(legacy_type_def(def));
@@ -266,7 +288,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
     if accounts.is_empty() && instructions.is_empty() && events.is_empty() {
         return Err(InputError::Empty { path: path.into() });
     }
-    Ok(Parsed {
+    Ok(Idl::Anchor(Parsed {
         path: path.into(),
         program,
         format,
@@ -274,7 +296,24 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
         instructions,
         events,
         types,
-    })
+    }))
+}
+
+/// A Codama file, as `codama-nodes` reads it.
+fn codama(path: &str, text: &str) -> Result<Idl, InputError> {
+    let root = RootNode::from_json(text).map_err(|e| InputError::Codama {
+        path: path.into(),
+        reason: e.to_string(),
+    })?;
+    let program = &root.program;
+    if program.accounts.is_empty() && program.instructions.is_empty() && program.events.is_empty()
+    {
+        return Err(InputError::Empty { path: path.into() });
+    }
+    Ok(Idl::Codama(Box::new(Codama {
+        path: path.into(),
+        root,
+    })))
 }
 
 /// A legacy Anchor account's discriminator: the first 8 bytes of
@@ -410,6 +449,7 @@ fn instruction(
         Format::Anchor => bytes_of(ix.get("discriminator"))
             .ok_or_else(|| "no `discriminator` array of bytes".to_string()),
         Format::LegacyAnchor => Ok(legacy_instruction_discriminator(&name).to_vec()),
+        Format::Codama => unreachable!("read by codama()"),
         Format::Shank => match ix.get("discriminant") {
             Some(d) if d.get("type").and_then(Value::as_str) == Some("u8") => d
                 .get("value")
@@ -546,6 +586,14 @@ pub fn account_data(dir: &Path, account: &str) -> Result<Option<(String, Vec<u8>
 mod tests {
     use super::*;
 
+    /// `text` parsed as an Anchor-shaped IDL.
+    fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
+        super::parse(path, stem, text).map(|idl| match idl {
+            Idl::Anchor(parsed) => parsed,
+            Idl::Codama(_) => panic!("{path} read as Codama"),
+        })
+    }
+
     #[test]
     fn legacy_discriminator_is_sha256_of_account_and_name() {
         // sha256("account:Multisig")[..8], computed independently with
@@ -627,10 +675,18 @@ mod tests {
         assert!(parsed.types["B"].is_ok());
 
         let codama = r#"{"kind": "rootNode", "standard": "codama", "version": "1.0.0"}"#;
-        assert_eq!(
-            parse("c.json", "c", codama).unwrap_err().to_string(),
-            "c.json: a Codama IDL, which make idl does not read yet; it reads Anchor IDLs (spec 0.1.0 or legacy) and Shank IDLs"
+        let err = super::parse("c.json", "c", codama).unwrap_err().to_string();
+        assert!(
+            err.starts_with("c.json: a Codama IDL that codama-nodes 0.13 does not parse (missing field `program`"),
+            "{err}"
         );
+        let codama = r#"{"kind": "rootNode", "standard": "codama", "version": "1.0.0",
+            "program": {"kind": "programNode", "name": "p", "publicKey": "11111111111111111111111111111111", "version": "1",
+                "accounts": [{"kind": "accountNode", "name": "a", "data": {"kind": "structTypeNode", "fields": []}}]}}"#;
+        assert!(matches!(
+            super::parse("c.json", "c", codama),
+            Ok(Idl::Codama(_))
+        ));
         let err = parse("n.json", "n", "not json").unwrap_err().to_string();
         assert!(err.starts_with("n.json: not JSON ("), "{err}");
         let none = r#"{"version": "1", "name": "e", "accounts": []}"#;

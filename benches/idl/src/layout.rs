@@ -51,8 +51,10 @@ pub fn zero_copy(ty: &Ty, packed: bool) -> Result<Layout, String> {
             })
         }
         Ty::Struct(s) => Ok(struct_layout(s, packed)?.layout),
-        // A unit enum in a zero-copy type is one byte (`repr(u8)`).
-        Ty::Enum(e) if e.is_unit() && e.variants.len() <= 256 => layout(1, 1),
+        // A unit enum in a zero-copy type is its tag (`repr(u8)` in Anchor).
+        Ty::Enum(e) if e.is_unit() && (e.tag > 1 || e.variants.len() <= 256) => {
+            layout(e.tag as usize, e.tag as usize)
+        }
         Ty::Enum(e) => Err(format!(
             "enum `{}` carries data, which has no layout a zero-copy account can hold",
             e.name
@@ -60,6 +62,21 @@ pub fn zero_copy(ty: &Ty, packed: bool) -> Result<Layout, String> {
         Ty::Option(_) => Err("an `Option` has no fixed layout in a zero-copy account".into()),
         Ty::Vec(_) | Ty::String | Ty::Bytes => {
             Err("a `Vec`, string or bytes has no fixed layout in a zero-copy account".into())
+        }
+        Ty::BigEndian { bytes, .. } => layout(*bytes as usize, (*bytes as usize).min(8)),
+        Ty::TaggedOption {
+            tag,
+            fixed: true,
+            item,
+        } => Ok(Layout {
+            size: *tag as usize + zero_copy(item, true)?.size,
+            align: 1,
+        }),
+        Ty::TaggedOption { .. } => Err("an option that is not `fixed` has no fixed layout".into()),
+        Ty::ZeroableOption(item) => zero_copy(item, packed),
+        Ty::ShortU16 => Err("a `shortU16` (1 to 3 bytes) has no fixed layout".into()),
+        Ty::List { .. } | Ty::Text(_) => {
+            Err("a prefixed or remainder list or string has no fixed layout".into())
         }
     }
 }
@@ -88,24 +105,35 @@ pub fn struct_layout(s: &Struct, packed: bool) -> Result<StructLayout, String> {
     })
 }
 
-/// The length of borsh's encoding of `ty` where every value has the same
-/// one (no strings, vecs, options, or enums whose variants differ).
-pub fn borsh_fixed_len(ty: &Ty) -> Option<usize> {
+/// The length of `ty`'s encoding (borsh's, or the bytes a Codama IDL
+/// describes) where every value has the same one (no strings, lists,
+/// options that are not `fixed`, or enums whose variants differ).
+pub fn encoded_len(ty: &Ty) -> Option<usize> {
     match ty {
+        Ty::BigEndian { bytes, .. } => Some(*bytes as usize),
+        Ty::TaggedOption {
+            tag,
+            fixed: true,
+            item,
+        } => encoded_len(item).map(|len| *tag as usize + len),
+        Ty::ZeroableOption(item) => encoded_len(item),
+        Ty::TaggedOption { .. } | Ty::ShortU16 | Ty::List { .. } | Ty::Text(_) => None,
         Ty::Bool => Some(1),
         Ty::Int { bytes, .. } | Ty::Float { bytes } => Some(*bytes as usize),
         Ty::Pubkey => Some(32),
-        Ty::Array(inner, len) => borsh_fixed_len(inner).map(|l| l * len),
-        Ty::Struct(s) => s.fields.iter().map(|f| borsh_fixed_len(&f.ty)).sum(),
+        Ty::Array(inner, len) => encoded_len(inner).map(|l| l * len),
+        Ty::Struct(s) => s.fields.iter().map(|f| encoded_len(&f.ty)).sum(),
         Ty::Enum(e) => {
             let lens: Option<Vec<usize>> = e
                 .variants
                 .iter()
-                .map(|v| v.fields.iter().map(|f| borsh_fixed_len(&f.ty)).sum())
+                .map(|v| v.fields.iter().map(|f| encoded_len(&f.ty)).sum())
                 .collect();
             let lens = lens?;
             let first = *lens.first()?;
-            lens.iter().all(|&l| l == first).then_some(1 + first)
+            lens.iter()
+                .all(|&l| l == first)
+                .then_some(e.tag as usize + first)
         }
         Ty::Option(_) | Ty::Vec(_) | Ty::String | Ty::Bytes => None,
     }
@@ -116,7 +144,7 @@ pub fn borsh_fixed_len(ty: &Ty) -> Option<usize> {
 pub fn account_len(account: &Account) -> Result<Option<usize>, String> {
     let body = match account.kind {
         Kind::ZeroCopy { packed } => Some(struct_layout(&account.record, packed)?.layout.size),
-        Kind::Borsh => borsh_fixed_len(&Ty::Struct(account.record.clone())),
+        Kind::Borsh | Kind::Codama => encoded_len(&Ty::Struct(account.record.clone())),
     };
     Ok(body.map(|len| account.discriminator.len() + len))
 }
@@ -212,6 +240,7 @@ mod tests {
     fn what_has_no_fixed_layout_is_refused_by_name() {
         let with_data = Ty::Enum(Enum {
             name: "E".into(),
+            tag: 1,
             variants: vec![Variant {
                 name: "A".into(),
                 fields: vec![Field {
@@ -231,8 +260,8 @@ mod tests {
     #[test]
     fn borsh_lengths_are_fixed_only_without_variable_parts() {
         let fixed = Ty::Struct(record(vec![int(8), Ty::Pubkey, Ty::Bool, int(16)], false));
-        assert_eq!(borsh_fixed_len(&fixed), Some(8 + 32 + 1 + 16));
+        assert_eq!(encoded_len(&fixed), Some(8 + 32 + 1 + 16));
         let variable = Ty::Struct(record(vec![int(8), Ty::Option(Box::new(int(8)))], false));
-        assert_eq!(borsh_fixed_len(&variable), None);
+        assert_eq!(encoded_len(&variable), None);
     }
 }

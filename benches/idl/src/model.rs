@@ -8,7 +8,9 @@ use anchor_lang_idl_spec::{
     IdlTypeDefGeneric, IdlTypeDefTy,
 };
 
-use crate::input::{Assumptions, Format, Parsed};
+use crate::input::{Assumptions, Format, Idl, Parsed};
+
+mod codama;
 
 /// A type, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +26,32 @@ pub enum Ty {
     Vec(Box<Ty>),
     String,
     Bytes,
+    /// A big-endian integer (a Codama number with `endian: "be"`).
+    BigEndian { bytes: u8, signed: bool },
+    /// Solana's compact `u16` (Codama's `shortU16`): 1 to 3 bytes of 7
+    /// bits each, the low bits first.
+    ShortU16,
+    /// Items counted otherwise than borsh's `Vec` (a `u32` prefix): a
+    /// prefix of another width, or the rest of the data.
+    List { item: Box<Ty>, count: Count },
+    /// A UTF-8 string whose length is not borsh's `u32` prefix.
+    Text(Count),
+    /// An option whose tag is not borsh's one byte, or whose `None` is
+    /// padded to the size of `Some` (`fixed`: SPL's `COption`, a `u32` tag).
+    TaggedOption { tag: u8, fixed: bool, item: Box<Ty> },
+    /// An option whose `None` is the item's size in zero bytes.
+    ZeroableOption(Box<Ty>),
+}
+
+/// How a Codama list or string says how long it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// A little-endian unsigned prefix of this many bytes.
+    Prefix(u8),
+    /// A `shortU16` prefix.
+    ShortU16,
+    /// No prefix: it runs to the end of the data.
+    Remainder,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +73,9 @@ pub struct Field {
 pub struct Enum {
     pub name: String,
     pub variants: Vec<Variant>,
+    /// The tag's width in bytes, little-endian: 1 in borsh, 4 in
+    /// bincode-style programs (Codama's `size`).
+    pub tag: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +99,8 @@ pub enum Kind {
     /// The type's memory (`#[account(zero_copy)]`): `repr(C)` with SBF's
     /// alignment, or no padding at all where `packed`.
     ZeroCopy { packed: bool },
+    /// Exactly the bytes a Codama IDL describes, in order, with no padding.
+    Codama,
 }
 
 /// One account type, ready for the layout and the generator.
@@ -141,8 +174,16 @@ pub struct Program {
 /// itself, through a `Vec` or an `Option`, never ends).
 const MAX_DEPTH: usize = 32;
 
-/// Resolves every account of `parsed`.
-pub fn resolve(parsed: &Parsed, assumptions: &Assumptions) -> Program {
+/// Resolves every account, instruction and event of `idl`.
+pub fn resolve(idl: &Idl, assumptions: &Assumptions) -> Program {
+    match idl {
+        Idl::Anchor(parsed) => resolve_anchor(parsed, assumptions),
+        Idl::Codama(codama) => codama::resolve(codama),
+    }
+}
+
+/// Resolves every account of an Anchor-shaped file.
+fn resolve_anchor(parsed: &Parsed, assumptions: &Assumptions) -> Program {
     let accounts = parsed
         .accounts
         .iter()
@@ -303,6 +344,7 @@ fn kind_of(
             ),
             _ => (Kind::Borsh, false),
         },
+        Format::Codama => unreachable!("a Codama file is resolved by model::codama"),
         Format::LegacyAnchor | Format::Shank => {
             if listed(&assumptions.zero_copy) || listed(&assumptions.packed) {
                 (
@@ -344,6 +386,7 @@ impl Resolver<'_> {
             })),
             IdlTypeDefTy::Enum { variants } => Ok(Ty::Enum(Enum {
                 name: def.name.clone(),
+                tag: 1,
                 variants: variants
                     .iter()
                     .map(|v| {

@@ -9,8 +9,8 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::{
-    layout::{borsh_fixed_len, struct_layout, zero_copy},
-    model::{Account, Enum, Kind, Struct, Ty},
+    layout::{encoded_len, struct_layout, zero_copy},
+    model::{Account, Count, Enum, Kind, Struct, Ty},
     value::{FieldPath, ty_at},
 };
 
@@ -129,6 +129,18 @@ impl Format {
                 "{} is measured on instructions or events only",
                 self.name()
             )),
+            (Self::Zerocopy, Kind::Codama) => Err(
+                "a Codama layout: zerocopy is measured on Anchor's zero-copy accounts (bytemuck is the cast p-token and spl-pod make)"
+                    .into(),
+            ),
+            (Self::Bytemuck, Kind::Codama) => struct_layout(&account.record, true).map(|_| ()),
+            (Self::Borsh | Self::BorshBoxed, Kind::Codama) => {
+                borsh_bytes(&Ty::Struct(account.record.clone()))
+            }
+            (Self::Wincode, Kind::Codama) => {
+                wincode_config(&Ty::Struct(account.record.clone())).map(|_| ())
+            }
+            (_, Kind::Codama) => Ok(()),
             (Self::Bytemuck | Self::Zerocopy, Kind::Borsh) => Err(format!(
                 "a borsh account: {} reads zero-copy accounts only",
                 self.name()
@@ -139,7 +151,7 @@ impl Format {
             (_, Kind::Borsh) => Ok(()),
             (_, Kind::ZeroCopy { packed }) => {
                 let memory = struct_layout(&account.record, packed)?.layout.size;
-                let encoded = borsh_fixed_len(&Ty::Struct(account.record.clone()));
+                let encoded = encoded_len(&Ty::Struct(account.record.clone()));
                 if encoded == Some(memory) {
                     Ok(())
                 } else {
@@ -184,8 +196,10 @@ pub fn program(target: &Target, format: Format) -> String {
         Format::Walk => walk(target),
         Format::Floor | Format::EmitCpi => unreachable!("checked by Format::fits"),
         Format::Bytemuck => {
-            let Kind::ZeroCopy { packed } = account.kind else {
-                unreachable!("checked by Format::fits")
+            let packed = match account.kind {
+                Kind::ZeroCopy { packed } => packed,
+                Kind::Codama => true,
+                Kind::Borsh => unreachable!("checked by Format::fits"),
             };
             let (helpers, ops) = bytemuck_ops(target, packed);
             let types = aligned_types(&[&account.record], packed);
@@ -285,7 +299,9 @@ fn unparse(tokens: TokenStream) -> String {
 fn field_len(ty: &Ty) -> usize {
     match ty {
         Ty::Bool => 1,
-        Ty::Int { bytes, .. } | Ty::Float { bytes } => *bytes as usize,
+        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
+            *bytes as usize
+        }
         Ty::Pubkey => 32,
         _ => unreachable!("read and update fields are scalars or pubkeys"),
     }
@@ -387,7 +403,12 @@ fn reachable<'a>(ty: &'a Ty, out: &mut BTreeMap<String, &'a Ty>) {
             }
             out.entry(e.name.clone()).or_insert(ty);
         }
-        Ty::Array(inner, _) | Ty::Option(inner) | Ty::Vec(inner) => reachable(inner, out),
+        Ty::Array(inner, _)
+        | Ty::Option(inner)
+        | Ty::Vec(inner)
+        | Ty::List { item: inner, .. }
+        | Ty::TaggedOption { item: inner, .. }
+        | Ty::ZeroableOption(inner) => reachable(inner, out),
         _ => {}
     }
 }
@@ -487,12 +508,152 @@ fn owned_ty(ty: &Ty) -> TokenStream {
             let inner = owned_ty(inner);
             quote!(Option<#inner>)
         }
-        Ty::Vec(inner) => {
+        Ty::Vec(inner) | Ty::List { item: inner, .. } => {
             let inner = owned_ty(inner);
             quote!(alloc::vec::Vec<#inner>)
         }
-        Ty::String => quote!(alloc::string::String),
+        Ty::String | Ty::Text(_) => quote!(alloc::string::String),
         Ty::Bytes => quote!(alloc::vec::Vec<u8>),
+        Ty::BigEndian { .. } | Ty::ShortU16 | Ty::TaggedOption { .. } | Ty::ZeroableOption(_) => {
+            unreachable!("checked by Format::fits")
+        }
+    }
+}
+
+/// Whether `ty`'s bytes are borsh's, or the first part that is not.
+pub fn borsh_bytes(ty: &Ty) -> Result<(), String> {
+    let (lengths, tags) = widths(ty)?;
+    match (lengths.iter().find(|w| **w != 4), tags.iter().find(|w| **w != 1)) {
+        (None, None) => Ok(()),
+        (Some(w), _) => Err(format!(
+            "a {w}-byte length prefix, where borsh writes 4 bytes"
+        )),
+        (_, Some(w)) => Err(format!("a {w}-byte enum tag, where borsh writes 1 byte")),
+    }
+}
+
+/// The length and enum tag widths wincode's configuration is given for
+/// `ty`: borsh's (4, 1) where it has none of one kind, or why no one
+/// configuration holds its bytes.
+pub fn wincode_config(ty: &Ty) -> Result<(u8, u8), String> {
+    let (lengths, tags) = widths(ty)?;
+    let one = |widths: &std::collections::BTreeSet<u8>, what: &str, default| match widths.len() {
+        0 => Ok(default),
+        1 => Ok(*widths.first().expect("one")),
+        _ => Err(format!(
+            "{what} of {widths:?} bytes; one wincode configuration has one width for all"
+        )),
+    };
+    Ok((one(&lengths, "length prefixes", 4)?, one(&tags, "enum tags", 1)?))
+}
+
+/// The widths of every length prefix and enum tag in `ty`, or the first
+/// part of it no serializer's configuration writes (a big-endian number, a
+/// `shortU16`, a remainder, a fixed or zeroable option, an option tag of
+/// more than one byte).
+fn widths(
+    ty: &Ty,
+) -> Result<(std::collections::BTreeSet<u8>, std::collections::BTreeSet<u8>), String> {
+    fn walk(
+        ty: &Ty,
+        lengths: &mut std::collections::BTreeSet<u8>,
+        tags: &mut std::collections::BTreeSet<u8>,
+    ) -> Result<(), String> {
+        match ty {
+            Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey => Ok(()),
+            Ty::String | Ty::Bytes => {
+                lengths.insert(4);
+                Ok(())
+            }
+            Ty::Text(Count::Prefix(w)) => {
+                lengths.insert(*w);
+                Ok(())
+            }
+            Ty::Vec(item) | Ty::List {
+                item,
+                count: Count::Prefix(_),
+            } => {
+                lengths.insert(match ty {
+                    Ty::List {
+                        count: Count::Prefix(w),
+                        ..
+                    } => *w,
+                    _ => 4,
+                });
+                walk(item, lengths, tags)
+            }
+            Ty::Array(item, _) | Ty::Option(item) => walk(item, lengths, tags),
+            Ty::Struct(s) => s
+                .fields
+                .iter()
+                .try_for_each(|f| walk(&f.ty, lengths, tags).map_err(|e| format!("field `{}`: {e}", f.name))),
+            Ty::Enum(e) => {
+                tags.insert(e.tag);
+                e.variants
+                    .iter()
+                    .flat_map(|v| &v.fields)
+                    .try_for_each(|f| walk(&f.ty, lengths, tags))
+            }
+            Ty::BigEndian { .. } => Err("a big-endian number".into()),
+            Ty::ShortU16
+            | Ty::List {
+                count: Count::ShortU16,
+                ..
+            }
+            | Ty::Text(Count::ShortU16) => Err("a `shortU16`".into()),
+            Ty::List {
+                count: Count::Remainder,
+                ..
+            }
+            | Ty::Text(Count::Remainder) => Err("a list or string that runs to the end of the data".into()),
+            Ty::TaggedOption { tag, fixed: true, .. } => Err(format!(
+                "a fixed option (a {tag}-byte tag, `None` padded to the size of `Some`)"
+            )),
+            Ty::TaggedOption { tag, .. } => Err(format!("an option with a {tag}-byte tag")),
+            Ty::ZeroableOption(_) => Err("a zeroable option (`None` is all zeros)".into()),
+        }
+    }
+    let mut lengths = std::collections::BTreeSet::new();
+    let mut tags = std::collections::BTreeSet::new();
+    walk(ty, &mut lengths, &mut tags)?;
+    Ok((lengths, tags))
+}
+
+/// The wincode configuration for `widths` (from [`wincode_config`]):
+/// `common::WINCODE_BORSH` for borsh's, else a `CONFIG` the program
+/// declares ([`wincode_config_item`]).
+fn wincode_config_expr(widths: (u8, u8)) -> TokenStream {
+    if widths == (4, 1) {
+        quote!(common::WINCODE_BORSH)
+    } else {
+        quote!(CONFIG)
+    }
+}
+
+/// The `CONFIG` a program declares where its bytes are not borsh's.
+fn wincode_config_item(widths: (u8, u8)) -> TokenStream {
+    if widths == (4, 1) {
+        return quote!();
+    }
+    let (length, tag) = widths;
+    let length_ty = format_ident!("u{}", 8 * length as usize);
+    let tag_ty = format_ident!("u{}", 8 * tag as usize);
+    let doc = format!(
+        " wincode configured for these bytes: {length}-byte length prefixes, {tag}-byte enum tags (borsh's are 4 and 1), preallocation capped as `common::WINCODE_BORSH` caps it."
+    );
+    quote! {
+        #[doc = #doc]
+        const CONFIG: wincode::config::Configuration<
+            true,
+            4096,
+            wincode::len::FixIntLen<#length_ty>,
+            wincode::int_encoding::LittleEndian,
+            wincode::int_encoding::FixInt,
+            #tag_ty,
+        > = wincode::config::Configuration::default()
+            .with_length_encoding::<wincode::len::FixIntLen<#length_ty>>()
+            .with_tag_encoding::<#tag_ty>()
+            .with_preallocation_size_limit::<4096>();
     }
 }
 
@@ -515,14 +676,22 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
     } else {
         quote!(#name)
     };
+    let widths = match format {
+        Format::Wincode => {
+            wincode_config(&Ty::Struct(record.clone())).expect("checked by Format::fits")
+        }
+        _ => (4, 1),
+    };
+    let config = wincode_config_expr(widths);
+    let config_item = wincode_config_item(widths);
     let (decode_with, encode_with) = match format {
         Format::Wincode => (
             quote! {
-                wincode::config::deserialize_from(&mut &data[..], common::WINCODE_BORSH)
+                wincode::config::deserialize_from(&mut &data[..], #config)
                     .map_err(invalid_account_data)
             },
             quote! {
-                wincode::config::serialize_into(&mut &mut data[..], record, common::WINCODE_BORSH)
+                wincode::config::serialize_into(&mut &mut data[..], record, #config)
                     .map_err(invalid_account_data)
             },
         ),
@@ -536,6 +705,8 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
         ),
     };
     let helpers = quote! {
+        #config_item
+
         /// The record after the discriminator, decoded (and so validated)
         /// whole by the crate; what follows it is not read.
         fn decode(data: &[u8]) -> Result<#value_ty, ProgramError> {
@@ -589,6 +760,22 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
         update,
     );
     (helpers, ops)
+}
+
+/// An integer field's Rust type and the conversions from and to its
+/// bytes (big-endian where the IDL says so).
+fn integer(ty: &Ty) -> (Ident, Ident, Ident) {
+    let (bytes, signed, big) = match *ty {
+        Ty::Int { bytes, signed } => (bytes, signed, false),
+        Ty::BigEndian { bytes, signed } => (bytes, signed, true),
+        _ => unreachable!("the update field is an integer"),
+    };
+    let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
+    if big {
+        (int, format_ident!("from_be_bytes"), format_ident!("to_be_bytes"))
+    } else {
+        (int, format_ident!("from_le_bytes"), format_ident!("to_le_bytes"))
+    }
 }
 
 /// The three `Format` operations from their bodies: `read` runs
@@ -704,11 +891,28 @@ fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
 
 fn aligned_ty(ty: &Ty) -> TokenStream {
     match ty {
+        Ty::Enum(e) if e.tag > 1 => {
+            let n = Literal::usize_unsuffixed(e.tag as usize);
+            quote!([u8; #n])
+        }
         Ty::Bool | Ty::Enum(_) => quote!(u8),
-        Ty::Int { bytes, .. } | Ty::Float { bytes } => {
+        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
             let n = Literal::usize_unsuffixed(*bytes as usize);
             quote!([u8; #n])
         }
+        // A fixed option as its tag and value, in bytes; the tag is checked.
+        Ty::TaggedOption {
+            tag,
+            fixed: true,
+            item,
+        } => {
+            let n = Literal::usize_unsuffixed(
+                *tag as usize + crate::layout::encoded_len(item).expect("fixed"),
+            );
+            quote!([u8; #n])
+        }
+        // `None` is the item's zero value, which is the item's bytes.
+        Ty::ZeroableOption(item) => aligned_ty(item),
         Ty::Pubkey => quote!([u8; 32]),
         Ty::Array(inner, len) => {
             let inner = aligned_ty(inner);
@@ -743,6 +947,18 @@ fn validity(s: &Struct) -> TokenStream {
 fn check(expr: TokenStream, ty: &Ty) -> Option<TokenStream> {
     match ty {
         Ty::Bool => Some(quote!(#expr <= 1)),
+        Ty::Enum(e) if e.tag > 1 => {
+            let n = Literal::usize_unsuffixed(e.variants.len());
+            let int = format_ident!("u{}", 8 * e.tag as usize);
+            Some(quote!((#int::from_le_bytes(#expr) as usize) < #n))
+        }
+        // The tag is 0 or 1 (as SPL's `COption` checks it); the value is
+        // not read.
+        Ty::TaggedOption { tag: 1, .. } => Some(quote!(#expr[0] <= 1)),
+        Ty::TaggedOption { tag, .. } => {
+            let t = Literal::usize_unsuffixed(*tag as usize);
+            Some(quote!(#expr[0] <= 1 && #expr[1..#t].iter().all(|b| *b == 0)))
+        }
         Ty::Enum(e) => {
             let n = Literal::usize_unsuffixed(e.variants.len());
             Some(quote!(usize::from(#expr) < #n))
@@ -760,12 +976,9 @@ fn check(expr: TokenStream, ty: &Ty) -> Option<TokenStream> {
 }
 
 fn has_checks(s: &Struct) -> bool {
-    s.fields.iter().any(|f| match &f.ty {
-        Ty::Bool | Ty::Enum(_) => true,
-        Ty::Array(inner, _) => check(quote!(x), inner).is_some(),
-        Ty::Struct(inner) => has_checks(inner),
-        _ => false,
-    })
+    s.fields
+        .iter()
+        .any(|f| check(quote!(x), &f.ty).is_some())
 }
 
 /// The helper the operations share, and the operations.
@@ -790,13 +1003,10 @@ fn bytemuck_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
     let (full, update) = match &target.update {
         Some(path) => {
             let field = field_expr(quote!(record), record, path);
-            let Ty::Int { bytes, signed } = *ty_at(record, path) else {
-                unreachable!("the update field is an integer")
-            };
-            let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
+            let (int, from, to) = integer(ty_at(record, path));
             (
                 quote! {
-                    #field = #int::from_le_bytes(#field).wrapping_add(1).to_le_bytes();
+                    #field = #int::#from(#field).wrapping_add(1).#to();
                 },
                 quote! {
                     let record = cast_mut(data)?;
@@ -1005,6 +1215,7 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
             walkers.push(walker(ty, mode));
         }
     }
+    walkers.push(codama_helpers(types.values().copied()));
     // Where the field at `path` starts: what lies before it passed.
     let start_of = |path: &[usize]| {
         let steps = walk_to(record, path);
@@ -1026,10 +1237,7 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
         Some(path) => {
             let at = start_of(path);
             let len = len_of(path);
-            let Ty::Int { bytes, signed } = *ty_at(record, path) else {
-                unreachable!("the update field is an integer")
-            };
-            let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
+            let (int, from, to) = integer(ty_at(record, path));
             (
                 quote! {
                     #record_walker(data, 0)?;
@@ -1037,7 +1245,7 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
                     let field: &mut [u8; #len] = (&mut data[at..at + #len])
                         .try_into()
                         .map_err(invalid_account_data)?;
-                    *field = #int::from_le_bytes(*field).wrapping_add(1).to_le_bytes();
+                    *field = #int::#from(*field).wrapping_add(1).#to();
                     Ok(())
                 },
                 quote! {
@@ -1122,10 +1330,23 @@ fn walker(ty: &Ty, mode: Walk) -> TokenStream {
         Ty::Enum(e) => {
             let name = mode.function(&e.name);
             let arms = e.variants.iter().enumerate().map(|(i, v)| {
-                let tag = Literal::u8_unsuffixed(i as u8);
+                let tag = if e.tag == 1 {
+                    Literal::u8_unsuffixed(i as u8)
+                } else {
+                    Literal::usize_unsuffixed(i)
+                };
                 let steps = walk_fields(&v.fields, mode);
                 quote!(#tag => { #steps at })
             });
+            let read_tag = if e.tag == 1 {
+                quote! {
+                    let tag = *data.get(at).ok_or(INVALID)?;
+                    let at = at + 1;
+                }
+            } else {
+                let width = Literal::usize_unsuffixed(e.tag as usize);
+                quote!(let (tag, at) = count_of::<#width>(data, at)?;)
+            };
             let doc = format!(
                 " {what} a `{}` (its tag, then its variant) at `at`; where it ends.",
                 e.name
@@ -1134,8 +1355,7 @@ fn walker(ty: &Ty, mode: Walk) -> TokenStream {
                 #[allow(dead_code)]
                 #[doc = #doc]
                 fn #name(data: &[u8], at: usize) -> Result<usize, ProgramError> {
-                    let tag = *data.get(at).ok_or(INVALID)?;
-                    let at = at + 1;
+                    #read_tag
                     Ok(match tag {
                         #(#arms)*
                         _ => return Err(INVALID),
@@ -1231,7 +1451,176 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
             let (len, at) = count(data, at)?;
             skip(data, at, len)?
         }},
-        Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey => unreachable!("fixed, handled first"),
+        Ty::ShortU16 => quote!(short_u16(data, at)?.1),
+        Ty::List { item, count } => {
+            let count_at = read_count(*count);
+            match (count, fixed_len(item, mode)) {
+                (Count::Remainder, Some(size)) => {
+                    let size = Literal::usize_unsuffixed(size);
+                    quote! {{
+                        if (data.len().checked_sub(at).ok_or(INVALID)?) % #size != 0 {
+                            return Err(INVALID);
+                        }
+                        data.len()
+                    }}
+                }
+                (Count::Remainder, None) => {
+                    let step = walk_ty(item, mode);
+                    quote! {{
+                        let mut at = at;
+                        while at < data.len() {
+                            at = #step;
+                        }
+                        at
+                    }}
+                }
+                (_, Some(size)) => {
+                    let size = Literal::usize_unsuffixed(size);
+                    quote! {{
+                        let (n, at) = #count_at;
+                        skip(data, at, n.checked_mul(#size).ok_or(INVALID)?)?
+                    }}
+                }
+                (_, None) => {
+                    let step = walk_ty(item, mode);
+                    quote! {{
+                        let (n, mut at) = #count_at;
+                        for _ in 0..n {
+                            at = #step;
+                        }
+                        at
+                    }}
+                }
+            }
+        }
+        Ty::Text(count) => {
+            let len_at = match count {
+                Count::Remainder => {
+                    quote!((data.len().checked_sub(at).ok_or(INVALID)?, at))
+                }
+                count => read_count(*count),
+            };
+            if mode == Walk::Validate {
+                quote! {{
+                    let (len, at) = #len_at;
+                    let end = skip(data, at, len)?;
+                    core::str::from_utf8(&data[at..end]).map_err(|_| INVALID)?;
+                    end
+                }}
+            } else {
+                quote! {{
+                    let (len, at) = #len_at;
+                    skip(data, at, len)?
+                }}
+            }
+        }
+        Ty::TaggedOption { tag, fixed, item } => {
+            let width = Literal::usize_unsuffixed(*tag as usize);
+            let none = if *fixed {
+                let len = Literal::usize_unsuffixed(
+                    crate::layout::encoded_len(item).expect("a fixed option's item"),
+                );
+                quote!(skip(data, at, #len)?)
+            } else {
+                quote!(at)
+            };
+            let step = walk_ty(item, mode);
+            quote! {{
+                let (tag, at) = count_of::<#width>(data, at)?;
+                match tag {
+                    0 => #none,
+                    1 => #step,
+                    _ => return Err(INVALID),
+                }
+            }}
+        }
+        Ty::ZeroableOption(item) => {
+            // Checked only where it holds a value (not all zeros).
+            let len = Literal::usize_unsuffixed(
+                crate::layout::encoded_len(item).expect("a zeroable option's item"),
+            );
+            let step = walk_ty(item, mode);
+            quote! {{
+                let end = skip(data, at, #len)?;
+                if data[at..end].iter().all(|b| *b == 0) {
+                    end
+                } else {
+                    #step
+                }
+            }}
+        }
+        Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::BigEndian { .. } => {
+            unreachable!("fixed, handled first")
+        }
+    }
+}
+
+/// An expression that reads a Codama count at `at`: `(count, where what
+/// it counts starts)`.
+fn read_count(count: Count) -> TokenStream {
+    match count {
+        Count::Prefix(width) => {
+            let width = Literal::usize_unsuffixed(width as usize);
+            quote!(count_of::<#width>(data, at)?)
+        }
+        Count::ShortU16 => quote!(short_u16(data, at)?),
+        Count::Remainder => unreachable!("a remainder has no count"),
+    }
+}
+
+/// Whether `ty` holds anything borsh does not write (a Codama IDL's wire
+/// shapes), so the walk needs [`codama_helpers`].
+fn codama_wire(ty: &Ty) -> bool {
+    match ty {
+        Ty::BigEndian { .. }
+        | Ty::ShortU16
+        | Ty::List { .. }
+        | Ty::Text(_)
+        | Ty::TaggedOption { .. }
+        | Ty::ZeroableOption(_) => true,
+        Ty::Enum(e) => e.tag > 1 || e.variants.iter().flat_map(|v| &v.fields).any(|f| codama_wire(&f.ty)),
+        Ty::Struct(s) => s.fields.iter().any(|f| codama_wire(&f.ty)),
+        Ty::Array(item, _) | Ty::Option(item) | Ty::Vec(item) => codama_wire(item),
+        Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::String | Ty::Bytes => false,
+    }
+}
+
+/// The steps a walk over a Codama IDL's bytes adds to [`walk_helpers`]'s,
+/// where `types` need them.
+fn codama_helpers<'a>(mut types: impl Iterator<Item = &'a Ty>) -> TokenStream {
+    if !types.any(codama_wire) {
+        return quote!();
+    }
+    quote! {
+        /// A little-endian count (or tag) of `N` bytes at `at`, and where
+        /// what it counts starts.
+        #[allow(dead_code)]
+        #[inline(always)]
+        fn count_of<const N: usize>(data: &[u8], at: usize) -> Result<(usize, usize), ProgramError> {
+            let end = skip(data, at, N)?;
+            let mut wide = [0u8; 8];
+            wide[..N].copy_from_slice(&data[at..end]);
+            Ok((u64::from_le_bytes(wide) as usize, end))
+        }
+
+        /// A compact `u16` at `at` (7 bits a byte, at most 3 bytes, in its
+        /// shortest form), and where it ends.
+        #[allow(dead_code)]
+        #[inline(always)]
+        fn short_u16(data: &[u8], at: usize) -> Result<(usize, usize), ProgramError> {
+            let mut value = 0usize;
+            for i in 0..3 {
+                let byte = *data.get(at + i).ok_or(INVALID)?;
+                if i > 0 && byte == 0 {
+                    return Err(INVALID);
+                }
+                value |= usize::from(byte & 0x7f) << (7 * i);
+                if byte & 0x80 == 0 {
+                    return if value <= 0xffff { Ok((value, at + i + 1)) } else { Err(INVALID) };
+                }
+            }
+            Err(INVALID)
+        }
     }
 }
 
@@ -1239,7 +1628,10 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
 /// byte of it (no tag; in `Validate`, no bool): passed in one step.
 fn fixed_len(ty: &Ty, mode: Walk) -> Option<usize> {
     match ty {
-        Ty::Int { bytes, .. } | Ty::Float { bytes } => Some(*bytes as usize),
+        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
+            Some(*bytes as usize)
+        }
+        Ty::ZeroableOption(item) => fixed_len(item, mode),
         Ty::Pubkey => Some(32),
         Ty::Bool if mode == Walk::Skip => Some(1),
         Ty::Array(inner, len) => fixed_len(inner, mode).map(|l| l * len),

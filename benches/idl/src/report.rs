@@ -77,6 +77,7 @@ fn kind_name(account: &Account) -> &'static str {
         (Kind::Borsh, _) => "borsh",
         (Kind::ZeroCopy { packed: false }, _) => "zero-copy",
         (Kind::ZeroCopy { packed: true }, _) => "zero-copy, packed",
+        (Kind::Codama, _) => "Codama (the bytes described)",
     }
 }
 

@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 
 use crate::{
     layout::struct_layout,
-    model::{Account, Kind, Struct, Ty},
+    model::{Account, Count, Kind, Struct, Ty},
 };
 
 /// A value of a [`Ty`].
@@ -87,10 +87,14 @@ impl Instances {
                 self.bools += 1;
                 Value::Bool(!zero && self.bools % 2 == 1)
             }
-            Ty::Int { bytes, .. } => {
+            Ty::Int { bytes, .. } | Ty::BigEndian { bytes, .. } => {
                 let wide = u128::from_le_bytes(hash[..16].try_into().expect("16 bytes"));
                 let value = truncate(wide, *bytes) | 1;
                 Value::Int(if zero { 0 } else { value })
+            }
+            Ty::ShortU16 => {
+                let wide = u128::from_le_bytes(hash[..16].try_into().expect("16 bytes"));
+                Value::Int(if zero { 0 } else { truncate(wide, 2) | 1 })
             }
             Ty::Float { bytes } => {
                 let n = f64::from(hash[0]) + 0.5;
@@ -143,16 +147,18 @@ impl Instances {
                 });
                 Value::Enum(if zero { 0 } else { index }, fields)
             }
-            Ty::Option(inner) => Value::Option(match self.shape {
+            Ty::Option(inner)
+            | Ty::TaggedOption { item: inner, .. }
+            | Ty::ZeroableOption(inner) => Value::Option(match self.shape {
                 Shape::Full => Some(Box::new(self.value(inner, &format!("{path}?"), zero))),
                 Shape::Empty => None,
             }),
-            Ty::Vec(inner) => Value::Vec(
+            Ty::Vec(inner) | Ty::List { item: inner, .. } => Value::Vec(
                 (0..self.list_len())
                     .map(|i| self.value(inner, &format!("{path}[{i}]"), zero))
                     .collect(),
             ),
-            Ty::String => Value::String(match self.shape {
+            Ty::String | Ty::Text(_) => Value::String(match self.shape {
                 // One two-byte character, then ASCII, to the length.
                 Shape::Full => {
                     let rest = self.lengths.string.saturating_sub(2);
@@ -192,10 +198,45 @@ pub fn truncate(value: u128, bytes: u8) -> u128 {
     }
 }
 
-/// borsh's encoding of `value`.
-pub fn borsh(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
+/// `value`'s bytes: borsh's encoding, or for a Codama IDL's types the
+/// bytes it describes.
+pub fn encode(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
     match (value, ty) {
         (Value::Bool(b), _) => out.push(u8::from(*b)),
+        (Value::Int(v), Ty::BigEndian { bytes, .. }) => {
+            out.extend_from_slice(&v.to_be_bytes()[16 - *bytes as usize..])
+        }
+        (Value::Int(v), Ty::ShortU16) => short_u16(*v as u16, out),
+        (Value::Vec(items), Ty::List { item, count }) => {
+            prefix(*count, items.len(), out);
+            for value in items {
+                encode(value, item, out);
+            }
+        }
+        (Value::String(s), Ty::Text(count)) => {
+            prefix(*count, s.len(), out);
+            out.extend_from_slice(s.as_bytes());
+        }
+        (Value::Option(inner), Ty::TaggedOption { tag, fixed, item }) => match inner {
+            None => {
+                out.extend(std::iter::repeat_n(0, *tag as usize));
+                if *fixed {
+                    let len = crate::layout::encoded_len(item).expect("a fixed option's item");
+                    out.extend(std::iter::repeat_n(0, len));
+                }
+            }
+            Some(inner) => {
+                out.extend_from_slice(&1u64.to_le_bytes()[..*tag as usize]);
+                encode(inner, item, out);
+            }
+        },
+        (Value::Option(inner), Ty::ZeroableOption(item)) => match inner {
+            None => {
+                let len = crate::layout::encoded_len(item).expect("a zeroable option's item");
+                out.extend(std::iter::repeat_n(0, len));
+            }
+            Some(inner) => encode(inner, item, out),
+        },
         (Value::Int(v), Ty::Int { bytes, .. }) => {
             out.extend_from_slice(&v.to_le_bytes()[..*bytes as usize])
         }
@@ -205,31 +246,31 @@ pub fn borsh(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
         (Value::Pubkey(key), _) => out.extend_from_slice(key),
         (Value::Array(items), Ty::Array(inner, _)) => {
             for item in items {
-                borsh(item, inner, out);
+                encode(item, inner, out);
             }
         }
         (Value::Struct(fields), Ty::Struct(s)) => {
             for (value, field) in fields.iter().zip(&s.fields) {
-                borsh(value, &field.ty, out);
+                encode(value, &field.ty, out);
             }
         }
         (Value::Enum(index, fields), Ty::Enum(e)) => {
-            out.push(*index as u8);
+            out.extend_from_slice(&(*index as u64).to_le_bytes()[..e.tag as usize]);
             for (value, field) in fields.iter().zip(&e.variants[*index].fields) {
-                borsh(value, &field.ty, out);
+                encode(value, &field.ty, out);
             }
         }
         (Value::Option(inner), Ty::Option(ty)) => match inner {
             None => out.push(0),
             Some(inner) => {
                 out.push(1);
-                borsh(inner, ty, out);
+                encode(inner, ty, out);
             }
         },
         (Value::Vec(items), Ty::Vec(inner)) => {
             out.extend_from_slice(&(items.len() as u32).to_le_bytes());
             for item in items {
-                borsh(item, inner, out);
+                encode(item, inner, out);
             }
         }
         (Value::String(s), _) => {
@@ -265,9 +306,33 @@ pub fn zero_copy(value: &Value, ty: &Ty, packed: bool, out: &mut [u8]) {
         (Value::Enum(index, _), _) => out[0] = *index as u8,
         (value, ty) => {
             let mut bytes = Vec::new();
-            borsh(value, ty, &mut bytes);
+            encode(value, ty, &mut bytes);
             out[..bytes.len()].copy_from_slice(&bytes);
         }
+    }
+}
+
+/// Solana's compact `u16`: 7 bits a byte, low first, the high bit set on
+/// every byte but the last.
+pub fn short_u16(mut value: u16, out: &mut Vec<u8>) {
+    loop {
+        let low = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(low);
+            return;
+        }
+        out.push(low | 0x80);
+    }
+}
+
+/// A list's or string's length as `count` writes it (nothing for a
+/// remainder).
+fn prefix(count: Count, len: usize, out: &mut Vec<u8>) {
+    match count {
+        Count::Prefix(bytes) => out.extend_from_slice(&(len as u64).to_le_bytes()[..bytes as usize]),
+        Count::ShortU16 => short_u16(len as u16, out),
+        Count::Remainder => {}
     }
 }
 
@@ -277,7 +342,7 @@ pub fn account_data(account: &Account, record: &Value) -> Vec<u8> {
     let ty = Ty::Struct(account.record.clone());
     let mut data = account.discriminator.clone();
     match account.kind {
-        Kind::Borsh => borsh(record, &ty, &mut data),
+        Kind::Borsh | Kind::Codama => encode(record, &ty, &mut data),
         Kind::ZeroCopy { packed } => {
             let size = struct_layout(&account.record, packed)
                 .expect("a laid-out type")
@@ -295,7 +360,7 @@ pub fn account_data(account: &Account, record: &Value) -> Vec<u8> {
 /// it (little-endian, a bool as one byte).
 pub fn scalar_bytes(value: &Value, ty: &Ty) -> Vec<u8> {
     let mut bytes = Vec::new();
-    borsh(value, ty, &mut bytes);
+    encode(value, ty, &mut bytes);
     bytes
 }
 
@@ -306,8 +371,13 @@ pub type FieldPath = Vec<usize>;
 pub fn is_scalar(ty: &Ty) -> bool {
     matches!(
         ty,
-        Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey
+        Ty::Bool | Ty::Int { .. } | Ty::BigEndian { .. } | Ty::Float { .. } | Ty::Pubkey
     )
+}
+
+/// Whether a field can be updated: an integer.
+pub fn is_integer(ty: &Ty) -> bool {
+    matches!(ty, Ty::Int { .. } | Ty::BigEndian { .. })
 }
 
 /// The last scalar or pubkey of `record` that is not padding or reserved:
@@ -412,12 +482,21 @@ pub fn first_invalid(value: &Value, ty: &Ty) -> Option<(usize, u8)> {
         let here = *at;
         let mut pass = |value: &Value, ty: &Ty| {
             let mut bytes = Vec::new();
-            borsh(value, ty, &mut bytes);
+            encode(value, ty, &mut bytes);
             *at += bytes.len();
         };
         match (value, ty) {
             (Value::Bool(_), _) => Some((here, 2)),
+            (Value::Option(_), Ty::ZeroableOption(_)) => {
+                pass(value, ty);
+                None
+            }
             (Value::Option(_), _) => Some((here, 2)),
+            (Value::String(s), Ty::Text(count)) if !s.is_empty() => {
+                let mut prefix_bytes = Vec::new();
+                prefix(*count, s.len(), &mut prefix_bytes);
+                Some((here + prefix_bytes.len(), 0xff))
+            }
             (Value::Enum(..), Ty::Enum(e)) if e.variants.len() < 256 => {
                 Some((here, e.variants.len() as u8))
             }
@@ -430,9 +509,16 @@ pub fn first_invalid(value: &Value, ty: &Ty) -> Option<(usize, u8)> {
                 }
                 None
             }
-            (Value::Array(items), Ty::Array(inner, _)) | (Value::Vec(items), Ty::Vec(inner)) => {
-                if matches!(ty, Ty::Vec(_)) {
-                    *at += 4;
+            (Value::Array(items), Ty::Array(inner, _))
+            | (Value::Vec(items), Ty::Vec(inner) | Ty::List { item: inner, .. }) => {
+                match ty {
+                    Ty::Vec(_) => *at += 4,
+                    Ty::List { count, .. } => {
+                        let mut prefix_bytes = Vec::new();
+                        prefix(*count, items.len(), &mut prefix_bytes);
+                        *at += prefix_bytes.len();
+                    }
+                    _ => {}
                 }
                 for item in items {
                     if let Some(found) = walk(item, inner, at) {
@@ -453,7 +539,9 @@ pub fn first_invalid(value: &Value, ty: &Ty) -> Option<(usize, u8)> {
 /// The value `update` writes: the instance's value plus one, in its width.
 pub fn updated(value: &Value, ty: &Ty) -> Value {
     match (value, ty) {
-        (Value::Int(v), Ty::Int { bytes, .. }) => Value::Int(truncate(v.wrapping_add(1), *bytes)),
+        (Value::Int(v), Ty::Int { bytes, .. } | Ty::BigEndian { bytes, .. }) => {
+            Value::Int(truncate(v.wrapping_add(1), *bytes))
+        }
         _ => unreachable!("the update field is an integer"),
     }
 }
@@ -465,9 +553,10 @@ pub struct DecodeError {
     pub what: String,
 }
 
-/// borsh's decoding of a `ty` at `at` in `data`: the value and where it
-/// ends, or the byte where it stopped.
-pub fn decode_borsh(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), DecodeError> {
+/// The decoding of a `ty` at `at` in `data` (borsh's, or what a Codama
+/// IDL describes): the value and where it ends, or the byte where it
+/// stopped.
+pub fn decode(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), DecodeError> {
     let fail = |at: usize, what: &str| DecodeError {
         at,
         what: what.into(),
@@ -513,7 +602,7 @@ pub fn decode_borsh(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), D
             let mut at = at;
             let mut items = Vec::with_capacity(*len);
             for _ in 0..*len {
-                let (item, end) = decode_borsh(inner, data, at)?;
+                let (item, end) = decode(inner, data, at)?;
                 items.push(item);
                 at = end;
             }
@@ -523,7 +612,7 @@ pub fn decode_borsh(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), D
             let mut at = at;
             let mut fields = Vec::with_capacity(s.fields.len());
             for field in &s.fields {
-                let (value, end) = decode_borsh(&field.ty, data, at).map_err(|e| DecodeError {
+                let (value, end) = decode(&field.ty, data, at).map_err(|e| DecodeError {
                     what: format!("`{}.{}`: {}", s.name, field.name, e.what),
                     ..e
                 })?;
@@ -533,15 +622,17 @@ pub fn decode_borsh(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), D
             Ok((Value::Struct(fields), at))
         }
         Ty::Enum(e) => {
-            let tag = bytes(at, 1)?[0] as usize;
+            let mut wide = [0u8; 8];
+            wide[..e.tag as usize].copy_from_slice(bytes(at, e.tag as usize)?);
+            let tag = u64::from_le_bytes(wide) as usize;
             let variant = e
                 .variants
                 .get(tag)
                 .ok_or_else(|| fail(at, &format!("`{}` has no variant {tag}", e.name)))?;
-            let mut end = at + 1;
+            let mut end = at + e.tag as usize;
             let mut fields = Vec::new();
             for field in &variant.fields {
-                let (value, next) = decode_borsh(&field.ty, data, end)?;
+                let (value, next) = decode(&field.ty, data, end)?;
                 fields.push(value);
                 end = next;
             }
@@ -550,7 +641,7 @@ pub fn decode_borsh(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), D
         Ty::Option(inner) => match bytes(at, 1)?[0] {
             0 => Ok((Value::Option(None), at + 1)),
             1 => {
-                let (value, end) = decode_borsh(inner, data, at + 1)?;
+                let (value, end) = decode(inner, data, at + 1)?;
                 Ok((Value::Option(Some(Box::new(value))), end))
             }
             other => Err(fail(at, &format!("an option tag that is {other}"))),
@@ -562,7 +653,7 @@ pub fn decode_borsh(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), D
             }
             let mut items = Vec::with_capacity(n);
             for _ in 0..n {
-                let (item, end) = decode_borsh(inner, data, at)?;
+                let (item, end) = decode(inner, data, at)?;
                 items.push(item);
                 at = end;
             }
@@ -578,6 +669,130 @@ pub fn decode_borsh(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), D
             let (len, start) = count(at)?;
             Ok((Value::Bytes(bytes(start, len)?.to_vec()), start + len))
         }
+        Ty::BigEndian { bytes: n, .. } => {
+            let mut wide = [0u8; 16];
+            wide[16 - *n as usize..].copy_from_slice(bytes(at, *n as usize)?);
+            Ok((Value::Int(u128::from_be_bytes(wide)), at + *n as usize))
+        }
+        Ty::ShortU16 => {
+            let (value, end) = decode_short_u16(data, at)?;
+            Ok((Value::Int(value.into()), end))
+        }
+        Ty::List { item, count } => {
+            let (n, mut at) = decode_count(*count, data, at)?;
+            let mut items = Vec::new();
+            match n {
+                Some(n) => {
+                    if n > data.len() {
+                        return Err(fail(at, &format!("a count of {n}, past the data")));
+                    }
+                    for _ in 0..n {
+                        let (value, end) = decode(item, data, at)?;
+                        items.push(value);
+                        at = end;
+                    }
+                }
+                None => {
+                    while at < data.len() {
+                        let (value, end) = decode(item, data, at)?;
+                        items.push(value);
+                        at = end;
+                    }
+                }
+            }
+            Ok((Value::Vec(items), at))
+        }
+        Ty::Text(count) => {
+            let (len, start) = decode_count(*count, data, at)?;
+            let len = len.unwrap_or(data.len().saturating_sub(start));
+            let text = std::str::from_utf8(bytes(start, len)?)
+                .map_err(|e| fail(start + e.valid_up_to(), "a string that is not UTF-8"))?;
+            Ok((Value::String(text.into()), start + len))
+        }
+        Ty::TaggedOption { tag, fixed, item } => {
+            let mut wide = [0u8; 8];
+            wide[..*tag as usize].copy_from_slice(bytes(at, *tag as usize)?);
+            let start = at + *tag as usize;
+            match u64::from_le_bytes(wide) {
+                0 => {
+                    let len = if *fixed {
+                        crate::layout::encoded_len(item).unwrap_or(0)
+                    } else {
+                        0
+                    };
+                    bytes(start, len)?;
+                    Ok((Value::Option(None), start + len))
+                }
+                1 => {
+                    let (value, end) = decode(item, data, start)?;
+                    Ok((Value::Option(Some(Box::new(value))), end))
+                }
+                other => Err(fail(at, &format!("an option tag that is {other}"))),
+            }
+        }
+        Ty::ZeroableOption(item) => {
+            let len = crate::layout::encoded_len(item).unwrap_or(0);
+            if bytes(at, len)?.iter().all(|b| *b == 0) {
+                Ok((Value::Option(None), at + len))
+            } else {
+                let (value, end) = decode(item, data, at)?;
+                Ok((Value::Option(Some(Box::new(value))), end))
+            }
+        }
+    }
+}
+
+/// A compact `u16` at `at` (at most 3 bytes, no byte of zeros after the
+/// first, no bits past 16), and where it ends.
+pub fn decode_short_u16(data: &[u8], at: usize) -> Result<(u16, usize), DecodeError> {
+    let mut value: u32 = 0;
+    for i in 0..3 {
+        let byte = *data.get(at + i).ok_or_else(|| DecodeError {
+            at: at + i,
+            what: "a shortU16 past the data's end".into(),
+        })?;
+        if i > 0 && byte == 0 {
+            return Err(DecodeError {
+                at: at + i,
+                what: "a shortU16 that is not in its shortest form".into(),
+            });
+        }
+        value |= u32::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            return u16::try_from(value)
+                .map(|v| (v, at + i + 1))
+                .map_err(|_| DecodeError {
+                    at,
+                    what: "a shortU16 past u16::MAX".into(),
+                });
+        }
+    }
+    Err(DecodeError {
+        at: at + 2,
+        what: "a shortU16 longer than 3 bytes".into(),
+    })
+}
+
+/// A list's or string's count at `at` (`None` for a remainder), and where
+/// what it counts starts.
+fn decode_count(count: Count, data: &[u8], at: usize) -> Result<(Option<usize>, usize), DecodeError> {
+    match count {
+        Count::Prefix(n) => {
+            let raw = at
+                .checked_add(n as usize)
+                .and_then(|end| data.get(at..end))
+                .ok_or_else(|| DecodeError {
+                    at,
+                    what: format!("a {n}-byte count past the data's end"),
+                })?;
+            let mut wide = [0u8; 8];
+            wide[..n as usize].copy_from_slice(raw);
+            Ok((Some(u64::from_le_bytes(wide) as usize), at + n as usize))
+        }
+        Count::ShortU16 => {
+            decode_short_u16(data, at).map(|(n, end)| (Some(n as usize), end))
+        }
+        Count::Remainder => Ok((None, at)),
     }
 }
 
@@ -628,7 +843,7 @@ pub fn decode_zero_copy(ty: &Ty, data: &[u8], packed: bool) -> Result<Value, Dec
                 what: "past the data's end".into(),
             }),
         },
-        scalar => decode_borsh(scalar, data, 0).map(|(value, _)| value),
+        scalar => decode(scalar, data, 0).map(|(value, _)| value),
     }
 }
 
@@ -648,7 +863,7 @@ pub fn decode_account(account: &Account, data: &[u8]) -> Result<(Value, Vec<u8>)
     let at = discriminator.len();
     let ty = Ty::Struct(account.record.clone());
     let (record, end) = match account.kind {
-        Kind::Borsh => decode_borsh(&ty, data, at)?,
+        Kind::Borsh | Kind::Codama => decode(&ty, data, at)?,
         Kind::ZeroCopy { packed } => {
             let size = struct_layout(&account.record, packed)
                 .map_err(|what| DecodeError { at, what })?
@@ -732,7 +947,7 @@ mod tests {
         assert_eq!(body[58..64], [0; 6], "the padding array stays zero");
         // borsh's bytes of the same record: no padding.
         let mut borsh_bytes = Vec::new();
-        borsh(&value, &Ty::Struct(record()), &mut borsh_bytes);
+        encode(&value, &Ty::Struct(record()), &mut borsh_bytes);
         assert_eq!(borsh_bytes.len(), 1 + 16 + 32 + 2 + 3);
     }
 

@@ -46,7 +46,7 @@ pub fn call(handler: &Handler, format: Format, lengths: Lengths) -> Call {
     let ix = handler.instruction;
     let args = arguments(ix, lengths);
     let mut encoded = Vec::new();
-    value::borsh(&args, &Ty::Struct(ix.args.clone()), &mut encoded);
+    value::encode(&args, &Ty::Struct(ix.args.clone()), &mut encoded);
     let stored = match (&handler.store, ix.args.fields.is_empty()) {
         (Some(path), false) => {
             let ty = value::ty_at(&ix.args, path);

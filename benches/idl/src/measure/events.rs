@@ -33,7 +33,7 @@ pub fn call(event: &Event, lengths: Lengths) -> Call {
     let ty = Ty::Struct(event.record.clone());
     let value = Instances::new(Shape::Full, lengths).value_of(&ty, &event.name);
     let mut data = event.discriminator.clone();
-    value::borsh(&value, &ty, &mut data);
+    value::encode(&value, &ty, &mut data);
     Call {
         event: event.name.clone(),
         data,

@@ -8,8 +8,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    Format, Walk, aligned_types, camel, field_expr, ident, owned_types, reachable, snake, unparse,
-    walk_helpers, walk_to, walker,
+    Format, Walk, aligned_types, camel, codama_helpers, field_expr, ident, owned_types, reachable,
+    snake, unparse, walk_helpers, walk_to, walker,
 };
 use crate::{
     layout::struct_layout,
@@ -46,7 +46,9 @@ pub fn fits(format: Format, instruction: &Instruction) -> Result<(), String> {
         Format::Bytemuck => struct_layout(&instruction.args, true)
             .map(|_| ())
             .map_err(|e| format!("not every argument is fixed-size: {e}")),
-        Format::Floor | Format::Borsh | Format::Wincode | Format::Walk => Ok(()),
+        Format::Borsh | Format::Wincode => super::borsh_bytes(&Ty::Struct(instruction.args.clone()))
+            .map_err(|e| format!("not borsh's bytes: {e}")),
+        Format::Floor | Format::Walk => Ok(()),
         other => Err(format!("{} is not measured on arguments", other.name())),
     }
 }
@@ -197,6 +199,7 @@ fn walkers(roots: &[&Struct]) -> TokenStream {
             walkers.push(walker(ty, mode));
         }
     }
+    walkers.push(codama_helpers(types.values().copied()));
     walk_helpers(&walkers, quote!(ProgramError::InvalidInstructionData))
 }
 

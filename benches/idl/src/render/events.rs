@@ -46,6 +46,10 @@ pub struct Emitter<'a> {
 
 /// Whether `format` can encode `event`, or why not.
 pub fn fits(format: Format, event: &Event) -> Result<(), String> {
+    // Every event program decodes its events from the instruction data
+    // with wincode in borsh's format.
+    super::borsh_bytes(&Ty::Struct(event.record.clone()))
+        .map_err(|e| format!("not borsh's bytes, which every event program decodes: {e}"))?;
     match format {
         Format::Bytemuck => struct_layout(&event.record, true)
             .map(|_| ())
@@ -532,5 +536,11 @@ fn write(expr: TokenStream, ty: &Ty) -> TokenStream {
             out.extend_from_slice(&(#expr.len() as u32).to_le_bytes());
             out.extend_from_slice(&#expr);
         },
+        Ty::BigEndian { .. }
+        | Ty::ShortU16
+        | Ty::List { .. }
+        | Ty::Text(_)
+        | Ty::TaggedOption { .. }
+        | Ty::ZeroableOption(_) => unreachable!("checked by fits"),
     }
 }
