@@ -306,8 +306,7 @@ fn codama(path: &str, text: &str) -> Result<Idl, InputError> {
         reason: e.to_string(),
     })?;
     let program = &root.program;
-    if program.accounts.is_empty() && program.instructions.is_empty() && program.events.is_empty()
-    {
+    if program.accounts.is_empty() && program.instructions.is_empty() && program.events.is_empty() {
         return Err(InputError::Empty { path: path.into() });
     }
     Ok(Idl::Codama(Box::new(Codama {

@@ -16,8 +16,13 @@ mod codama;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
     Bool,
-    Int { bytes: u8, signed: bool },
-    Float { bytes: u8 },
+    Int {
+        bytes: u8,
+        signed: bool,
+    },
+    Float {
+        bytes: u8,
+    },
     Pubkey,
     Array(Box<Ty>, usize),
     Struct(Struct),
@@ -27,18 +32,28 @@ pub enum Ty {
     String,
     Bytes,
     /// A big-endian integer (a Codama number with `endian: "be"`).
-    BigEndian { bytes: u8, signed: bool },
+    BigEndian {
+        bytes: u8,
+        signed: bool,
+    },
     /// Solana's compact `u16` (Codama's `shortU16`): 1 to 3 bytes of 7
     /// bits each, the low bits first.
     ShortU16,
     /// Items counted otherwise than borsh's `Vec` (a `u32` prefix): a
     /// prefix of another width, or the rest of the data.
-    List { item: Box<Ty>, count: Count },
+    List {
+        item: Box<Ty>,
+        count: Count,
+    },
     /// A UTF-8 string whose length is not borsh's `u32` prefix.
     Text(Count),
     /// An option whose tag is not borsh's one byte, or whose `None` is
     /// padded to the size of `Some` (`fixed`: SPL's `COption`, a `u32` tag).
-    TaggedOption { tag: u8, fixed: bool, item: Box<Ty> },
+    TaggedOption {
+        tag: u8,
+        fixed: bool,
+        item: Box<Ty>,
+    },
     /// An option whose `None` is the item's size in zero bytes.
     ZeroableOption(Box<Ty>),
 }
@@ -82,6 +97,22 @@ pub struct Enum {
 pub struct Variant {
     pub name: String,
     pub fields: Vec<Field>,
+}
+
+impl Struct {
+    /// Whether its last field runs to the end of the data (a Codama
+    /// remainder), so that a shorter input is another valid value.
+    pub fn ends_in_remainder(&self) -> bool {
+        matches!(
+            self.fields.last().map(|f| &f.ty),
+            Some(
+                Ty::List {
+                    count: Count::Remainder,
+                    ..
+                } | Ty::Text(Count::Remainder)
+            )
+        )
+    }
 }
 
 impl Enum {

@@ -523,7 +523,10 @@ fn owned_ty(ty: &Ty) -> TokenStream {
 /// Whether `ty`'s bytes are borsh's, or the first part that is not.
 pub fn borsh_bytes(ty: &Ty) -> Result<(), String> {
     let (lengths, tags) = widths(ty)?;
-    match (lengths.iter().find(|w| **w != 4), tags.iter().find(|w| **w != 1)) {
+    match (
+        lengths.iter().find(|w| **w != 4),
+        tags.iter().find(|w| **w != 1),
+    ) {
         (None, None) => Ok(()),
         (Some(w), _) => Err(format!(
             "a {w}-byte length prefix, where borsh writes 4 bytes"
@@ -544,7 +547,10 @@ pub fn wincode_config(ty: &Ty) -> Result<(u8, u8), String> {
             "{what} of {widths:?} bytes; one wincode configuration has one width for all"
         )),
     };
-    Ok((one(&lengths, "length prefixes", 4)?, one(&tags, "enum tags", 1)?))
+    Ok((
+        one(&lengths, "length prefixes", 4)?,
+        one(&tags, "enum tags", 1)?,
+    ))
 }
 
 /// The widths of every length prefix and enum tag in `ty`, or the first
@@ -553,7 +559,13 @@ pub fn wincode_config(ty: &Ty) -> Result<(u8, u8), String> {
 /// more than one byte).
 fn widths(
     ty: &Ty,
-) -> Result<(std::collections::BTreeSet<u8>, std::collections::BTreeSet<u8>), String> {
+) -> Result<
+    (
+        std::collections::BTreeSet<u8>,
+        std::collections::BTreeSet<u8>,
+    ),
+    String,
+> {
     fn walk(
         ty: &Ty,
         lengths: &mut std::collections::BTreeSet<u8>,
@@ -569,7 +581,8 @@ fn widths(
                 lengths.insert(*w);
                 Ok(())
             }
-            Ty::Vec(item) | Ty::List {
+            Ty::Vec(item)
+            | Ty::List {
                 item,
                 count: Count::Prefix(_),
             } => {
@@ -583,10 +596,9 @@ fn widths(
                 walk(item, lengths, tags)
             }
             Ty::Array(item, _) | Ty::Option(item) => walk(item, lengths, tags),
-            Ty::Struct(s) => s
-                .fields
-                .iter()
-                .try_for_each(|f| walk(&f.ty, lengths, tags).map_err(|e| format!("field `{}`: {e}", f.name))),
+            Ty::Struct(s) => s.fields.iter().try_for_each(|f| {
+                walk(&f.ty, lengths, tags).map_err(|e| format!("field `{}`: {e}", f.name))
+            }),
             Ty::Enum(e) => {
                 tags.insert(e.tag);
                 e.variants
@@ -605,8 +617,12 @@ fn widths(
                 count: Count::Remainder,
                 ..
             }
-            | Ty::Text(Count::Remainder) => Err("a list or string that runs to the end of the data".into()),
-            Ty::TaggedOption { tag, fixed: true, .. } => Err(format!(
+            | Ty::Text(Count::Remainder) => {
+                Err("a list or string that runs to the end of the data".into())
+            }
+            Ty::TaggedOption {
+                tag, fixed: true, ..
+            } => Err(format!(
                 "a fixed option (a {tag}-byte tag, `None` padded to the size of `Some`)"
             )),
             Ty::TaggedOption { tag, .. } => Err(format!("an option with a {tag}-byte tag")),
@@ -772,9 +788,17 @@ fn integer(ty: &Ty) -> (Ident, Ident, Ident) {
     };
     let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
     if big {
-        (int, format_ident!("from_be_bytes"), format_ident!("to_be_bytes"))
+        (
+            int,
+            format_ident!("from_be_bytes"),
+            format_ident!("to_be_bytes"),
+        )
     } else {
-        (int, format_ident!("from_le_bytes"), format_ident!("to_le_bytes"))
+        (
+            int,
+            format_ident!("from_le_bytes"),
+            format_ident!("to_le_bytes"),
+        )
     }
 }
 
@@ -976,9 +1000,7 @@ fn check(expr: TokenStream, ty: &Ty) -> Option<TokenStream> {
 }
 
 fn has_checks(s: &Struct) -> bool {
-    s.fields
-        .iter()
-        .any(|f| check(quote!(x), &f.ty).is_some())
+    s.fields.iter().any(|f| check(quote!(x), &f.ty).is_some())
 }
 
 /// The helper the operations share, and the operations.
@@ -1453,7 +1475,7 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
         }},
         Ty::ShortU16 => quote!(short_u16(data, at)?.1),
         Ty::List { item, count } => {
-            let count_at = read_count(*count);
+            let count_at = || read_count(*count);
             match (count, fixed_len(item, mode)) {
                 (Count::Remainder, Some(size)) => {
                     let size = Literal::usize_unsuffixed(size);
@@ -1476,6 +1498,7 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
                 }
                 (_, Some(size)) => {
                     let size = Literal::usize_unsuffixed(size);
+                    let count_at = count_at();
                     quote! {{
                         let (n, at) = #count_at;
                         skip(data, at, n.checked_mul(#size).ok_or(INVALID)?)?
@@ -1483,6 +1506,7 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
                 }
                 (_, None) => {
                     let step = walk_ty(item, mode);
+                    let count_at = count_at();
                     quote! {{
                         let (n, mut at) = #count_at;
                         for _ in 0..n {
@@ -1578,7 +1602,13 @@ fn codama_wire(ty: &Ty) -> bool {
         | Ty::Text(_)
         | Ty::TaggedOption { .. }
         | Ty::ZeroableOption(_) => true,
-        Ty::Enum(e) => e.tag > 1 || e.variants.iter().flat_map(|v| &v.fields).any(|f| codama_wire(&f.ty)),
+        Ty::Enum(e) => {
+            e.tag > 1
+                || e.variants
+                    .iter()
+                    .flat_map(|v| &v.fields)
+                    .any(|f| codama_wire(&f.ty))
+        }
         Ty::Struct(s) => s.fields.iter().any(|f| codama_wire(&f.ty)),
         Ty::Array(item, _) | Ty::Option(item) | Ty::Vec(item) => codama_wire(item),
         Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::String | Ty::Bytes => false,

@@ -330,7 +330,9 @@ pub fn short_u16(mut value: u16, out: &mut Vec<u8>) {
 /// remainder).
 fn prefix(count: Count, len: usize, out: &mut Vec<u8>) {
     match count {
-        Count::Prefix(bytes) => out.extend_from_slice(&(len as u64).to_le_bytes()[..bytes as usize]),
+        Count::Prefix(bytes) => {
+            out.extend_from_slice(&(len as u64).to_le_bytes()[..bytes as usize])
+        }
         Count::ShortU16 => short_u16(len as u16, out),
         Count::Remainder => {}
     }
@@ -775,7 +777,11 @@ pub fn decode_short_u16(data: &[u8], at: usize) -> Result<(u16, usize), DecodeEr
 
 /// A list's or string's count at `at` (`None` for a remainder), and where
 /// what it counts starts.
-fn decode_count(count: Count, data: &[u8], at: usize) -> Result<(Option<usize>, usize), DecodeError> {
+fn decode_count(
+    count: Count,
+    data: &[u8],
+    at: usize,
+) -> Result<(Option<usize>, usize), DecodeError> {
     match count {
         Count::Prefix(n) => {
             let raw = at
@@ -789,9 +795,7 @@ fn decode_count(count: Count, data: &[u8], at: usize) -> Result<(Option<usize>, 
             wide[..n as usize].copy_from_slice(raw);
             Ok((Some(u64::from_le_bytes(wide) as usize), at + n as usize))
         }
-        Count::ShortU16 => {
-            decode_short_u16(data, at).map(|(n, end)| (Some(n as usize), end))
-        }
+        Count::ShortU16 => decode_short_u16(data, at).map(|(n, end)| (Some(n as usize), end)),
         Count::Remainder => Ok((None, at)),
     }
 }

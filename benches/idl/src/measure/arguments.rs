@@ -213,7 +213,8 @@ fn check_errors(
             }),
             _ => call.args_len,
         };
-        if needed > 0 && !ix.args.fields.is_empty() {
+        let shorter_is_valid = format != Format::Floor && ix.args.ends_in_remainder();
+        if needed > 0 && !ix.args.fields.is_empty() && !shorter_is_valid {
             cases.push((
                 format!("`{}`'s arguments cut short", ix.name),
                 call.data[..at + needed - 1].to_vec(),

@@ -202,12 +202,16 @@ impl<'a> Resolver<'a> {
                         .iter()
                         .position(|field| field.name == f.name)
                         .ok_or_else(|| {
-                            format!("its discriminator names a field `{}` it does not have", f.name.as_str())
+                            format!(
+                                "its discriminator names a field `{}` it does not have",
+                                f.name.as_str()
+                            )
                         })?;
                     if f.offset as usize != prefix.len() || at != 0 {
                         return Err(format!(
                             "its discriminator field `{}` is at offset {}, after other fields; make idl checks a discriminator that starts the data",
-                            f.name.as_str(), f.offset
+                            f.name.as_str(),
+                            f.offset
                         ));
                     }
                     let field = fields.remove(0);
@@ -215,7 +219,10 @@ impl<'a> Resolver<'a> {
                         .ty(&field.r#type, name, 0)
                         .map_err(|e| format!("field `{}`: {e}", field.name.as_str()))?;
                     let value = (*field.default_value).as_ref().ok_or_else(|| {
-                        format!("its discriminator field `{}` has no default value", f.name.as_str())
+                        format!(
+                            "its discriminator field `{}` has no default value",
+                            f.name.as_str()
+                        )
                     })?;
                     prefix.extend(constant(value, &ty).map_err(|e| {
                         format!("its discriminator field `{}`: {e}", f.name.as_str())
@@ -250,8 +257,8 @@ impl<'a> Resolver<'a> {
         }
         let record = self.fields_struct(name, &fields, 0)?;
         remainder_last(&record, true)?;
-        let computed = layout::encoded_len(&Ty::Struct(record.clone()))
-            .map(|len| prefix.len() + len);
+        let computed =
+            layout::encoded_len(&Ty::Struct(record.clone())).map(|len| prefix.len() + len);
         for declared in sizes {
             match computed {
                 Some(len) if len as u64 == declared => {}
@@ -444,7 +451,10 @@ impl<'a> Resolver<'a> {
                     .get(&(program.clone(), link.name.to_string()))
                     .or_else(|| self.types.get(&(String::new(), link.name.to_string())))
                     .ok_or_else(|| {
-                        format!("a link to `{}`, which is not a defined type", link.name.as_str())
+                        format!(
+                            "a link to `{}`, which is not a defined type",
+                            link.name.as_str()
+                        )
                     })?;
                 self.ty(&def.r#type, &def.name, depth + 1)
                     .map_err(|e| format!("type `{}`: {e}", def.name.as_str()))
@@ -607,7 +617,11 @@ fn constant(value: &ValueNode, ty: &Ty) -> Result<Vec<u8>, String> {
                 Number::Float(_) => return Err("a float default".into()),
             };
             let mut out = Vec::new();
-            value::encode(&value::Value::Int(value::truncate(wide, *bytes)), ty, &mut out);
+            value::encode(
+                &value::Value::Int(value::truncate(wide, *bytes)),
+                ty,
+                &mut out,
+            );
             Ok(out)
         }
         (ValueNode::Bytes(b), _) => {

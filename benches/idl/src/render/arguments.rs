@@ -46,8 +46,10 @@ pub fn fits(format: Format, instruction: &Instruction) -> Result<(), String> {
         Format::Bytemuck => struct_layout(&instruction.args, true)
             .map(|_| ())
             .map_err(|e| format!("not every argument is fixed-size: {e}")),
-        Format::Borsh | Format::Wincode => super::borsh_bytes(&Ty::Struct(instruction.args.clone()))
-            .map_err(|e| format!("not borsh's bytes: {e}")),
+        Format::Borsh | Format::Wincode => {
+            super::borsh_bytes(&Ty::Struct(instruction.args.clone()))
+                .map_err(|e| format!("not borsh's bytes: {e}"))
+        }
         Format::Floor | Format::Walk => Ok(()),
         other => Err(format!("{} is not measured on arguments", other.name())),
     }
@@ -106,13 +108,13 @@ pub fn program(program: &str, source: &str, handlers: &[Handler], format: Format
     let discriminator_len = Literal::usize_unsuffixed(discriminator_len);
     let roots: Vec<&Struct> = handlers
         .iter()
-        .filter(|h| !h.instruction.args.fields.is_empty())
+        .filter(|h| h.measured && !h.instruction.args.fields.is_empty())
         .map(|h| &h.instruction.args)
         .collect();
     let walked: Vec<&Struct> = handlers
         .iter()
         .filter(|h| !h.instruction.args.fields.is_empty())
-        .filter(|h| format == Format::Walk || (format == Format::Bytemuck && !h.measured))
+        .filter(|h| format == Format::Walk || !h.measured)
         .map(|h| &h.instruction.args)
         .collect();
     let cast: Vec<&Struct> = handlers
@@ -121,7 +123,11 @@ pub fn program(program: &str, source: &str, handlers: &[Handler], format: Format
         .map(|h| &h.instruction.args)
         .collect();
     let types = match format {
-        Format::Borsh | Format::Wincode => owned_types(&roots, format),
+        Format::Borsh | Format::Wincode => {
+            let owned = owned_types(&roots, format);
+            let walkers = walkers(&walked);
+            quote!(#owned #walkers)
+        }
         Format::Bytemuck => {
             let aligned = aligned_types(&cast, true);
             let walkers = walkers(&walked);
