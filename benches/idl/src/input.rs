@@ -676,7 +676,7 @@ mod tests {
         let codama = r#"{"kind": "rootNode", "standard": "codama", "version": "1.0.0"}"#;
         let err = super::parse("c.json", "c", codama).unwrap_err().to_string();
         assert!(
-            err.starts_with("c.json: a Codama IDL that codama-nodes 0.13 does not parse (missing field `program`"),
+            err.starts_with("c.json: a Codama IDL that codama-nodes 0.13 does not parse (Could not parse JSON files: missing field `program`"),
             "{err}"
         );
         let codama = r#"{"kind": "rootNode", "standard": "codama", "version": "1.0.0",
