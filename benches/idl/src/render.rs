@@ -980,8 +980,9 @@ fn check(expr: TokenStream, ty: &Ty) -> Option<TokenStream> {
         // not read.
         Ty::TaggedOption { tag: 1, .. } => Some(quote!(#expr[0] <= 1)),
         Ty::TaggedOption { tag, .. } => {
-            let t = Literal::usize_unsuffixed(*tag as usize);
-            Some(quote!(#expr[0] <= 1 && #expr[1..#t].iter().all(|b| *b == 0)))
+            let int = format_ident!("u{}", 8 * *tag as usize);
+            let bytes = (0..*tag as usize).map(Literal::usize_unsuffixed);
+            Some(quote!(#int::from_le_bytes([#(#expr[#bytes]),*]) <= 1))
         }
         Ty::Enum(e) => {
             let n = Literal::usize_unsuffixed(e.variants.len());
