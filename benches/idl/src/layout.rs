@@ -9,7 +9,7 @@
 //! `u128` aligns to 16 (`i128:128`): the generator reproduces these offsets
 //! itself rather than trusting the compiler's.
 
-use crate::model::{Account, Kind, Struct, Ty};
+use crate::model::{Account, Count, Kind, Struct, Ty};
 
 /// A type's size and alignment in a zero-copy account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +147,27 @@ pub fn account_len(account: &Account) -> Result<Option<usize>, String> {
         Kind::Borsh | Kind::Codama => encoded_len(&Ty::Struct(account.record.clone())),
     };
     Ok(body.map(|len| account.discriminator.len() + len))
+}
+
+/// An account whose last field runs to the end of the data (a Codama
+/// remainder of fixed-size items, such as the address lookup table's
+/// addresses): the fixed bytes before it, discriminator included, and each
+/// item's size.
+pub fn header_and_item(account: &Account) -> Option<(usize, usize)> {
+    let (last, before) = account.record.fields.split_last()?;
+    let item = match &last.ty {
+        Ty::List {
+            item,
+            count: Count::Remainder,
+        } => encoded_len(item)?,
+        Ty::Text(Count::Remainder) => 1,
+        _ => return None,
+    };
+    let header: usize = before
+        .iter()
+        .map(|f| encoded_len(&f.ty))
+        .sum::<Option<usize>>()?;
+    Some((account.discriminator.len() + header, item))
 }
 
 #[cfg(test)]

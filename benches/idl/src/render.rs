@@ -133,7 +133,15 @@ impl Format {
                 "a Codama layout: zerocopy is measured on Anchor's zero-copy accounts (bytemuck is the cast p-token and spl-pod make)"
                     .into(),
             ),
-            (Self::Bytemuck, Kind::Codama) => struct_layout(&account.record, true).map(|_| ()),
+            (Self::Bytemuck, Kind::Codama) => match remainder_split(&account.record) {
+                Some((header, item)) => {
+                    struct_layout(&header, true)?;
+                    zero_copy(item, true)
+                        .map(|_| ())
+                        .map_err(|e| format!("the items to the end of the data: {e}"))
+                }
+                None => struct_layout(&account.record, true).map(|_| ()),
+            },
             (Self::Borsh | Self::BorshBoxed, Kind::Codama) => {
                 borsh_bytes(&Ty::Struct(account.record.clone()))
             }
@@ -201,9 +209,33 @@ pub fn program(target: &Target, format: Format) -> String {
                 Kind::Codama => true,
                 Kind::Borsh => unreachable!("checked by Format::fits"),
             };
-            let (helpers, ops) = bytemuck_ops(target, packed);
-            let types = aligned_types(&[&account.record], packed);
-            (quote!(#types #helpers), ops)
+            match remainder_split(&account.record) {
+                // A fixed header cast as one struct, the items after it
+                // cast as a slice (the address lookup table program reads
+                // its addresses so).
+                Some((header, item)) if account.kind == Kind::Codama => {
+                    let header_account = Account {
+                        record: header,
+                        ..account.clone()
+                    };
+                    let header_target = Target {
+                        account: &header_account,
+                        ..target.clone()
+                    };
+                    let (helpers, ops) = bytemuck_ops(&header_target, true, Some(item));
+                    let mut roots = vec![&header_account.record];
+                    if let Ty::Struct(s) = item {
+                        roots.push(s);
+                    }
+                    let types = aligned_types(&roots, true);
+                    (quote!(#types #helpers), ops)
+                }
+                _ => {
+                    let (helpers, ops) = bytemuck_ops(target, packed, None);
+                    let types = aligned_types(&[&account.record], packed);
+                    (quote!(#types #helpers), ops)
+                }
+            }
         }
         Format::Zerocopy => {
             let Kind::ZeroCopy { packed } = account.kind else {
@@ -1004,8 +1036,28 @@ fn has_checks(s: &Struct) -> bool {
     s.fields.iter().any(|f| check(quote!(x), &f.ty).is_some())
 }
 
-/// The helper the operations share, and the operations.
-fn bytemuck_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
+/// A record whose last field is items to the end of the data: the record
+/// without it, and the item.
+fn remainder_split(record: &Struct) -> Option<(Struct, &Ty)> {
+    let (last, before) = record.fields.split_last()?;
+    match &last.ty {
+        Ty::List {
+            item,
+            count: Count::Remainder,
+        } => Some((
+            Struct {
+                fields: before.to_vec(),
+                ..record.clone()
+            },
+            item,
+        )),
+        _ => None,
+    }
+}
+
+/// The helper the operations share, and the operations; `rest`: the item
+/// of a slice after the record, cast (and checked) by `full`.
+fn bytemuck_ops(target: &Target, packed: bool, rest: Option<&Ty>) -> (TokenStream, TokenStream) {
     let record = &target.account.record;
     let name = ident(&record.name, true);
     let valid = format_ident!("valid_{}", snake(&record.name));
@@ -1040,8 +1092,28 @@ fn bytemuck_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
         }
         None => (quote!(), refused_update()),
     };
+    let rest_check = rest.map(|item| {
+        let item_ty = aligned_ty(item);
+        let each = check(quote!((*item)), item)
+            .map(|each| {
+                quote! {
+                    if !items.iter().all(|item| #each) {
+                        return Err(ProgramError::InvalidAccountData);
+                    }
+                }
+            })
+            .unwrap_or_else(|| quote!(let _ = items;));
+        quote! {
+            let items: &[#item_ty] = data
+                .get(#size..)
+                .and_then(|bytes| bytemuck::try_cast_slice(bytes).ok())
+                .ok_or(ProgramError::InvalidAccountData)?;
+            #each
+        }
+    });
     let ops = operations(
         quote! {
+            #rest_check
             let record = cast_mut(data)?;
             if !#valid(record) {
                 return Err(ProgramError::InvalidAccountData);

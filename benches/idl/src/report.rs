@@ -248,7 +248,17 @@ pub fn summary(
         let bytes = rows
             .iter()
             .find(|r| r.name == account.name && headline(r.instance))
-            .map_or("-".into(), |r| r.account_bytes.to_string());
+            .map_or("-".into(), |r| {
+                match crate::layout::header_and_item(account) {
+                    // A header, then items to the end: say how it splits.
+                    Some((header, item)) if r.account_bytes >= header => format!(
+                        "{} ({header} + {} x {item})",
+                        r.account_bytes,
+                        (r.account_bytes - header) / item
+                    ),
+                    _ => r.account_bytes.to_string(),
+                }
+            });
         let cheapest = |op: &str| cheapest(rows, &account.name, op);
         let borsh = cus(rows, &account.name, Format::Borsh, "full");
         let ratio = match (borsh, cheapest_cus(rows, &account.name, "full")) {
