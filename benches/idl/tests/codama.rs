@@ -415,6 +415,9 @@ fn the_wire_shapes_run_in_the_generated_programs() {
         ("sample", "walk"),
         ("header", "walk"),
         ("header", "bytemuck"),
+        ("table", "walk"),
+        // A fixed header cast, the keys after it cast as a slice.
+        ("table", "bytemuck"),
     ] {
         assert_eq!(
             run.rows
