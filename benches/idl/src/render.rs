@@ -668,22 +668,25 @@ fn widths(
 }
 
 /// The wincode configuration for `widths` (from [`wincode_config`]):
-/// `common::WINCODE_BORSH` for borsh's, else a `CONFIG` the program
-/// declares ([`wincode_config_item`]).
-fn wincode_config_expr(widths: (u8, u8)) -> TokenStream {
+/// `common::WINCODE_BORSH` for borsh's, else the `CONFIG_L<n>_T<m>` the
+/// program declares ([`wincode_config_item`]).
+pub(crate) fn wincode_config_expr(widths: (u8, u8)) -> TokenStream {
     if widths == (4, 1) {
         quote!(common::WINCODE_BORSH)
     } else {
-        quote!(CONFIG)
+        let name = format_ident!("CONFIG_L{}_T{}", widths.0, widths.1);
+        quote!(#name)
     }
 }
 
-/// The `CONFIG` a program declares where its bytes are not borsh's.
-fn wincode_config_item(widths: (u8, u8)) -> TokenStream {
+/// The configuration a program declares where its bytes are not borsh's
+/// (nothing for borsh's).
+pub(crate) fn wincode_config_item(widths: (u8, u8)) -> TokenStream {
     if widths == (4, 1) {
         return quote!();
     }
     let (length, tag) = widths;
+    let name = format_ident!("CONFIG_L{length}_T{tag}");
     let length_ty = format_ident!("u{}", 8 * length as usize);
     let tag_ty = format_ident!("u{}", 8 * tag as usize);
     let doc = format!(
@@ -691,7 +694,7 @@ fn wincode_config_item(widths: (u8, u8)) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        const CONFIG: wincode::config::Configuration<
+        const #name: wincode::config::Configuration<
             true,
             4096,
             wincode::len::FixIntLen<#length_ty>,

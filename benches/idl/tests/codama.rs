@@ -404,6 +404,23 @@ fn generated_programs_read_what_the_system_program_wrote() {
         );
     }
     assert!(!run.rows.iter().any(|r| r.format.name() == "borsh"));
+    // A seed behind a u64 length (bincode's): wincode configured for it,
+    // borsh not at all.
+    let seeded = |format: &str| {
+        run.rows
+            .iter()
+            .any(|r| r.name == "allocateWithSeed" && r.format.name() == format)
+    };
+    assert!(seeded("wincode") && seeded("walk") && !seeded("borsh"));
+    let skipped = run
+        .skipped
+        .iter()
+        .find(|s| s.name == "allocateWithSeed" && s.format.name() == "borsh")
+        .expect("borsh's reason");
+    assert_eq!(
+        skipped.reason,
+        "not borsh's bytes: a 8-byte length prefix, where borsh writes 4 bytes"
+    );
 }
 
 #[test]

@@ -46,10 +46,11 @@ pub fn fits(format: Format, instruction: &Instruction) -> Result<(), String> {
         Format::Bytemuck => struct_layout(&instruction.args, true)
             .map(|_| ())
             .map_err(|e| format!("not every argument is fixed-size: {e}")),
-        Format::Borsh | Format::Wincode => {
-            super::borsh_bytes(&Ty::Struct(instruction.args.clone()))
-                .map_err(|e| format!("not borsh's bytes: {e}"))
-        }
+        Format::Borsh => super::borsh_bytes(&Ty::Struct(instruction.args.clone()))
+            .map_err(|e| format!("not borsh's bytes: {e}")),
+        Format::Wincode => super::wincode_config(&Ty::Struct(instruction.args.clone()))
+            .map(|_| ())
+            .map_err(|e| format!("no wincode configuration holds these bytes: {e}")),
         Format::Floor | Format::Walk => Ok(()),
         other => Err(format!("{} is not measured on arguments", other.name())),
     }
@@ -126,7 +127,18 @@ pub fn program(program: &str, source: &str, handlers: &[Handler], format: Format
         Format::Borsh | Format::Wincode => {
             let owned = owned_types(&roots, format);
             let walkers = walkers(&walked);
-            quote!(#owned #walkers)
+            // The configurations the handlers' bytes need, once each.
+            let configs: std::collections::BTreeSet<(u8, u8)> = match format {
+                Format::Wincode => roots
+                    .iter()
+                    .map(|r| {
+                        super::wincode_config(&Ty::Struct((*r).clone())).expect("checked by fits")
+                    })
+                    .collect(),
+                _ => Default::default(),
+            };
+            let configs = configs.into_iter().map(super::wincode_config_item);
+            quote!(#(#configs)* #owned #walkers)
         }
         Format::Bytemuck => {
             let aligned = aligned_types(&cast, true);
@@ -265,8 +277,11 @@ fn handler(h: &Handler, format: Format) -> TokenStream {
                             .map_err(invalid_instruction_data)?;
                     }
                 } else {
+                    let config = super::wincode_config_expr(
+                        super::wincode_config(&Ty::Struct(args.clone())).expect("checked by fits"),
+                    );
                     quote! {
-                        let args: #args_ty = wincode::config::deserialize(data, common::WINCODE_BORSH)
+                        let args: #args_ty = wincode::config::deserialize(data, #config)
                             .map_err(invalid_instruction_data)?;
                     }
                 };
