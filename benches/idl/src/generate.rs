@@ -353,19 +353,13 @@ pub fn write_events(
 
 fn event<'a>(program: &'a Program, name: &str) -> &'a Event {
     program
-        .events
-        .iter()
-        .flatten()
-        .find(|e| e.name == name)
+        .event(name)
         .expect("planned from the program's events")
 }
 
 fn instruction<'a>(program: &'a Program, name: &str) -> &'a Instruction {
     program
-        .instructions
-        .iter()
-        .flatten()
-        .find(|i| i.name == name)
+        .instruction(name)
         .expect("planned from the program's instructions")
 }
 
@@ -516,10 +510,7 @@ fn chosen(
 
 fn account<'a>(program: &'a Program, name: &str) -> &'a Account {
     program
-        .accounts
-        .iter()
-        .flatten()
-        .find(|a| a.name == name)
+        .account(name)
         .expect("planned from the program's accounts")
 }
 

@@ -201,6 +201,23 @@ pub struct Program {
     pub events: Vec<Result<Event, Unsupported>>,
 }
 
+impl Program {
+    /// The resolved account named `name`.
+    pub fn account(&self, name: &str) -> Option<&Account> {
+        self.accounts.iter().flatten().find(|a| a.name == name)
+    }
+
+    /// The resolved instruction named `name`.
+    pub fn instruction(&self, name: &str) -> Option<&Instruction> {
+        self.instructions.iter().flatten().find(|i| i.name == name)
+    }
+
+    /// The resolved event named `name`.
+    pub fn event(&self, name: &str) -> Option<&Event> {
+        self.events.iter().flatten().find(|e| e.name == name)
+    }
+}
+
 /// Nested types deeper than this are refused (a type that contains
 /// itself, through a `Vec` or an `Option`, never ends).
 const MAX_DEPTH: usize = 32;

@@ -65,10 +65,7 @@ pub fn run(
     for plan in &plans {
         let Plan::Build(planned) = plan else { continue };
         let account = program
-            .accounts
-            .iter()
-            .flatten()
-            .find(|a| a.name == planned.account)
+            .account(&planned.account)
             .expect("planned from the program's accounts");
         match generate::build(root, &dir, &planned.name, &planned.package) {
             Built::Refused(reason) => {

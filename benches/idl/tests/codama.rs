@@ -6,7 +6,11 @@
 //! programs read the crates' own bytes back (`DATA=`), and what make idl
 //! does not lay out is refused by name.
 
-use std::{fs, path::Path, path::PathBuf};
+mod support;
+
+use std::fs;
+
+use support::root;
 
 use idl::{
     generate::FieldChoices,
@@ -19,13 +23,6 @@ use solana_program_option::COption;
 use solana_program_pack::Pack;
 use spl_token_interface::state::{Account as TokenAccount, AccountState, Mint, Multisig};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
 fn resolve(file: &str) -> Program {
     let idl = input::read(&root().join("benches/idl/idls").join(file)).unwrap();
     model::resolve(&idl, &Default::default())
@@ -33,10 +30,7 @@ fn resolve(file: &str) -> Program {
 
 fn account<'a>(program: &'a Program, name: &str) -> &'a Account {
     program
-        .accounts
-        .iter()
-        .flatten()
-        .find(|a| a.name == name)
+        .account(name)
         .unwrap_or_else(|| panic!("no account `{name}`: {:?}", program.accounts))
 }
 

@@ -6,11 +6,9 @@
 //! family does, and costs what the hand-written rows doing the same work
 //! cost, within the tolerances below.
 
-use std::{
-    collections::BTreeMap,
-    fs,
-    path::{Path, PathBuf},
-};
+use std::{collections::BTreeMap, fs};
+
+mod support;
 
 use common::metadata::host_format;
 use idl::{
@@ -24,13 +22,7 @@ use mollusk_svm::{Mollusk, result::ProgramResult};
 use solana_account::Account;
 use solana_instruction::{AccountMeta, Instruction};
 use solana_pubkey::Pubkey;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use support::root;
 
 /// `make idl` on one of `idls/` with the fields `READ=`, `UPDATE=` and
 /// `ARG=` name. Every test running the same file passes the same choices
