@@ -10,13 +10,13 @@ mod support;
 
 use std::fs;
 
-use support::root;
+use support::{root, run_idl};
 
 use idl::{
     generate::FieldChoices,
     input,
     model::{self, Account, Program},
-    run::{self, Options, Run},
+    run::{Options, Run},
     value::{self, Instances, Lengths, Shape, Value},
 };
 use solana_program_option::COption;
@@ -289,21 +289,12 @@ fn run_on_data(file: &str, data: &[(&str, Vec<u8>)]) -> Run {
     for (name, bytes) in data {
         fs::write(dir.join(format!("{name}.bin")), bytes).unwrap();
     }
-    let root = root();
     let options = Options {
         fields: FieldChoices::default(),
         data: Some(dir),
         ..Options::default()
     };
-    let run = run::run(
-        &root,
-        &root.join("benches/idl/idls").join(file),
-        &options,
-        &mut |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
-    run
+    run_idl(file, &options)
 }
 
 #[test]

@@ -15,35 +15,26 @@ use idl::{
     generate::FieldChoices,
     measure::Outcome,
     render::Format,
-    run::{self, Options, Run},
+    run::{Options, Run},
     value::{self, Instances, Lengths, Shape, Value},
 };
 use mollusk_svm::{Mollusk, result::ProgramResult};
 use solana_account::Account;
 use solana_instruction::{AccountMeta, Instruction};
 use solana_pubkey::Pubkey;
-use support::root;
+use support::{root, run_idl};
 
 /// `make idl` on one of `idls/` with the fields `READ=`, `UPDATE=` and
 /// `ARG=` name. Every test running the same file passes the same choices
 /// (the functions below): the runs share a folder and may overlap.
 fn run_example(file: &str, read: &str, update: &str, arg: &str) -> Run {
-    let root = root();
     let options = Options {
         fields: FieldChoices::parse(read, update)
             .and_then(|f| f.with_args(arg))
             .unwrap(),
         ..Options::default()
     };
-    let run = run::run(
-        &root,
-        &root.join("benches/idl/idls").join(file),
-        &options,
-        &mut |_| {},
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
-    run
+    run_idl(file, &options)
 }
 
 /// `idls/token.json`: `read` the owner, `update` the amount.

@@ -2,10 +2,27 @@
 
 use std::path::{Path, PathBuf};
 
+use idl::run::{self, Options, Run};
+
 /// The repository's root.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
         .unwrap()
+}
+
+/// `make idl` on `file` of `benches/idl/idls/` with `options`: a run with
+/// a contract failure fails the test.
+pub fn run_idl(file: &str, options: &Options) -> Run {
+    let root = root();
+    let run = run::run(
+        &root,
+        &root.join("benches/idl/idls").join(file),
+        options,
+        &mut |_| {},
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+    run
 }
