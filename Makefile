@@ -156,8 +156,8 @@ idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your pr
 fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/
 	cargo run -p fixtures --bin fixtures
 
-litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM; compare CUs, data, and mainnet's faults with benches/mainnet.json
-	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
+litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM (CUs, data, mainnet's faults vs benches/mainnet.json); IDL_RUN=target/benches/idl/<program>: a make idl run's
+	IDL_RUN="$(IDL_RUN)" cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline

@@ -10,6 +10,7 @@ use mollusk_svm_bencher::MolluskComputeUnitBencher;
 use crate::{
     Case, Expected, Family, Framework, HarnessError, Program, Workspace,
     baseline::Baseline,
+    exported::{CasesFile, ExportedCase},
     families::{cases, framework_cases},
     mainnet::Mainnet,
     message, metadata,
@@ -119,7 +120,7 @@ fn export(
     programs: &[Program],
     cases: &[Case],
     measured: &[Measurement],
-) -> Vec<serde_json::Value> {
+) -> Vec<ExportedCase> {
     cases
         .iter()
         .zip(measured)
@@ -132,15 +133,11 @@ fn export(
                 .so_path
                 .strip_prefix(&workspace.root)
                 .unwrap_or(&program.so_path);
-            let mut json = case.to_json(&so.to_string_lossy(), program.family.heap_frame(), m.cus);
-            if let Some(f) = m.footprint {
-                json["instructions"] = f.instructions.into();
-                json["syscall_cus"] = f.syscall_cus(m.cus).into();
-                json["stack_bytes"] = f.stack_bytes.into();
-                json["call_depth"] = f.call_depth.into();
-                json["heap_bytes"] = f.heap_bytes.into();
+            let exported = case.exported(&so.to_string_lossy(), program.family.heap_frame(), m.cus);
+            match m.footprint {
+                Some(footprint) => exported.with_footprint(footprint),
+                None => exported,
             }
-            json
         })
         .collect()
 }
@@ -335,14 +332,11 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         "compute_units.svg",
         token::chart::svg(&run).map_err(HarnessError::Report)?,
     )?;
-    let cases_json = serde_json::json!({
-        "provenance": run.provenance,
-        "cases": exported,
-    });
-    write(
-        "cases.json",
-        serde_json::to_string_pretty(&cases_json).expect("JSON") + "\n",
-    )?;
+    let cases = CasesFile {
+        provenance: serde_json::to_value(&run.provenance).expect("JSON"),
+        cases: exported,
+    };
+    write("cases.json", cases.to_text())?;
     if !run.message().is_empty() {
         write(
             "message_cus.svg",

@@ -12,6 +12,7 @@ use solana_pubkey::Pubkey;
 
 use crate::{
     HarnessError, Program,
+    exported::ExportedCase,
     workspace::{Family, Framework, Shape},
 };
 
@@ -319,46 +320,30 @@ impl Case {
         Ok(())
     }
 
-    /// The case as data another harness can replay: program, instruction,
-    /// accounts before, account [0]'s data after, and Mollusk's CUs.
-    /// Byte strings are base64, keys base58.
-    pub fn to_json(&self, so_path: &str, heap_frame: u32, cus: u64) -> serde_json::Value {
-        use base64::{Engine, prelude::BASE64_STANDARD};
-        let after = match &self.expected {
-            Expected::Success(data) => Some(BASE64_STANDARD.encode(data)),
-            Expected::Failure(_) => None,
+    /// The case as data another harness can replay (`cases.json`): its
+    /// program's `.so` (relative to the project's root), the heap frame it
+    /// runs with and Mollusk's CUs.
+    pub fn exported(&self, so_path: &str, heap_frame: u32, cus: u64) -> ExportedCase {
+        let outcome = match &self.expected {
+            Expected::Success(data) => Ok(Some(data.as_slice())),
+            Expected::Failure(error) => Err(error),
         };
-        let metas = &self.instruction.accounts;
-        let accounts: Vec<serde_json::Value> = metas
-            .iter()
-            .zip(&self.accounts)
-            .map(|(meta, (key, account))| {
-                serde_json::json!({
-                    "pubkey": key.to_string(),
-                    "is_signer": meta.is_signer,
-                    "is_writable": meta.is_writable,
-                    "lamports": account.lamports,
-                    "owner": account.owner.to_string(),
-                    "data": BASE64_STANDARD.encode(&account.data),
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "row": self.name(),
-            "framework": self.framework,
-            "family": self.family,
-            "program_id": self.instruction.program_id.to_string(),
-            "so": so_path,
-            "heap_frame": heap_frame,
-            "instruction_data": BASE64_STANDARD.encode(&self.instruction.data),
-            "accounts": accounts,
-            "data_after": after,
-            "error": match &self.expected {
-                Expected::Failure(error) => Some(format!("{error:?}")),
-                Expected::Success(_) => None,
-            },
-            "cus": cus,
-        })
+        let case = ExportedCase::new(
+            self.name(),
+            self.framework.name(),
+            self.family.name(),
+            so_path,
+            heap_frame,
+            &self.instruction,
+            &self.accounts,
+            outcome,
+            cus,
+        );
+        match &self.emits {
+            None => case,
+            Some(Emitted::Log(data)) => case.with_emission("log", data),
+            Some(Emitted::SelfCpi(data)) => case.with_emission("self_cpi", data),
+        }
     }
 
     fn describe(&self) -> String {

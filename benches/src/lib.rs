@@ -8,6 +8,7 @@ pub mod baseline;
 pub mod bench;
 pub mod case;
 pub mod chart;
+pub mod exported;
 pub mod families;
 pub mod footprint_report;
 pub mod frameworks;

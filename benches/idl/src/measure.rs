@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 
 use benches::{
+    exported::ExportedCase,
     hostile::{self, LoggedMollusk, Outcome as RunOutcome},
     trace::{self, Footprint, Tracer},
 };
@@ -66,6 +67,79 @@ pub struct Row {
     /// or the logged data's (events).
     pub account_bytes: usize,
     pub outcome: Outcome,
+    /// The call that ran, for `cases.json` (`None` where it could not run).
+    pub called: Option<Called>,
+}
+
+impl Row {
+    /// The row's name in `cases.json` and `results.json`:
+    /// `<site>/<name>/<format>::<operation>/<instance>`.
+    pub fn key(&self) -> String {
+        format!(
+            "{}/{}/{}::{}/{}",
+            self.site.name(),
+            self.name,
+            self.format.name(),
+            self.operation,
+            self.instance
+        )
+    }
+
+    /// The row as `cases.json` exports it, its program at `so` (relative to
+    /// the project's root); `None` where it did not run.
+    pub fn exported(&self, so: &str) -> Option<ExportedCase> {
+        let (called, Outcome::Ran { cus, footprint }) = (self.called.as_ref()?, &self.outcome)
+        else {
+            return None;
+        };
+        let case = ExportedCase::new(
+            self.key(),
+            "pinocchio",
+            "idl",
+            so,
+            HEAP_FRAME,
+            &called.instruction,
+            &called.accounts,
+            Ok(called.data_after.as_deref()),
+            *cus,
+        )
+        .with_footprint(*footprint);
+        Some(match &called.emitted {
+            Some((how, data)) => case.with_emission(how, data),
+            None => case,
+        })
+    }
+}
+
+/// A call that ran: the instruction, the accounts before it, and what it
+/// left (account [0]'s data, and what it emitted).
+#[derive(Clone, Debug)]
+pub struct Called {
+    pub instruction: Instruction,
+    pub accounts: Vec<(Pubkey, SolanaAccount)>,
+    pub data_after: Option<Vec<u8>>,
+    /// `log` or `self_cpi`, and the bytes.
+    pub emitted: Option<(&'static str, Vec<u8>)>,
+}
+
+impl Called {
+    fn new(
+        instruction: &Instruction,
+        accounts: &[(Pubkey, SolanaAccount)],
+        data_after: Option<&[u8]>,
+    ) -> Self {
+        Self {
+            instruction: instruction.clone(),
+            accounts: accounts.to_vec(),
+            data_after: data_after.map(<[u8]>::to_vec),
+            emitted: None,
+        }
+    }
+}
+
+/// A generated program's key: the same on every run of its label.
+pub(crate) fn program_id(label: &str) -> Pubkey {
+    benches::Program::id_for(&format!("idl/{label}"))
 }
 
 /// Everything one program's run found.
@@ -270,7 +344,7 @@ struct Call {
 pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Instance]) -> Checked {
     let label = format!("{} {}", account.name, planned.format.name());
     let mut checked = Checked::default();
-    let id = Pubkey::new_unique();
+    let id = program_id(&planned.name);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged = &loaded.logged;
     for instance in instances {
@@ -280,7 +354,9 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
             let case = format!("{label}, {} on the `{name}` instance", call.operation);
             let expected = instance.data(account, &call.after);
             let instruction = instruction(id, &call.data, true, 2);
-            let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, &data, 2));
+            let before = accounts(id, &data, 2);
+            let (result, outcome) = logged.run_instruction(&instruction, &before);
+            let mut called = None;
             let measured = match outcome {
                 RunOutcome::Success => {
                     let after = &result.resulting_accounts[0].1.data;
@@ -290,9 +366,10 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
                             .push(format!("{case}: {}", first_difference(after, &expected)));
                         continue;
                     }
+                    called = Some(Called::new(&instruction, &before, Some(&expected)));
                     loaded.ran(
                         &instruction,
-                        &accounts(id, &data, 2),
+                        &before,
                         result.compute_units_consumed,
                         &case,
                         &mut checked.failures,
@@ -317,6 +394,7 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
                 instance: name,
                 account_bytes: data.len(),
                 outcome: measured,
+                called,
             });
         }
     }

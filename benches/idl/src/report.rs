@@ -34,11 +34,26 @@ pub struct Provenance {
     pub crates: String,
 }
 
+impl Provenance {
+    /// As `cases.json` records it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "rustc": self.rustc,
+            "linker": self.linker,
+            "sbpf_arch": self.sbpf_arch,
+            "crates": self.crates,
+        })
+    }
+}
+
 /// One record of `results.json`.
 #[derive(Serialize)]
 struct Record<'a> {
     family: &'static str,
     program: &'a str,
+    /// The row's name, as `cases.json` names its case (measured rows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<String>,
     /// `account`, `instruction` or `event`: where the program serializes.
     site: &'static str,
     /// The account type's, instruction's or event's name.
@@ -68,6 +83,9 @@ struct Record<'a> {
     heap_bytes: Option<u64>,
     /// `ran`, or why not (a refused link, a fault, the heap exhausted).
     outcome: String,
+    /// Whether the row runs alike with mainnet's runtime features: `null`
+    /// until `make litesvm IDL_RUN=<this run>` replays it and says.
+    mainnet_ok: Option<bool>,
 }
 
 fn kind_name(account: &Account) -> &'static str {
@@ -102,6 +120,7 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused], skipped: &[Ski
                 call_depth: footprint.map(|f| f.call_depth),
                 heap_bytes: footprint.map(|f| f.heap_bytes),
                 outcome,
+                row: Some(row.key()),
                 ..record(row.site, &row.name, row.format)
             }
         })
@@ -185,6 +204,8 @@ fn base<'a>(program: &'a Program, site: Site, name: &'a str, format: Format) -> 
         call_depth: None,
         heap_bytes: None,
         outcome: String::new(),
+        row: None,
+        mainnet_ok: None,
     }
 }
 

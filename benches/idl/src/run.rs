@@ -8,6 +8,8 @@ use std::{
     process::Command,
 };
 
+use benches::exported::{CasesFile, ExportedCase};
+
 use crate::{
     generate::{self, Built, FieldChoices, Plan, PlannedArguments, Skipped},
     input::{self, Assumptions},
@@ -60,6 +62,11 @@ pub fn run(
     skipped.extend(skipped_events);
     let dir = generate::write(root, &program, &plans, &arguments, &events)
         .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
+    // An earlier run's replay belongs to its cases: this run's replace them.
+    for stale in ["cases.json", "litesvm.md", "litesvm.json"] {
+        let _ = fs::remove_file(dir.join(stale));
+    }
+    let _ = fs::remove_dir_all(dir.join("fixtures"));
     let mut refused = Vec::new();
     let mut measured = Measured::default();
     for plan in &plans {
@@ -80,7 +87,7 @@ pub fn run(
             Built::Program(so) => {
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
                 let checked = measure::check(planned, account, &elf, &instances[&account.name]);
-                measured.keep(&planned.name, "rows", elf, checked, progress);
+                measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress);
             }
         }
     }
@@ -100,7 +107,14 @@ pub fn run(
         let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
         let handlers = planned.handlers(&program);
         let checked = measure::arguments::check(planned.format, &handlers, &elf, options.lengths);
-        measured.keep(&planned.name, "instructions", elf, checked, progress);
+        measured.keep(
+            &planned.name,
+            "instructions",
+            (root, &so),
+            elf,
+            checked,
+            progress,
+        );
     }
     for planned in events {
         let so = match generate::build(root, &dir, &planned.name, &planned.package) {
@@ -125,13 +139,14 @@ pub fn run(
             options.lengths,
             planned.self_cpi,
         );
-        measured.keep(&planned.name, "events", elf, checked, progress);
+        measured.keep(&planned.name, "events", (root, &so), elf, checked, progress);
     }
     let Measured {
         rows,
         failures,
         hostile,
         elfs,
+        cases,
     } = measured;
     let provenance = provenance(root, &elfs);
     let summary = report::summary(
@@ -143,12 +158,21 @@ pub fn run(
         &provenance,
         &hostile,
     );
-    fs::write(dir.join("summary.md"), &summary).map_err(|e| format!("summary.md: {e}"))?;
-    fs::write(
-        dir.join("results.json"),
-        report::json(&program, &rows, &refused, &skipped),
-    )
-    .map_err(|e| format!("results.json: {e}"))?;
+    let cases = CasesFile {
+        provenance: provenance.to_json(),
+        cases,
+    };
+    let report = [
+        ("summary.md", summary.clone()),
+        (
+            "results.json",
+            report::json(&program, &rows, &refused, &skipped),
+        ),
+        ("cases.json", cases.to_text()),
+    ];
+    for (file, text) in report {
+        write_whole(&dir.join(file), &text)?;
+    }
     Ok(Run {
         program,
         rows,
@@ -167,15 +191,18 @@ struct Measured {
     failures: Vec<String>,
     hostile: BTreeMap<String, u32>,
     elfs: Vec<Vec<u8>>,
+    /// Every row that ran, as `cases.json` exports it.
+    cases: Vec<ExportedCase>,
 }
 
 impl Measured {
-    /// Keeps one program's checks (its `.so` is `elf`) and says so in a
-    /// line: `what` its rows are.
+    /// Keeps one program's checks (its `.so` is `elf`, at `so` under the
+    /// project's `root`) and says so in a line: `what` its rows are.
     fn keep(
         &mut self,
         program: &str,
         what: &str,
+        (root, so): (&Path, &Path),
         elf: Vec<u8>,
         checked: measure::Checked,
         progress: &mut dyn FnMut(&str),
@@ -188,10 +215,27 @@ impl Measured {
         for (name, count) in checked.hostile {
             *self.hostile.entry(name).or_insert(0) += count;
         }
+        let so = so.strip_prefix(root).unwrap_or(so).to_string_lossy();
+        self.cases
+            .extend(checked.rows.iter().filter_map(|row| row.exported(&so)));
         self.rows.extend(checked.rows);
         self.failures.extend(checked.failures);
         self.elfs.push(elf);
     }
+}
+
+/// Writes `text` to `path` whole: into a file of its own, then renamed, so
+/// that runs of one IDL at once (the tests) never leave a mix of two.
+fn write_whole(path: &Path, text: &str) -> Result<(), String> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let partial = path.with_file_name(format!(
+        ".{name}.{}.{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    fs::write(&partial, text)
+        .and_then(|()| fs::rename(&partial, path))
+        .map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// Builds one argument program. A link refused in one instruction's

@@ -63,7 +63,12 @@ fn main() -> ExitCode {
         }
     };
     println!("{}", run.summary);
-    println!("Written: {}/summary.md and results.json", run.dir.display());
+    let dir = run.dir.display();
+    println!("Written: {dir}/summary.md, results.json and cases.json");
+    let relative = run.dir.strip_prefix(&root).unwrap_or(&run.dir).display();
+    println!(
+        "Replay it: make litesvm IDL_RUN={relative} (another SVM), make fixtures IDL_RUN={relative} (Mollusk fixtures)"
+    );
     if run.failures.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -10,7 +10,9 @@ use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, Loaded, Row, cannot_run, expect_error, first_difference, hostile_inputs};
+use super::{
+    Called, Checked, Loaded, Row, cannot_run, expect_error, first_difference, hostile_inputs,
+};
 use crate::{
     model::{Instruction, Site, Ty},
     render::{Format, arguments::Handler},
@@ -95,7 +97,7 @@ fn accounts(id: Pubkey, count: usize) -> Vec<(Pubkey, SolanaAccount)> {
 pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths) -> Checked {
     let label = format!("instructions {}", format.name());
     let mut checked = Checked::default();
-    let id = Pubkey::new_unique();
+    let id = super::program_id(&label);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged = &loaded.logged;
     let calls: Vec<Call> = handlers.iter().map(|h| call(h, format, lengths)).collect();
@@ -105,7 +107,9 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
         }
         let case = format!("{label}, `{}`", call.instruction);
         let instruction = solana_instruction(id, &call.data, true, 1);
-        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, 1));
+        let before = accounts(id, 1);
+        let (result, outcome) = logged.run_instruction(&instruction, &before);
+        let mut called = None;
         let measured = match outcome {
             RunOutcome::Success => {
                 let after = &result.resulting_accounts[0].1.data;
@@ -116,9 +120,10 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
                     ));
                     continue;
                 }
+                called = Some(Called::new(&instruction, &before, Some(&call.expected)));
                 loaded.ran(
                     &instruction,
-                    &accounts(id, 1),
+                    &before,
                     result.compute_units_consumed,
                     &case,
                     &mut checked.failures,
@@ -143,6 +148,7 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
             instance: "full",
             account_bytes: call.data.len(),
             outcome: measured,
+            called,
         });
     }
     check_errors(logged, id, format, handlers, &calls, &label, &mut checked);

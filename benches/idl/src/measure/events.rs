@@ -11,7 +11,7 @@ use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Checked, Loaded, Row, cannot_run, expect_error, hostile_inputs};
+use super::{Called, Checked, Loaded, Row, cannot_run, expect_error, hostile_inputs};
 use crate::{
     model::{Event, Site, Ty},
     render::{
@@ -103,9 +103,10 @@ pub fn check(
 ) -> Checked {
     let label = format!("events {}", format.name());
     let mut checked = Checked::default();
-    let id = self_cpi.map_or_else(Pubkey::new_unique, |ids| {
-        Pubkey::new_from_array(ids.program_id)
-    });
+    let id = self_cpi.map_or_else(
+        || super::program_id(&label),
+        |ids| Pubkey::new_from_array(ids.program_id),
+    );
     let target = Target { id, self_cpi };
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged_mollusk = &loaded.logged;
@@ -113,7 +114,9 @@ pub fn check(
     for (emitter, call) in emitters.iter().zip(&calls) {
         let case = format!("{label}, `{}`", call.event);
         let instruction = target.instruction(&call.data, false);
-        let (result, outcome) = logged_mollusk.run_instruction(&instruction, &target.accounts());
+        let before = target.accounts();
+        let (result, outcome) = logged_mollusk.run_instruction(&instruction, &before);
+        let mut called = None;
         let measured = match outcome {
             RunOutcome::Success => {
                 let emitted = if self_cpi.is_some() {
@@ -142,9 +145,22 @@ pub fn check(
                         continue;
                     }
                 }
+                // What the replay must see: the log line's bytes, or the
+                // self-CPI's whole data.
+                let emitted = match self_cpi {
+                    Some(_) => (
+                        "self_cpi",
+                        [&EVENT_IX_TAG.to_le_bytes()[..], &call.data].concat(),
+                    ),
+                    None => ("log", call.data.clone()),
+                };
+                called = Some(Called {
+                    emitted: Some(emitted),
+                    ..Called::new(&instruction, &before, None)
+                });
                 loaded.ran(
                     &instruction,
-                    &target.accounts(),
+                    &before,
                     result.compute_units_consumed,
                     &case,
                     &mut checked.failures,
@@ -170,6 +186,7 @@ pub fn check(
                 instance: "full",
                 account_bytes: call.data.len(),
                 outcome: measured,
+                called,
             });
         }
     }
