@@ -153,8 +153,8 @@ idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your pr
 	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
 	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" cargo run -q -p idl --bin idl -- "$(IDL)"
 
-fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/
-	cargo run -p fixtures --bin fixtures
+fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/; IDL_RUN=target/benches/idl/<program>: a make idl run's, into its fixtures/
+	IDL_RUN="$(IDL_RUN)" cargo run -p fixtures --bin fixtures
 
 litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM (CUs, data, mainnet's faults vs benches/mainnet.json); IDL_RUN=target/benches/idl/<program>: a make idl run's
 	IDL_RUN="$(IDL_RUN)" cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
@@ -162,10 +162,11 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all ## Build, then run the tests (contract, random input, report, wire), then the LiteSVM replay
+test: all ## Build, then run the tests (contract, random input, report, wire, idl), then the LiteSVM replays (the families', and every make idl run's)
 	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
+	$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 
 lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, programs/anchor2 and programs/typhoon)
 	cargo fmt --all --check

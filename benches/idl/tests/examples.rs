@@ -6,7 +6,7 @@
 //! family does, and costs what the hand-written rows doing the same work
 //! cost, within the tolerances below.
 
-use std::{collections::BTreeMap, fs};
+use std::{collections::BTreeMap, fs, sync::OnceLock};
 
 mod support;
 
@@ -25,8 +25,7 @@ use solana_pubkey::Pubkey;
 use support::{root, run_idl};
 
 /// `make idl` on one of `idls/` with the fields `READ=`, `UPDATE=` and
-/// `ARG=` name. Every test running the same file passes the same choices
-/// (the functions below): the runs share a folder and may overlap.
+/// `ARG=` name.
 fn run_example(file: &str, read: &str, update: &str, arg: &str) -> Run {
     let options = Options {
         fields: FieldChoices::parse(read, update)
@@ -37,25 +36,34 @@ fn run_example(file: &str, read: &str, update: &str, arg: &str) -> Run {
     run_idl(file, &options)
 }
 
-/// `idls/token.json`: `read` the owner, `update` the amount.
+/// `idls/token.json`: `read` the owner, `update` the amount. Run once for
+/// every test here (a run rewrites its folder's files).
 fn run_token_example() -> Run {
-    run_example(
-        "token.json",
-        "TokenAccount.owner",
-        "TokenAccount.amount",
-        "",
-    )
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| {
+        run_example(
+            "token.json",
+            "TokenAccount.owner",
+            "TokenAccount.amount",
+            "",
+        )
+    })
+    .clone()
 }
 
 /// `idls/metadata.json`: `read` the royalty, and `update_metadata` stores
-/// it, as Anchor 2's `set_record` does.
+/// it, as Anchor 2's `set_record` does. Run once, as the token example.
 fn run_metadata_example() -> Run {
-    run_example(
-        "metadata.json",
-        "Metadata.seller_fee_basis_points",
-        "",
-        "update_metadata.data.seller_fee_basis_points",
-    )
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| {
+        run_example(
+            "metadata.json",
+            "Metadata.seller_fee_basis_points",
+            "",
+            "update_metadata.data.seller_fee_basis_points",
+        )
+    })
+    .clone()
 }
 
 /// Calls the generated program `name` (`deploy/<name>.so` of `run`) with
@@ -470,4 +478,116 @@ fn metadata_record_as_an_event_logs_the_family_encoding() {
             assert!(matches!(row(format).outcome, Outcome::Ran { .. }));
         }
     }
+}
+
+/// Each example run's `cases.json` holds one case per row that ran, named
+/// and costed as its `results.json` record and its row, with its program's
+/// `.so` under the project's root; an event's case carries the bytes it
+/// logs. Every case becomes a fixture (`make fixtures IDL_RUN=`), which
+/// checks it against Mollusk first, and each fixture replays with the CUs
+/// and accounts it recorded.
+#[test]
+fn example_runs_export_cases_that_replay_as_fixtures() {
+    use base64::Engine as _;
+    use benches::exported::CasesFile;
+    let root = root();
+    for run in [run_token_example(), run_metadata_example()] {
+        let cases = CasesFile::read(&run.dir.join("cases.json")).unwrap().cases;
+        let ran: Vec<(String, u64)> = run
+            .rows
+            .iter()
+            .filter_map(|row| match row.outcome {
+                Outcome::Ran { cus, .. } => Some((row.key(), cus)),
+                Outcome::CannotRun(_) => None,
+            })
+            .collect();
+        let exported: Vec<(String, u64)> = cases.iter().map(|c| (c.row.clone(), c.cus)).collect();
+        assert_eq!(exported, ran, "{}", run.program.name);
+        for case in &cases {
+            assert_eq!((case.family.as_str(), case.heap_frame), ("idl", 32 * 1024));
+            assert!(root.join(&case.so).is_file(), "{}: {}", case.row, case.so);
+        }
+        let text = fs::read_to_string(run.dir.join("results.json")).unwrap();
+        let records: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+        let recorded: Vec<(String, u64)> = records
+            .iter()
+            .filter(|r| r["outcome"] == "ran")
+            .map(|r| {
+                (
+                    r["row"].as_str().unwrap().into(),
+                    r["cus"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(recorded, ran, "{}: results.json", run.program.name);
+        assert!(records.iter().all(|r| r["mainnet_ok"].is_null()));
+
+        let dir = tempfile::tempdir().unwrap();
+        let written = fixtures::write_run(&root, &run.dir, dir.path()).unwrap();
+        assert_eq!(written, ran, "{}: fixtures", run.program.name);
+        for case in &cases {
+            let fixture = fixtures::load(&dir.path().join(fixtures::file_name(&case.row))).unwrap();
+            let mut mollusk = Mollusk::default();
+            mollusk.add_program_with_loader_and_elf(
+                &case.program_id().unwrap(),
+                &solana_sdk_ids::bpf_loader_upgradeable::id(),
+                &fs::read(root.join(&case.so)).unwrap(),
+            );
+            let replayed = mollusk.process_fixture(&fixture);
+            let recorded = mollusk_svm::result::InstructionResult::from(&fixture.output);
+            assert_eq!(
+                replayed.program_result, recorded.program_result,
+                "{}",
+                case.row
+            );
+            assert_eq!(replayed.compute_units_consumed, case.cus, "{}", case.row);
+            assert_eq!(replayed.resulting_accounts, recorded.resulting_accounts);
+            if let Some(after) = case.data_after().unwrap() {
+                assert_eq!(replayed.resulting_accounts[0].1.data, after, "{}", case.row);
+            }
+        }
+    }
+    // The metadata example's event: what it logs is its discriminator,
+    // then the record.
+    let run = run_metadata_example();
+    let cases = CasesFile::read(&run.dir.join("cases.json")).unwrap().cases;
+    let event = cases
+        .iter()
+        .find(|c| c.row == "event/Metadata/borsh::emit/full")
+        .expect("the borsh event's case");
+    let emitted = event.emitted.as_ref().expect("an emission");
+    let logged = base64::engine::general_purpose::STANDARD
+        .decode(&emitted.data)
+        .unwrap();
+    assert_eq!(emitted.how, "log");
+    assert_eq!(logged[..8], [59, 82, 236, 250, 28, 57, 51, 25]);
+    assert_eq!(
+        base64::engine::general_purpose::STANDARD
+            .decode(&event.instruction_data)
+            .unwrap(),
+        logged,
+        "the event program logs the data it is given"
+    );
+}
+
+/// A case Mollusk no longer gives as recorded is refused by name, and no
+/// fixture is written for it.
+#[test]
+fn a_case_that_no_longer_replays_is_refused_by_name() {
+    use benches::exported::CasesFile;
+    let run = run_token_example();
+    let mut file = CasesFile::read(&run.dir.join("cases.json")).unwrap();
+    file.cases.truncate(1);
+    file.cases[0].cus += 1;
+    let row = file.cases[0].row.clone();
+    let cus = file.cases[0].cus;
+    let copy = tempfile::tempdir().unwrap();
+    fs::write(copy.path().join("cases.json"), file.to_text()).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let error = fixtures::write_run(&root(), copy.path(), out.path()).unwrap_err();
+    assert_eq!(
+        error,
+        format!("{row}: {} CUs, the case recorded {cus}", cus - 1)
+    );
+    assert!(!out.path().join(fixtures::file_name(&row)).exists());
 }
