@@ -14,8 +14,7 @@ use crate::{
     families::{cases, framework_cases},
     mainnet::Mainnet,
     message, metadata,
-    report::{Lock, Measurement, Provenance, Run},
-    token,
+    report::{Lock, Measurement, Provenance, Run, charts},
     trace::Footprint,
 };
 
@@ -315,44 +314,11 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             .collect(),
         mainnet: Mainnet::read(workspace).map_err(HarnessError::Report)?,
     };
-    let write = |file: &str, contents: String| {
-        fs::write(out_dir.join(file), contents)
-            .map_err(|e| HarnessError::Report(format!("writing target/benches/{file}: {e}")))
-    };
-    write("summary.md", run.summary_markdown())?;
-    write(
-        "answer.md",
-        crate::answer::markdown(&run.measurements, &run.frameworks, &run.mainnet),
-    )?;
-    write(
-        "results.json",
-        serde_json::to_string_pretty(&run.results_json()).expect("JSON") + "\n",
-    )?;
-    write(
-        "compute_units.svg",
-        token::chart::svg(&run).map_err(HarnessError::Report)?,
-    )?;
     let cases = CasesFile {
         provenance: serde_json::to_value(&run.provenance).expect("JSON"),
         cases: exported,
     };
-    write("cases.json", cases.to_text())?;
-    if !run.message().is_empty() {
-        write(
-            "message_cus.svg",
-            message::chart::message_svg(&run).map_err(HarnessError::Report)?,
-        )?;
-        write(
-            "message_heap.svg",
-            message::chart::message_heap_svg(&run).map_err(HarnessError::Report)?,
-        )?;
-    }
-    if !run.metadata().is_empty() {
-        write(
-            "metadata_cus.svg",
-            metadata::chart::metadata_svg(&run).map_err(HarnessError::Report)?,
-        )?;
-    }
+    crate::report::write_files(&run, &cases, &out_dir).map_err(HarnessError::Report)?;
     Ok(run)
 }
 
@@ -371,15 +337,15 @@ pub fn write_baseline(workspace: &Workspace, run: &Run) -> Result<(), HarnessErr
         .write(&workspace.baseline_path())
         .map_err(HarnessError::Report)?;
     let charts = [
-        ("benches/compute_units.svg", token::chart::svg(run)),
-        ("benches/message_cus.svg", message::chart::message_svg(run)),
+        ("benches/compute_units.svg", charts::token::svg(run)),
+        ("benches/message_cus.svg", charts::message::message_svg(run)),
         (
             "benches/message_heap.svg",
-            message::chart::message_heap_svg(run),
+            charts::message::message_heap_svg(run),
         ),
         (
             "benches/metadata_cus.svg",
-            metadata::chart::metadata_svg(run),
+            charts::metadata::metadata_svg(run),
         ),
     ];
     for (path, svg) in charts {

@@ -3,14 +3,11 @@
 //! Mollusk and checks each result against the contract before any number is
 //! reported.
 
-pub mod answer;
 pub mod baseline;
 pub mod bench;
 pub mod case;
-pub mod chart;
 pub mod exported;
 pub mod families;
-pub mod footprint_report;
 pub mod frameworks;
 pub mod hostile;
 pub mod mainnet;

@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use benches::{Workspace, answer, bench, mainnet::Mainnet};
+use benches::{Workspace, bench, mainnet::Mainnet, report::answer};
 
 #[test]
 fn readme_answer_is_this_trees_numbers_on_the_first_screen() {

@@ -5,5 +5,4 @@
 //! sets their rows beside the crates' with each framework's own floor.
 
 pub mod anchor2;
-pub mod report;
 pub mod typhoon;

@@ -3,11 +3,9 @@
 //! section and its chart.
 
 pub mod cases;
-pub mod chart;
 pub mod contract;
 pub mod instances;
 pub mod limits;
-mod report;
 
 pub use cases::{cases, validates_unread};
 pub use contract::{expected, format_of, host_codec, instruction_data, valid_input};

@@ -3,10 +3,8 @@
 //! `common::metadata`).
 
 pub mod cases;
-pub mod chart;
 pub mod contract;
 pub mod instances;
-mod report;
 
 pub use cases::{PROBED, cases, validates_unread};
 pub use contract::{expected, format_of, host_codec, instruction_data, new_uri, valid_input};

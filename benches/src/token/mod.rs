@@ -1,10 +1,9 @@
 //! The token family on the harness side: the record and its encodings,
-//! the contract as an oracle, the report's token sections and its chart.
+//! the contract as an oracle (its report sections and chart are in
+//! `report/`).
 
-pub mod chart;
 pub mod contract;
 pub mod record;
-mod report;
 
 pub use record::{ACCOUNT_LEN, Encoding, fixture, fixture_owner, raw_fixture};
 

@@ -1,7 +1,7 @@
 //! The wire report's charts: bytes on the wire by size, and the zstd ratio's
 //! quartiles by size bucket, for the message family's formats.
 
-use benches::chart::format_line;
+use benches::report::charts::format_line;
 use benches::{
     Family,
     message::{Content, SIZES},

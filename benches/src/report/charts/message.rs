@@ -1,7 +1,7 @@
 use plotters::{coord::Shift, prelude::*};
 
 use crate::{
-    chart::{draw_legend, format_line, render},
+    report::charts::{draw_legend, format_line, render},
     report::{Measurement, Run},
 };
 

@@ -1,9 +1,9 @@
 use plotters::{coord::Shift, prelude::*};
 
 use crate::{
-    chart::{draw_legend, render, series_label},
     metadata::INSTANCES,
     report::Run,
+    report::charts::{draw_legend, render, series_label},
 };
 
 /// `metadata_cus.svg`: one panel per operation, CUs (log) on each

@@ -9,7 +9,7 @@ use crate::{
     workspace::Family,
 };
 
-use super::instances::INSTANCES;
+use crate::metadata::instances::INSTANCES;
 
 /// Rent-exempt lamports per byte: 3,480 lamports per byte-year, two years
 /// (Solana's rent parameters), counted over the data and the account's

@@ -1,4 +1,9 @@
-//! What every family's chart shares.
+//! The SVG charts (`plotters`): what every chart shares, and each
+//! family's.
+
+pub mod message;
+pub mod metadata;
+pub mod token;
 
 use plotters::{chart::SeriesAnno, coord::Shift, prelude::*};
 

@@ -1,12 +1,17 @@
 //! What `make bench` writes besides the bencher's own table: a summary that
 //! compares crates per operation, and the provenance of every number.
 
-use std::{collections::BTreeMap, process::Command};
+pub mod answer;
+pub mod charts;
+mod summary;
+
+use std::{collections::BTreeMap, path::Path, process::Command};
 
 use serde::Serialize;
 
 use crate::{
     Program, Workspace,
+    exported::CasesFile,
     mainnet::Mainnet,
     token::{BASELINE, record::Encoding},
     trace::Footprint,
@@ -435,4 +440,32 @@ impl Run {
             "results": records,
         })
     }
+}
+
+/// Writes every file of `target/benches/` (`out_dir`) a run produces: the
+/// summary, the answer, the records, the cases and the charts.
+pub fn write_files(run: &Run, cases: &CasesFile, out_dir: &Path) -> Result<(), String> {
+    let write = |file: &str, contents: String| {
+        std::fs::write(out_dir.join(file), contents)
+            .map_err(|e| format!("writing target/benches/{file}: {e}"))
+    };
+    write("summary.md", run.summary_markdown())?;
+    write(
+        "answer.md",
+        answer::markdown(&run.measurements, &run.frameworks, &run.mainnet),
+    )?;
+    write(
+        "results.json",
+        serde_json::to_string_pretty(&run.results_json()).expect("JSON") + "\n",
+    )?;
+    write("compute_units.svg", charts::token::svg(run)?)?;
+    write("cases.json", cases.to_text())?;
+    if !run.message().is_empty() {
+        write("message_cus.svg", charts::message::message_svg(run)?)?;
+        write("message_heap.svg", charts::message::message_heap_svg(run)?)?;
+    }
+    if !run.metadata().is_empty() {
+        write("metadata_cus.svg", charts::metadata::metadata_svg(run)?)?;
+    }
+    Ok(())
 }

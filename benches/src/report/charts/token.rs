@@ -8,8 +8,8 @@ use plotters::{
 };
 
 use crate::{
-    chart::{draw_legend, render},
     report::Run,
+    report::charts::{draw_legend, render},
     workspace::{Family, Shape},
 };
 

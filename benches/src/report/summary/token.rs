@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::BASELINE;
+use crate::token::BASELINE;
 use crate::{
     Program,
     report::{Measurement, Run},
