@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod charts;
+pub mod page;
 mod summary;
 
 use std::{collections::BTreeMap, path::Path, process::Command};
@@ -443,7 +444,7 @@ impl Run {
 }
 
 /// Writes every file of `target/benches/` (`out_dir`) a run produces: the
-/// summary, the answer, the records, the cases and the charts.
+/// summary, the answer, the records, the cases, the charts and the page.
 pub fn write_files(run: &Run, cases: &CasesFile, out_dir: &Path) -> Result<(), String> {
     let write = |file: &str, contents: String| {
         std::fs::write(out_dir.join(file), contents)
@@ -467,5 +468,6 @@ pub fn write_files(run: &Run, cases: &CasesFile, out_dir: &Path) -> Result<(), S
     if !run.metadata().is_empty() {
         write("metadata_cus.svg", charts::metadata::metadata_svg(run)?)?;
     }
+    page::write(out_dir)?;
     Ok(())
 }

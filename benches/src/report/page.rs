@@ -1,0 +1,167 @@
+//! `report.html`: the whole run as one page to explore, self-contained
+//! (styles, script and data inline; no request leaves the file). Built from
+//! the files the other stages wrote (`results.json`, `answer.md`,
+//! `wire.json`, each `make idl` run's `results.json`), so `make bench` and
+//! `make idl` both refresh it. The page's HTML is a `minijinja` template;
+//! its table and charts are a small script of this project's own
+//! (`page/page.js`).
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use minijinja::{Environment, context};
+use serde_json::{Value, json};
+
+const TEMPLATE: &str = include_str!("page/page.html");
+const STYLE: &str = include_str!("page/page.css");
+const SCRIPT: &str = include_str!("page/page.js");
+/// The page's file, in the benches folder.
+pub const FILE: &str = "report.html";
+
+/// One `make idl` run as the page shows it.
+struct IdlRun {
+    program: String,
+    records: Vec<Value>,
+}
+
+/// Writes `report.html` into `benches_dir` (`target/benches/`) from the
+/// files there; returns its path.
+pub fn write(benches_dir: &Path) -> Result<PathBuf, String> {
+    let read_json = |name: &str| -> Result<Option<Value>, String> {
+        let path = benches_dir.join(name);
+        match fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| format!("{}: {e}", path.display())),
+            Err(_) => Ok(None),
+        }
+    };
+    let results = read_json("results.json")?;
+    let wire = read_json("wire.json")?;
+    let answer = fs::read_to_string(benches_dir.join("answer.md")).unwrap_or_default();
+    let runs = idl_runs(&benches_dir.join("idl"))?;
+    let html = render(results.as_ref(), &answer, wire.as_ref(), &runs)?;
+    let path = benches_dir.join(FILE);
+    fs::write(&path, html).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Every run under `idl_dir` with a `results.json`, by program name.
+fn idl_runs(idl_dir: &Path) -> Result<Vec<IdlRun>, String> {
+    let Ok(entries) = fs::read_dir(idl_dir) else {
+        return Ok(Vec::new());
+    };
+    let mut runs = Vec::new();
+    for dir in entries.filter_map(Result::ok).map(|e| e.path()) {
+        let path = dir.join("results.json");
+        let Ok(text) = fs::read_to_string(&path) else {
+            continue;
+        };
+        let records: Vec<Value> =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let program = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        runs.push(IdlRun { program, records });
+    }
+    runs.sort_by(|a, b| a.program.cmp(&b.program));
+    Ok(runs)
+}
+
+/// The page's HTML.
+fn render(
+    results: Option<&Value>,
+    answer: &str,
+    wire: Option<&Value>,
+    runs: &[IdlRun],
+) -> Result<String, String> {
+    let records = results
+        .and_then(|r| r["results"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    let provenance: Vec<(String, String)> = results
+        .and_then(|r| r["provenance"].as_object())
+        .map(|p| {
+            p.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.replace('_', " "), provenance_value(v)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let data = json!({
+        "records": records,
+        "floor": results.map(|r| r["floor"].clone()).unwrap_or(Value::Null),
+        "wire": wire.map(|w| w["rows"].clone()).unwrap_or(Value::Null),
+        "idl": runs
+            .iter()
+            .map(|run| json!({ "program": run.program, "records": run.records }))
+            .collect::<Vec<_>>(),
+    });
+    let mut env = Environment::new();
+    env.add_template("page.html", TEMPLATE)
+        .map_err(|e| format!("the page's template: {e}"))?;
+    let template = env.get_template("page.html").expect("added above");
+    template
+        .render(context! {
+            answer => markdown_to_html(answer),
+            provenance => provenance,
+            records => records.len(),
+            runs => runs.iter().map(|r| (r.program.clone(), r.records.len())).collect::<Vec<_>>(),
+            style => STYLE,
+            script => SCRIPT,
+            data => script_safe(&data.to_string()),
+        })
+        .map_err(|e| format!("the page's template: {e}"))
+}
+
+/// A provenance entry as one line: crate versions as `name version, ...`.
+fn provenance_value(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k} {}", v.as_str().unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    }
+}
+
+/// The answer's markdown (its tables among it) as HTML, without the
+/// comments that fence it in the README.
+fn markdown_to_html(markdown: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser, html};
+    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES)
+        .filter(|event| !matches!(event, Event::Html(_) | Event::InlineHtml(_)));
+    let mut out = String::new();
+    html::push_html(&mut out, parser);
+    out
+}
+
+/// JSON inside a `<script>` element: no `</` can close it early.
+fn script_safe(json: &str) -> String {
+    json.replace("</", "<\\/").replace("<!--", "<\\!--")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_cannot_close_its_script_element() {
+        assert_eq!(script_safe(r#"{"a":"</script>"}"#), r#"{"a":"<\/script>"}"#);
+    }
+
+    #[test]
+    fn the_answer_keeps_its_table_and_drops_its_fences() {
+        let html = markdown_to_html(
+            "<!-- answer -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- /answer -->\n",
+        );
+        assert!(html.contains("<table>"), "{html}");
+        assert!(html.contains("<td>2</td>"), "{html}");
+        assert!(!html.contains("<!--"), "{html}");
+    }
+}

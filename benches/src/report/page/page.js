@@ -1,0 +1,432 @@
+// The page's tables and charts, from the records inlined in #data. No
+// library and no request: everything is drawn here, as HTML and SVG.
+"use strict";
+
+const DATA = JSON.parse(document.getElementById("data").textContent);
+const COLORS = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7",
+  "#a463f2", "#97bbf5", "#9c6b4e", "#9498a0", "#1b9e77", "#d95f02"];
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+function svgEl(tag, attrs) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  return node;
+}
+
+function distinct(values) {
+  const seen = [...new Set(values.filter(v => v !== null && v !== undefined))];
+  return seen.sort((a, b) => (typeof a === "number" && typeof b === "number")
+    ? a - b : String(a).localeCompare(String(b)));
+}
+
+function labelled(text, control) {
+  return el("label", {}, text, control);
+}
+
+function number(value) {
+  return typeof value === "number" ? value.toLocaleString("en-US", { maximumFractionDigits: 3 }) : "";
+}
+
+// ---- tooltip ----
+
+const tooltip = document.getElementById("tooltip");
+function hover(node, text) {
+  node.addEventListener("mousemove", event => {
+    tooltip.textContent = text;
+    tooltip.hidden = false;
+    tooltip.style.left = (event.clientX + 12) + "px";
+    tooltip.style.top = (event.clientY + 12) + "px";
+  });
+  node.addEventListener("mouseleave", () => { tooltip.hidden = true; });
+}
+
+// ---- the table: filter, sort, compare ----
+
+// `spec`: columns [{key, label, numeric}], filters [{key, label}], the
+// column whose values are compared (`compare`) and the columns a matching
+// row shares (`match`).
+function table(root, records, spec) {
+  const rows = records.map(record => Object.assign({}, record, spec.derive(record)));
+  const state = { filters: {}, sort: null, direction: 1, a: "", b: "" };
+  const controls = el("div", { class: "controls" });
+  for (const filter of spec.filters) {
+    const select = el("select", { "data-filter": filter.key }, el("option", { value: "" }, "all"));
+    for (const value of distinct(rows.map(r => r[filter.key]))) {
+      const text = String(value);
+      select.append(el("option", { value: text }, text.length > 60 ? text.slice(0, 57) + "..." : text));
+    }
+    select.addEventListener("change", () => { state.filters[filter.key] = select.value; draw(); });
+    controls.append(labelled(filter.label, select));
+  }
+  const choices = distinct(rows.map(r => r[spec.compare]));
+  const compareSelect = which => {
+    const select = el("select", { "data-compare": which }, el("option", { value: "" }, "-"));
+    choices.forEach(value => select.append(el("option", { value }, value)));
+    select.addEventListener("change", () => { state[which] = select.value; draw(); });
+    return select;
+  };
+  controls.append(labelled("compare", compareSelect("a")), labelled("with", compareSelect("b")));
+  const count = el("span", { class: "count" });
+  controls.append(count);
+  const scroll = el("div", { class: "scroll" });
+  root.append(controls, scroll);
+
+  const matchKey = row => spec.match.map(key => String(row[key])).join("\u0001");
+
+  function shown() {
+    let list = rows.filter(row => Object.entries(state.filters)
+      .every(([key, value]) => value === "" || String(row[key]) === value));
+    if (state.a && state.b) {
+      const others = new Map();
+      rows.filter(r => r[spec.compare] === state.b && typeof r.cus === "number")
+        .forEach(r => others.set(matchKey(r), r));
+      list = list.filter(r => r[spec.compare] === state.a && typeof r.cus === "number")
+        .flatMap(r => {
+          const other = others.get(matchKey(r));
+          return other ? [Object.assign({}, r, { other_cus: other.cus, ratio: r.cus / other.cus })] : [];
+        });
+    }
+    if (state.sort) {
+      const key = state.sort;
+      list.sort((x, y) => {
+        const a = x[key], b = y[key];
+        if (a === null || a === undefined) return 1;
+        if (b === null || b === undefined) return -1;
+        const order = typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
+        return order * state.direction;
+      });
+    }
+    return list;
+  }
+
+  function columns() {
+    if (!(state.a && state.b)) return spec.columns;
+    return spec.columns.concat([
+      { key: "other_cus", label: state.b + " CUs", numeric: true },
+      { key: "ratio", label: state.a + " / " + state.b, numeric: true },
+    ]);
+  }
+
+  function draw() {
+    const list = shown();
+    const head = el("tr");
+    for (const column of columns()) {
+      const th = el("th", { "data-key": column.key, class: column.numeric ? "num" : "" }, column.label);
+      if (state.sort === column.key) th.dataset.sort = state.direction > 0 ? "asc" : "desc";
+      th.addEventListener("click", () => {
+        state.direction = state.sort === column.key ? -state.direction : 1;
+        state.sort = column.key;
+        draw();
+      });
+      head.append(th);
+    }
+    const body = el("tbody");
+    for (const row of list) {
+      const tr = el("tr", { "data-row": row.row || "" });
+      if (row.mainnet_ok === false) tr.classList.add("fault");
+      for (const column of columns()) {
+        const value = row[column.key];
+        const td = el("td", column.numeric ? { class: "num" } : {},
+          column.key === "ratio" ? value.toFixed(3) + "x" : column.numeric ? number(value) : (value ?? ""));
+        if (value !== null && value !== undefined) td.dataset.value = value;
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    scroll.replaceChildren(el("table", {}, el("thead", {}, head), body));
+    count.textContent = list.length + " of " + rows.length + " records";
+    count.dataset.shown = list.length;
+    count.dataset.total = rows.length;
+  }
+  draw();
+}
+
+const NUMBERS = [
+  { key: "cus", label: "CUs" },
+  { key: "net_cus", label: "CUs above the floor" },
+  { key: "instructions", label: "instructions" },
+  { key: "syscall_cus", label: "syscall CUs" },
+  { key: "stack_bytes", label: "stack" },
+  { key: "heap_bytes", label: "heap" },
+  { key: "account_bytes", label: "account bytes" },
+  { key: "encoded_bytes", label: "encoded bytes" },
+  { key: "so_bytes", label: ".so bytes" },
+].map(c => Object.assign({ numeric: true }, c));
+
+const FAMILIES = {
+  columns: [
+    { key: "family", label: "family" },
+    { key: "framework", label: "framework" },
+    { key: "program", label: "crate or format" },
+    { key: "shape", label: "shape" },
+    { key: "variant", label: "size or instance" },
+    { key: "operation", label: "operation" },
+    { key: "outcome", label: "outcome" },
+  ].concat(NUMBERS),
+  filters: [
+    { key: "family", label: "family" },
+    { key: "program", label: "crate or format" },
+    { key: "shape", label: "shape" },
+    { key: "variant", label: "size or instance" },
+    { key: "operation", label: "operation" },
+    { key: "framework", label: "framework" },
+    { key: "outcome", label: "outcome" },
+  ],
+  compare: "program",
+  match: ["family", "framework", "shape", "variant", "operation"],
+  derive: r => ({
+    variant: r.size ?? r.instance ?? null,
+    outcome: (r.error_path ? "error: " + r.error_path : "success")
+      + (r.mainnet_ok === false ? " (faults with mainnet's features)" : ""),
+  }),
+};
+
+const IDL = {
+  columns: [
+    { key: "site", label: "site" },
+    { key: "name", label: "name" },
+    { key: "format", label: "format" },
+    { key: "crate", label: "crate" },
+    { key: "operation", label: "operation" },
+    { key: "instance", label: "instance" },
+    { key: "kind", label: "kind" },
+    { key: "outcome", label: "outcome" },
+    { key: "mainnet", label: "mainnet" },
+  ].concat(NUMBERS.filter(c => !["net_cus", "encoded_bytes", "so_bytes"].includes(c.key))),
+  filters: [
+    { key: "site", label: "site" },
+    { key: "name", label: "name" },
+    { key: "format", label: "format" },
+    { key: "operation", label: "operation" },
+    { key: "instance", label: "instance" },
+    { key: "outcome", label: "outcome" },
+  ],
+  compare: "format",
+  match: ["site", "name", "operation", "instance"],
+  derive: r => ({
+    mainnet: r.mainnet_ok === true ? "equal" : r.mainnet_ok === false ? "faults" : "not replayed",
+  }),
+};
+
+// ---- charts ----
+
+// `def`: a title, controls [{label, values}] and `build(choices)` giving
+// {categories, series: [{name, values}], log, kind: "bar" | "line", unit}.
+function chart(container, def) {
+  const root = el("div", { class: "chart", "data-chart": def.id });
+  const choices = {};
+  const controls = el("div", { class: "controls" });
+  for (const control of def.controls) {
+    const select = el("select", {});
+    control.values.forEach(value => select.append(el("option", { value }, String(value))));
+    choices[control.label] = control.values[0];
+    select.addEventListener("change", () => { choices[control.label] = select.value; hidden.clear(); draw(); });
+    controls.append(labelled(control.label, select));
+  }
+  const figure = el("div", {});
+  const legend = el("div", { class: "legend" });
+  root.append(el("h3", {}, def.title), controls, figure, legend);
+  container.append(root);
+  const hidden = new Set();
+
+  function draw() {
+    const built = def.build(choices);
+    const series = built.series.map((s, i) => Object.assign({ color: COLORS[i % COLORS.length] }, s));
+    legend.replaceChildren(...series.map(s => {
+      const button = el("button", { type: "button", class: hidden.has(s.name) ? "off" : "" },
+        el("i", { style: "background:" + s.color }), s.name);
+      button.addEventListener("click", () => {
+        hidden.has(s.name) ? hidden.delete(s.name) : hidden.add(s.name);
+        draw();
+      });
+      return button;
+    }));
+    figure.replaceChildren(plot(built, series.filter(s => !hidden.has(s.name))));
+  }
+  draw();
+}
+
+function plot(built, series) {
+  const width = 680, height = 340, left = 64, right = 12, top = 12, bottom = 96;
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
+  const values = series.flatMap(s => s.values).filter(v => typeof v === "number" && (!built.log || v > 0));
+  if (values.length === 0) {
+    const text = svgEl("text", { x: width / 2, y: height / 2, "text-anchor": "middle" });
+    text.textContent = "no values";
+    svg.append(text);
+    return svg;
+  }
+  const plotWidth = width - left - right, plotHeight = height - top - bottom;
+  let low, high, ticks;
+  if (built.log) {
+    low = Math.floor(Math.log10(Math.min(...values)));
+    high = Math.max(low + 1, Math.ceil(Math.log10(Math.max(...values))));
+    ticks = [];
+    for (let p = low; p <= high; p++) ticks.push(10 ** p);
+  } else {
+    low = 0;
+    const step = niceStep(Math.max(...values) / 5);
+    high = step * Math.ceil(Math.max(...values) / step);
+    ticks = [];
+    for (let t = 0; t <= high + step / 2; t += step) ticks.push(t);
+  }
+  const y = v => {
+    const at = built.log ? (Math.log10(v) - low) / (high - low) : (v - low) / (high - low);
+    return top + plotHeight * (1 - at);
+  };
+  for (const tick of ticks) {
+    svg.append(svgEl("line", { x1: left, x2: width - right, y1: y(tick), y2: y(tick), stroke: "#e4e7ec" }));
+    const label = svgEl("text", { x: left - 6, y: y(tick) + 4, "text-anchor": "end", "font-size": 11 });
+    label.textContent = number(tick);
+    svg.append(label);
+  }
+  const unit = svgEl("text", { x: 12, y: top + plotHeight / 2, "font-size": 11, transform: `rotate(-90 12 ${top + plotHeight / 2})`, "text-anchor": "middle" });
+  unit.textContent = built.unit + (built.log ? " (log)" : "");
+  svg.append(unit);
+  const count = built.categories.length;
+  const slot = plotWidth / Math.max(count, 1);
+  built.categories.forEach((category, i) => {
+    const x = left + slot * (i + 0.5);
+    const label = svgEl("text", { x, y: height - bottom + 12, "font-size": 11, "text-anchor": "end", transform: `rotate(-40 ${x} ${height - bottom + 12})` });
+    label.textContent = String(category);
+    svg.append(label);
+  });
+  const base = top + plotHeight;
+  if (built.kind === "line") {
+    for (const s of series) {
+      const points = s.values.map((v, i) => [left + slot * (i + 0.5), v])
+        .filter(([, v]) => typeof v === "number" && (!built.log || v > 0));
+      svg.append(svgEl("polyline", { points: points.map(([x, v]) => `${x},${y(v)}`).join(" "), fill: "none", stroke: s.color, "stroke-width": 2 }));
+      points.forEach(([x, v], i) => {
+        const dot = svgEl("circle", { cx: x, cy: y(v), r: 4, fill: s.color, "data-value": v });
+        hover(dot, `${s.name} at ${built.categories[s.values.indexOf(v)] ?? ""}: ${number(v)} ${built.unit}`);
+        svg.append(dot);
+      });
+    }
+  } else {
+    const barWidth = slot * 0.8 / Math.max(series.length, 1);
+    series.forEach((s, k) => s.values.forEach((v, i) => {
+      if (typeof v !== "number" || (built.log && v <= 0)) return;
+      const x = left + slot * i + slot * 0.1 + barWidth * k;
+      const bar = svgEl("rect", { x, y: y(v), width: Math.max(barWidth - 1, 1), height: Math.max(base - y(v), 0.5), fill: s.color, "data-value": v });
+      hover(bar, `${built.categories[i]}, ${s.name}: ${number(v)} ${built.unit}`);
+      svg.append(bar);
+    }));
+  }
+  return svg;
+}
+
+function niceStep(raw) {
+  const power = 10 ** Math.floor(Math.log10(raw || 1));
+  for (const m of [1, 2, 5, 10]) if (raw <= m * power) return m * power;
+  return 10 * power;
+}
+
+function families(family) {
+  return DATA.records.filter(r => r.family === family && r.framework === "pinocchio" && !r.error_path);
+}
+
+function charts(container) {
+  const token = families("token");
+  if (token.length) chart(container, {
+    id: "token", title: "Token account: CUs per crate and length shape",
+    controls: [{ label: "operation", values: distinct(token.map(r => r.operation)) }],
+    build: ({ operation }) => {
+      const rows = token.filter(r => r.operation === operation);
+      const exact = new Map(rows.filter(r => r.shape === "exact").map(r => [r.program, r.cus]));
+      const programs = distinct(rows.map(r => r.program)).sort((a, b) => (exact.get(a) ?? 1e12) - (exact.get(b) ?? 1e12));
+      return {
+        categories: programs, unit: "CUs", log: true, kind: "bar",
+        series: distinct(rows.map(r => r.shape)).map(shape => ({
+          name: shape,
+          values: programs.map(p => rows.find(r => r.program === p && r.shape === shape)?.cus ?? null),
+        })),
+      };
+    },
+  });
+  const message = families("message");
+  if (message.length) chart(container, {
+    id: "message", title: "Message: CUs by size, per format",
+    controls: [{ label: "operation", values: distinct(message.map(r => r.operation)) }],
+    build: ({ operation }) => {
+      const rows = message.filter(r => r.operation === operation);
+      const sizes = distinct(rows.map(r => r.size));
+      return {
+        categories: sizes, unit: "CUs", log: true, kind: "line",
+        series: distinct(rows.map(r => r.program)).map(program => ({
+          name: program,
+          values: sizes.map(size => rows.find(r => r.program === program && r.size === size)?.cus ?? null),
+        })),
+      };
+    },
+  });
+  const metadata = families("metadata");
+  if (metadata.length) chart(container, {
+    id: "metadata", title: "Metadata: CUs per format and instance",
+    controls: [{ label: "operation", values: distinct(metadata.map(r => r.operation)) }],
+    build: ({ operation }) => {
+      const rows = metadata.filter(r => r.operation === operation);
+      const programs = distinct(rows.map(r => r.program));
+      return {
+        categories: programs, unit: "CUs", log: true, kind: "bar",
+        series: ["minimal", "typical", "full"].filter(i => rows.some(r => r.instance === i)).map(instance => ({
+          name: instance,
+          values: programs.map(p => rows.find(r => r.program === p && r.instance === instance)?.cus ?? null),
+        })),
+      };
+    },
+  });
+  const footprint = DATA.records.filter(r => r.framework === "pinocchio" && !r.error_path && typeof r.stack_bytes === "number");
+  if (footprint.length) chart(container, {
+    id: "footprint", title: "Stack and heap per format (the largest message, the full metadata record)",
+    controls: [
+      { label: "family", values: distinct(footprint.map(r => r.family)) },
+      { label: "operation", values: distinct(footprint.map(r => r.operation)) },
+    ],
+    build: ({ family, operation }) => {
+      const rows = footprint.filter(r => r.family === family && r.operation === operation
+        && (r.shape ?? "exact") === "exact" && (r.instance ?? "full") === "full");
+      const programs = distinct(rows.map(r => r.program));
+      const pick = p => rows.filter(r => r.program === p).sort((a, b) => (b.size ?? 0) - (a.size ?? 0))[0];
+      return {
+        categories: programs, unit: "bytes", log: true, kind: "bar",
+        series: [["stack", "stack_bytes"], ["heap", "heap_bytes"]].map(([name, key]) => ({
+          name, values: programs.map(p => pick(p)?.[key] ?? null),
+        })),
+      };
+    },
+  });
+  const wire = Array.isArray(DATA.wire) ? DATA.wire.filter(r => r.family === "message") : [];
+  if (wire.length) chart(container, {
+    id: "wire", title: "On the wire: a message's bytes per format and encoding (make wire)",
+    controls: [{ label: "size", values: distinct(wire.map(r => r.size)) }],
+    build: ({ size }) => {
+      const rows = wire.filter(r => String(r.size) === String(size));
+      const formats = distinct(rows.map(r => r.format));
+      const encodings = Object.keys(rows[0]?.sizes ?? {});
+      return {
+        categories: formats, unit: "bytes", log: false, kind: "bar",
+        series: encodings.map(encoding => ({
+          name: encoding, values: formats.map(f => rows.find(r => r.format === f)?.sizes[encoding] ?? null),
+        })),
+      };
+    },
+  });
+}
+
+charts(document.querySelector("#charts .charts"));
+for (const root of document.querySelectorAll(".table[data-source]")) {
+  const source = root.dataset.source;
+  if (source === "families") {
+    table(root, DATA.records, FAMILIES);
+  } else {
+    const run = DATA.idl.find(r => "idl:" + r.program === source);
+    table(root, run ? run.records : [], IDL);
+  }
+}
