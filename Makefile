@@ -56,7 +56,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-anchor2 build-typhoon floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-anchor2 build-typhoon floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 24
@@ -162,11 +162,20 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all ## Build, then run the tests (contract, random input, report, wire, idl), then the LiteSVM replays (the families', and every make idl run's)
+test: all browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), then the page in Chromium
 	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 	$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
+	cargo test -q -p benches --test page -- --ignored
+
+browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
+	@mkdir -p $(TARGET_DIR)
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "browser [$(elapsed)]: installing Debian's chromium for the page's test (a minute or two)..."; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >>$(SETUP_LOG) 2>&1 || { echo "make browser: apt-get could not install chromium (see $(SETUP_LOG)). Check the network, or install chromium yourself, then run make test again." >&2; exit 1; }; \
+	  else echo "make browser: no chromium and no root to install it; the page's browser test will say so and be skipped (with CI=true it fails)"; fi; }
 
 lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, programs/anchor2 and programs/typhoon)
 	cargo fmt --all --check

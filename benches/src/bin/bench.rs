@@ -1,10 +1,14 @@
 //! `make bench` (no argument), `make bench-check` (`check`) and
-//! `make bench-baseline` (`baseline`). Prints the summary; on failure, what
-//! is wrong and what to do, with a non-zero exit.
+//! `make bench-baseline` (`baseline`). `make bench` ends with the answer
+//! and where the page and the files are; on failure, what is wrong and
+//! what to do, with a non-zero exit.
 
 use std::process::ExitCode;
 
-use benches::{HarnessError, Workspace, bench};
+use benches::{
+    HarnessError, Workspace, bench,
+    report::{answer, page},
+};
 
 fn main() -> ExitCode {
     let mode = std::env::args().nth(1);
@@ -27,7 +31,19 @@ fn run(mode: Option<&str>) -> Result<(), String> {
     match mode {
         None => {
             let run = bench::run(&workspace).map_err(fail("bench"))?;
-            println!("{}", run.summary_markdown());
+            // The last screen is the answer; the tables stay in summary.md.
+            let answer = answer::markdown(&run.measurements, &run.frameworks, &run.mainnet);
+            let dir = workspace.benches_dir();
+            let shown: Vec<&str> = answer.lines().filter(|l| !l.starts_with("<!--")).collect();
+            println!("{}", shown.join("\n"));
+            println!(
+                "make bench: {} records measured and checked. The page: {} (open it in a browser: \
+                 filter, sort, compare, charts). Every table: {}. Also there: results.json, \
+                 cases.json, answer.md, compute_units.md and the charts (*.svg).",
+                run.measurements.len() + run.frameworks.len(),
+                dir.join(page::FILE).display(),
+                dir.join("summary.md").display(),
+            );
         }
         Some("check") => {
             let run = bench::run(&workspace).map_err(fail("bench-check"))?;

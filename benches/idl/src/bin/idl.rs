@@ -69,6 +69,13 @@ fn main() -> ExitCode {
     println!(
         "Replay it: make litesvm IDL_RUN={relative} (another SVM), make fixtures IDL_RUN={relative} (Mollusk fixtures)"
     );
+    // The page shows every run: this one joins it.
+    match benches::report::page::write(&root.join("target/benches")) {
+        Ok(page) => println!("The page, with this run: {}", page.display()),
+        Err(e) => {
+            eprintln!("make idl: the page (target/benches/report.html) was not refreshed: {e}")
+        }
+    }
     if run.failures.is_empty() {
         ExitCode::SUCCESS
     } else {

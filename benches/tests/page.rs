@@ -1,0 +1,321 @@
+//! `report.html` in a real browser: headless Chromium (Debian's, which
+//! `make test` installs where it can) opens the page from disk, as a
+//! reader would, and the test works its table through the page's own
+//! controls. It runs last in `make test` (`-- --ignored`), once `make
+//! bench` and every `make idl` run the tests made have written what the
+//! page shows.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use benches::{Workspace, report::page};
+use headless_chrome::{
+    Browser, LaunchOptions, Tab,
+    protocol::cdp::{
+        Network, Page::CaptureScreenshotFormatOption, Runtime::ConsoleAPICalledEventTypeOption,
+        types::Event,
+    },
+};
+use serde_json::Value;
+
+/// Where Debian's package puts the browser.
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The browser, or `None` (said in one line) where there is none and this
+/// is not CI; in CI a missing browser fails.
+fn chromium() -> Option<PathBuf> {
+    let path = PathBuf::from(CHROMIUM);
+    if path.is_file() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "CI=true and no {CHROMIUM}: make test installs Debian's chromium with apt-get, which needs root"
+    );
+    eprintln!(
+        "page test skipped: no {CHROMIUM}, and no root to install it (make test installs Debian's chromium where it can)"
+    );
+    None
+}
+
+/// Runs `script` (an expression) in the page and returns its value, which
+/// the script gives as JSON text.
+fn eval(tab: &Tab, script: &str) -> Value {
+    let result = tab
+        .evaluate(&format!("JSON.stringify({script})"), false)
+        .unwrap_or_else(|e| panic!("evaluating {script}: {e}"));
+    let text = result.value.and_then(|v| v.as_str().map(String::from));
+    serde_json::from_str(&text.unwrap_or_else(|| panic!("{script}: no value"))).unwrap()
+}
+
+/// Sets one of a table's selects (`[data-filter=family]`, `[data-compare=a]`)
+/// as a reader would, firing its `change`.
+fn choose(tab: &Tab, table: &str, select: &str, value: &str) {
+    let done = eval(
+        tab,
+        &format!(
+            "(() => {{ const s = document.querySelector('{table} select[{select}]'); \
+             if (!s || ![...s.options].some(o => o.value === {value:?})) return false; \
+             s.value = {value:?}; s.dispatchEvent(new Event('change')); return true; }})()"
+        ),
+    );
+    assert_eq!(done, true, "{table}: no option {value} in select[{select}]");
+}
+
+/// The table's shown and total counts, and its rows' names, in order.
+fn shown(tab: &Tab, table: &str) -> (u64, u64, Vec<String>) {
+    let value = eval(
+        tab,
+        &format!(
+            "(() => {{ const c = document.querySelector('{table} .count'); \
+             return {{ shown: +c.dataset.shown, total: +c.dataset.total, \
+             rows: [...document.querySelectorAll('{table} tbody tr')].map(r => r.dataset.row) }}; }})()"
+        ),
+    );
+    let rows = value["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect();
+    (
+        value["shown"].as_u64().unwrap(),
+        value["total"].as_u64().unwrap(),
+        rows,
+    )
+}
+
+/// The values of the column `key` of the table's rows, in order.
+fn column(tab: &Tab, table: &str, key: &str) -> Vec<f64> {
+    let value = eval(
+        tab,
+        &format!(
+            "(() => {{ const i = [...document.querySelectorAll('{table} thead th')].findIndex(h => h.dataset.key === '{key}'); \
+             return [...document.querySelectorAll('{table} tbody tr')].map(r => +r.children[i].dataset.value); }})()"
+        ),
+    );
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+fn records(path: &Path, key: Option<&str>) -> Vec<Value> {
+    let json: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    let list = match key {
+        Some(key) => &json[key],
+        None => &json,
+    };
+    list.as_array().unwrap().clone()
+}
+
+/// Every `make idl` run under `dir`: its folder's name and its records.
+fn idl_runs(dir: &Path) -> Vec<(String, usize)> {
+    let mut runs: Vec<(String, usize)> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().join("results.json").is_file())
+        .map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (
+                name,
+                records(&entry.path().join("results.json"), None).len(),
+            )
+        })
+        .collect();
+    runs.sort();
+    runs
+}
+
+#[test]
+#[ignore = "make test runs it last, when make bench and the make idl runs have written what the page shows"]
+fn the_page_in_a_real_browser() {
+    let workspace = Workspace::current();
+    let dir = workspace.benches_dir();
+    let results = dir.join("results.json");
+    assert!(
+        results.is_file(),
+        "no target/benches/results.json: run make bench first"
+    );
+    let path = page::write(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let bytes = fs::metadata(&path).unwrap().len();
+    assert!(bytes < 3 << 20, "report.html is {bytes} bytes, over 3 MB");
+    let runs = idl_runs(&dir.join("idl"));
+    assert!(
+        !runs.is_empty(),
+        "no make idl run under target/benches/idl/: make test's idl tests make them"
+    );
+    let Some(chromium) = chromium() else { return };
+
+    let browser = Browser::new(
+        LaunchOptions::default_builder()
+            .path(Some(chromium))
+            .sandbox(false)
+            .window_size(Some((1400, 2400)))
+            .idle_browser_timeout(Duration::from_secs(120))
+            .build()
+            .unwrap(),
+    )
+    .unwrap();
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(60));
+    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
+    let requests = Arc::new(Mutex::new(Vec::<String>::new()));
+    let (seen_errors, seen_requests) = (errors.clone(), requests.clone());
+    tab.add_event_listener(Arc::new(move |event: &Event| match event {
+        Event::RuntimeConsoleAPICalled(call)
+            if call.params.Type == ConsoleAPICalledEventTypeOption::Error =>
+        {
+            seen_errors
+                .lock()
+                .unwrap()
+                .push(format!("console.error: {:?}", call.params.args));
+        }
+        Event::RuntimeExceptionThrown(thrown) => seen_errors
+            .lock()
+            .unwrap()
+            .push(format!("exception: {:?}", thrown.params.exception_details)),
+        Event::LogEntryAdded(entry) => seen_errors.lock().unwrap().push(format!(
+            "{:?}: {}",
+            entry.params.entry.level, entry.params.entry.text
+        )),
+        Event::NetworkRequestWillBeSent(sent) => seen_requests
+            .lock()
+            .unwrap()
+            .push(sent.params.request.url.clone()),
+        _ => {}
+    }))
+    .unwrap();
+    tab.enable_runtime().unwrap();
+    tab.enable_log().unwrap();
+    tab.call_method(serde_json::from_value::<Network::Enable>(serde_json::json!({})).unwrap())
+        .unwrap();
+    let url = format!("file://{}", path.canonicalize().unwrap().display());
+    tab.navigate_to(&url)
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    tab.wait_for_element("#families tbody tr").unwrap();
+
+    // Every record of results.json is in the table.
+    let all = records(&results, Some("results"));
+    let families = "#families";
+    let (count, total, rows) = shown(&tab, families);
+    assert_eq!((count, total), (all.len() as u64, all.len() as u64));
+    assert_eq!(rows.len(), all.len());
+
+    // A filter shows exactly its records.
+    choose(&tab, families, "data-filter=family", "message");
+    choose(&tab, families, "data-filter=program", "zerocopy");
+    let expected: Vec<String> = all
+        .iter()
+        .filter(|r| r["family"] == "message" && r["program"] == "zerocopy")
+        .map(|r| r["row"].as_str().unwrap().to_string())
+        .collect();
+    let (count, _, mut rows) = shown(&tab, families);
+    assert!(!expected.is_empty());
+    assert_eq!(count as usize, expected.len());
+    rows.sort();
+    let mut sorted = expected.clone();
+    sorted.sort();
+    assert_eq!(rows, sorted, "the filtered rows");
+
+    // A sort by CUs orders them, up and then down.
+    let sort_by_cus = "document.querySelector('#families th[data-key=cus]').click()";
+    eval(&tab, &format!("({sort_by_cus}, true)"));
+    let up = column(&tab, families, "cus");
+    assert!(up.windows(2).all(|w| w[0] <= w[1]), "ascending: {up:?}");
+    eval(&tab, &format!("({sort_by_cus}, true)"));
+    let down = column(&tab, families, "cus");
+    assert!(
+        down.windows(2).all(|w| w[0] >= w[1]),
+        "descending: {down:?}"
+    );
+    assert_eq!(down.len(), expected.len());
+
+    // Compare mode: the ratio on a row is the two records' CUs divided.
+    choose(&tab, families, "data-filter=family", "token");
+    choose(&tab, families, "data-filter=program", "");
+    choose(&tab, families, "data-compare=a", "borsh");
+    choose(&tab, families, "data-compare=b", "bytemuck");
+    let (count, _, rows) = shown(&tab, families);
+    assert!(count > 0, "no row compares borsh with bytemuck");
+    let ratios = column(&tab, families, "ratio");
+    let find = |program: &str, like: &Value| {
+        all.iter()
+            .find(|r| {
+                r["program"] == program
+                    && [
+                        "family",
+                        "framework",
+                        "shape",
+                        "size",
+                        "instance",
+                        "operation",
+                    ]
+                    .iter()
+                    .all(|k| r[*k] == like[*k])
+            })
+            .unwrap_or_else(|| panic!("no {program} record like {like}"))
+            .clone()
+    };
+    for (row, ratio) in rows.iter().zip(&ratios) {
+        let a = all.iter().find(|r| r["row"] == row.as_str()).unwrap();
+        assert_eq!(a["program"], "borsh", "{row}");
+        let b = find("bytemuck", a);
+        let want = a["cus"].as_f64().unwrap() / b["cus"].as_f64().unwrap();
+        assert!((ratio - want).abs() < 1e-9, "{row}: {ratio}, not {want}");
+    }
+
+    // Each make idl run has its section, holding all its records.
+    for (program, count) in &runs {
+        let table = format!("#idl-{program}");
+        let (shown_count, total, _) = shown(&tab, &table);
+        assert_eq!(
+            (shown_count, total),
+            (*count as u64, *count as u64),
+            "{program}"
+        );
+    }
+
+    // The charts are drawn, with their values on the bars and points.
+    let drawn = eval(
+        &tab,
+        "[...document.querySelectorAll('.chart')].map(c => [c.dataset.chart, c.querySelectorAll('[data-value]').length])",
+    );
+    for chart in ["token", "message", "metadata", "footprint"] {
+        let marks = drawn
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c[0] == chart)
+            .map_or(0, |c| c[1].as_u64().unwrap());
+        assert!(marks > 0, "chart {chart}: nothing drawn ({drawn})");
+    }
+
+    // For people to look at: the top of the page, the table filtered.
+    choose(&tab, families, "data-compare=a", "");
+    choose(&tab, families, "data-compare=b", "");
+    choose(&tab, families, "data-filter=family", "");
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .unwrap();
+    fs::write(dir.join("report.png"), png).unwrap();
+
+    let errors = errors.lock().unwrap().clone();
+    assert!(errors.is_empty(), "the page logged errors: {errors:?}");
+    let requests = requests.lock().unwrap().clone();
+    assert!(
+        requests.iter().all(|r| *r == url),
+        "the page made requests besides its own file: {requests:?}"
+    );
+    let resources = eval(&tab, "performance.getEntriesByType('resource').length");
+    assert_eq!(resources, 0, "resources fetched by the page");
+}
