@@ -7,7 +7,7 @@ use std::{collections::BTreeMap, fs, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-use crate::replay::{Budget, Case, Cases, Features, replay, svm_with};
+use crate::replay::{Budget, Case, Cases, Features, replay, replay_json, svm_with};
 
 /// The runtime's default heap frame: no `RequestHeapFrame` needed.
 const DEFAULT_HEAP: u32 = 32 * 1024;
@@ -210,15 +210,7 @@ pub fn run(root: &Path, version: &str, rewrite: bool) -> Result<bool, String> {
         fs::write(out.join(name), text).map_err(|e| format!("writing target/benches/{name}: {e}"))
     };
     write("litesvm.md", report)?;
-    let passes_json: Vec<&Pass> = passes.iter().map(|(_, p)| p).collect();
-    write(
-        "litesvm.json",
-        serde_json::to_string_pretty(
-            &serde_json::json!({ "litesvm": version, "passes": passes_json }),
-        )
-        .expect("JSON")
-            + "\n",
-    )?;
+    write("litesvm.json", replay_json(version, &passes))?;
     // The summary names the replay, replacing the line of an earlier one.
     let line = format!(
         "Replayed in LiteSVM {version} (all features, as Mollusk runs): {}/{} equal; see litesvm.md.",

@@ -12,7 +12,7 @@ use std::{
 
 use serde::Serialize;
 
-use crate::replay::{Budget, Case, Cases, Features, replay, svm_with};
+use crate::replay::{Budget, Case, Cases, Features, replay, replay_json, svm_with};
 
 /// The runtime's default heap frame: no `RequestHeapFrame` needed.
 const DEFAULT_HEAP: u32 = 32 * 1024;
@@ -145,15 +145,7 @@ pub fn replay_run(root: &Path, dir: &Path, version: &str) -> Result<bool, String
         fs::write(dir.join(file), text).map_err(|e| format!("writing {name}/{file}: {e}"))
     };
     write("litesvm.md", report.clone())?;
-    let passes_json: Vec<&Pass> = passes.iter().map(|(_, p)| p).collect();
-    write(
-        "litesvm.json",
-        serde_json::to_string_pretty(
-            &serde_json::json!({ "litesvm": version, "passes": passes_json }),
-        )
-        .expect("JSON")
-            + "\n",
-    )?;
+    write("litesvm.json", replay_json(version, &passes))?;
     // The summary's section replaces an earlier replay's.
     if let Ok(summary) = fs::read_to_string(dir.join("summary.md")) {
         let kept = summary.split(SECTION).next().unwrap_or_default().trim_end();

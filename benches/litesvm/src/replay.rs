@@ -285,3 +285,11 @@ pub fn svm_with(
         .map_err(|e| format!("airdrop: {:?}", e.err))?;
     Ok((svm, payer))
 }
+
+/// `litesvm.json`: the LiteSVM version and each pass.
+pub fn replay_json<P: serde::Serialize>(version: &str, passes: &[(Features, P)]) -> String {
+    let passes: Vec<&P> = passes.iter().map(|(_, pass)| pass).collect();
+    serde_json::to_string_pretty(&serde_json::json!({ "litesvm": version, "passes": passes }))
+        .expect("JSON")
+        + "\n"
+}

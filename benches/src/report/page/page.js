@@ -332,55 +332,48 @@ function families(family) {
   return DATA.records.filter(r => r.family === family && r.framework === "pinocchio" && !r.error_path);
 }
 
+// A chart of `records`' CUs, one operation at a time: a category per
+// value of `category` (in `order`'s order, if given), a series per value
+// of `by` (in `series`' order, if given).
+function cusChart(container, def) {
+  if (!def.records.length) return;
+  chart(container, {
+    id: def.id, title: def.title,
+    controls: [{ label: "operation", values: distinct(def.records.map(r => r.operation)) }],
+    build: ({ operation }) => {
+      const rows = def.records.filter(r => r.operation === operation);
+      const categories = def.order ? def.order(rows) : distinct(rows.map(r => r[def.category]));
+      const names = (def.series ?? distinct(rows.map(r => r[def.by])))
+        .filter(name => rows.some(r => r[def.by] === name));
+      return {
+        categories, unit: "CUs", log: true, kind: def.kind,
+        series: names.map(name => ({
+          name,
+          values: categories.map(c => rows.find(r => r[def.category] === c && r[def.by] === name)?.cus ?? null),
+        })),
+      };
+    },
+  });
+}
+
 function charts(container) {
-  const token = families("token");
-  if (token.length) chart(container, {
-    id: "token", title: "Token account: CUs per crate and length shape",
-    controls: [{ label: "operation", values: distinct(token.map(r => r.operation)) }],
-    build: ({ operation }) => {
-      const rows = token.filter(r => r.operation === operation);
+  cusChart(container, {
+    id: "token", title: "Token account: CUs per crate and length shape", kind: "bar",
+    records: families("token"), category: "program", by: "shape",
+    // Cheapest first, by the exact shape.
+    order: rows => {
       const exact = new Map(rows.filter(r => r.shape === "exact").map(r => [r.program, r.cus]));
-      const programs = distinct(rows.map(r => r.program)).sort((a, b) => (exact.get(a) ?? 1e12) - (exact.get(b) ?? 1e12));
-      return {
-        categories: programs, unit: "CUs", log: true, kind: "bar",
-        series: distinct(rows.map(r => r.shape)).map(shape => ({
-          name: shape,
-          values: programs.map(p => rows.find(r => r.program === p && r.shape === shape)?.cus ?? null),
-        })),
-      };
+      return distinct(rows.map(r => r.program)).sort((a, b) => (exact.get(a) ?? 1e12) - (exact.get(b) ?? 1e12));
     },
   });
-  const message = families("message");
-  if (message.length) chart(container, {
-    id: "message", title: "Message: CUs by size, per format",
-    controls: [{ label: "operation", values: distinct(message.map(r => r.operation)) }],
-    build: ({ operation }) => {
-      const rows = message.filter(r => r.operation === operation);
-      const sizes = distinct(rows.map(r => r.size));
-      return {
-        categories: sizes, unit: "CUs", log: true, kind: "line",
-        series: distinct(rows.map(r => r.program)).map(program => ({
-          name: program,
-          values: sizes.map(size => rows.find(r => r.program === program && r.size === size)?.cus ?? null),
-        })),
-      };
-    },
+  cusChart(container, {
+    id: "message", title: "Message: CUs by size, per format", kind: "line",
+    records: families("message"), category: "size", by: "program",
   });
-  const metadata = families("metadata");
-  if (metadata.length) chart(container, {
-    id: "metadata", title: "Metadata: CUs per format and instance",
-    controls: [{ label: "operation", values: distinct(metadata.map(r => r.operation)) }],
-    build: ({ operation }) => {
-      const rows = metadata.filter(r => r.operation === operation);
-      const programs = distinct(rows.map(r => r.program));
-      return {
-        categories: programs, unit: "CUs", log: true, kind: "bar",
-        series: ["minimal", "typical", "full"].filter(i => rows.some(r => r.instance === i)).map(instance => ({
-          name: instance,
-          values: programs.map(p => rows.find(r => r.program === p && r.instance === instance)?.cus ?? null),
-        })),
-      };
-    },
+  cusChart(container, {
+    id: "metadata", title: "Metadata: CUs per format and instance", kind: "bar",
+    records: families("metadata"), category: "program", by: "instance",
+    series: ["minimal", "typical", "full"],
   });
   const footprint = DATA.records.filter(r => r.framework === "pinocchio" && !r.error_path && typeof r.stack_bytes === "number");
   if (footprint.length) chart(container, {
