@@ -13,6 +13,9 @@ programs_of = $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)
 TOKEN := $(call programs_of,token)
 MESSAGE := $(call programs_of,message)
 METADATA := $(call programs_of,metadata)
+# The Anchor 1.x programs (a workspace of their own, built with std): per family, and the floor.
+ANCHOR1 := programs/anchor1
+ANCHOR1_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR1)/token/*/Cargo.toml)))
 # The Anchor 2 programs (a workspace of their own): per family, and the floor.
 ANCHOR2 := programs/anchor2
 ANCHOR2_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/token/*/Cargo.toml)))
@@ -56,7 +59,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-anchor2 build-typhoon floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 24
@@ -71,7 +74,7 @@ rust-toolchain:
 # sbpf-linker is installed unoptimized (--debug, no debug info): it compiles in about half
 # the time, and every program it links is byte-identical to the optimized
 # build's (sha256 of all 52 compared; see docs/toolchain.md).
-setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker and anchor-lang (edited for this route) into .tools/ (output: target/setup.log)
+setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker, std's sources for SBF and anchor-lang (edited for this route) into .tools/ (output: target/setup.log)
 	@command -v protoc >/dev/null || { \
 	  echo "setup [$(elapsed)]: installing protoc (Debian's protobuf-compiler), which Mollusk's fixtures need to build..."; \
 	  { apt-get update -qq && apt-get install -y -qq protobuf-compiler; } >>$(SETUP_LOG) 2>&1 || { echo "setup failed: could not install protobuf-compiler with apt-get (see $(SETUP_LOG)). Install protoc (or set PROTOC to one), then run make setup again." >&2; exit 1; }; }
@@ -80,6 +83,7 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker
 	  CARGO_PROFILE_DEV_DEBUG=false cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --debug --root $(TOOLS) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; \
 	  echo "setup [$(elapsed)]: sbpf-linker $(SBPF_LINKER_VERSION) installed"; }
 	@$(ANCHOR2)/install-anchor-lang.sh $(TOOLS)/anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
+	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
 
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
@@ -94,16 +98,17 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@$(MAKE) --no-print-directory build-anchor2 build-typhoon
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@$(MAKE) --no-print-directory build-solana-program build-anchor1 build-anchor2 build-typhoon
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
-build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape: make build-token-<name>
+build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape and on solana-program: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
 	$(call token_shapes,programs/token/$*)
+	@$(BUILD) solana-program/token common/solana-program programs/token/$*
 
 build-message-%: $(TOOLCHAIN_READY) ## Build one message program: make build-message-<name>
 	@test -f programs/message/$*/Cargo.toml || { echo "no program '$*' under programs/message/. Message programs: $(MESSAGE)" >&2; exit 1; }
@@ -112,6 +117,14 @@ build-message-%: $(TOOLCHAIN_READY) ## Build one message program: make build-mes
 build-metadata-%: $(TOOLCHAIN_READY) ## Build one metadata program: make build-metadata-<name>
 	@test -f programs/metadata/$*/Cargo.toml || { echo "no program '$*' under programs/metadata/. Metadata programs: $(METADATA)" >&2; exit 1; }
 	@$(BUILD) metadata "" programs/metadata/$*
+
+build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-program's entrypoint (with std) and its floor into target/deploy/solana-program/
+	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
+	@$(BUILD) solana-program common/solana-program benches/noop
+
+build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
+	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
+	@$(BUILD) anchor1 "" $(ANCHOR1)/noop
 
 build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs (programs/anchor2) and Anchor's floor
 	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
@@ -177,9 +190,11 @@ browser: ## Install Debian's chromium where it is missing (the page's test opens
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >>$(SETUP_LOG) 2>&1 || { echo "make browser: apt-get could not install chromium (see $(SETUP_LOG)). Check the network, or install chromium yourself, then run make test again." >&2; exit 1; }; \
 	  else echo "make browser: no chromium and no root to install it; the page's browser test will say so and be skipped (with CI=true it fails)"; fi; }
 
-lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, programs/anchor2 and programs/typhoon)
+lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, programs/anchor1, programs/anchor2 and programs/typhoon)
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
+	cargo fmt --manifest-path programs/anchor1/Cargo.toml --all --check
+	cd $(ANCHOR1) && __CARGO_TESTS_ONLY_SRC_ROOT=$(TOOLS)/std/library cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
 	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check
 	cd $(ANCHOR2) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/anchor2 -- -D warnings
 	cargo fmt --manifest-path programs/typhoon/Cargo.toml --all --check

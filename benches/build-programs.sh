@@ -29,7 +29,14 @@ package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
 # (programs/anchor2, programs/typhoon): built from its folder, so that its
 # .cargo/config.toml (if any) adds its flags, into a target folder of its
 # own.
-framework_of() { [[ $1 =~ ^programs/(anchor2|typhoon)/ ]] && echo "${BASH_REMATCH[1]}"; }
+framework_of() { [[ $1 =~ ^programs/(anchor2|typhoon|anchor1)/ ]] && echo "${BASH_REMATCH[1]}"; }
+# What needs `std` (solana-program's programs, Anchor 1.x's) is built for
+# the std target (benches/std/bpfel-solana.json) with std from the patched
+# sources make setup installs; everything else for bpfel-unknown-none with
+# core and alloc.
+std_target=$PWD/benches/std/bpfel-solana.json
+std_sources=$PWD/.tools/std/library
+needs_std() { [[ $subfolder =~ ^(solana-program|anchor1)(/|$) ]]; }
 name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
 
 # Runs one build command, its output to the log; shows what matters.
@@ -65,15 +72,26 @@ for dir in "$@"; do
 	case ${SBF_TOOLCHAIN:-upstream} in
 	upstream)
 		framework=$(framework_of "$dir")
+		if needs_std; then
+			triple=bpfel-solana
+			target_args=(-Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --target "$std_target")
+			# Where -Zbuild-std reads the library's sources (cargo's only way to name them).
+			cargo=(env __CARGO_TESTS_ONLY_SRC_ROOT="$std_sources" cargo)
+			[[ -f ${std_sources%/library}/.installed ]] || { echo "build failed: $subfolder: no std sources in $std_sources; run make setup" >&2; exit 1; }
+		else
+			triple=bpfel-unknown-none
+			target_args=(-Zbuild-std=core,alloc --target bpfel-unknown-none)
+			cargo=(cargo)
+		fi
 		if [[ -n $framework ]]; then
 			abs_target=$(realpath -m "$target_dir")
-			run env -C "programs/$framework" cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
+			run env -C "programs/$framework" "${cargo[@]}" build "${target_args[@]}" --release \
 				--target-dir "$abs_target/$framework" -p "$package" "${feature_args[@]}" || exit $?
-			built=$target_dir/$framework/bpfel-unknown-none/release/lib${package//-/_}.so
+			built=$target_dir/$framework/$triple/release/lib${package//-/_}.so
 		else
-			run cargo build -Z build-std=core,alloc --release --target bpfel-unknown-none \
+			run "${cargo[@]}" build "${target_args[@]}" --release \
 				-p "$package" "${feature_args[@]}" || exit $?
-			built=$target_dir/bpfel-unknown-none/release/lib${package//-/_}.so
+			built=$target_dir/$triple/release/lib${package//-/_}.so
 		fi
 		stamp=upstream
 		;;
@@ -90,6 +108,6 @@ for dir in "$@"; do
 	esac
 	cp "$built" "$deploy/$name.so" || exit $?
 	echo "$stamp" >"$deploy/$name.toolchain"
-	printf '  %-36s %8s bytes  [%s s]\n' "$subfolder/$name.so" "$(stat -c %s "$deploy/$name.so")" \
+	printf '  %-40s %8s bytes  [%s s]\n' "$subfolder/$name.so" "$(stat -c %s "$deploy/$name.so")" \
 		$(($(date +%s) - ${START:-$(date +%s)}))
 done

@@ -297,15 +297,26 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             .map(|(p, elf)| (p.label(), elf.len() as u64))
             .collect(),
         // Another framework's program's crate is the framework (its
-        // record's codec is the framework's choice, not the program's).
+        // record's codec is the framework's choice, not the program's);
+        // on solana-program's entrypoint it is still the crate's program.
         crates: programs
             .iter()
+            .chain(
+                others
+                    .iter()
+                    .filter(|p| p.framework == Framework::SolanaProgram),
+            )
             .map(|p| (p.label(), lock.program_crates(p).into_iter().next()))
-            .chain(others.iter().map(|p| {
-                let name = p.framework.crate_name();
-                let version = framework_locks[&p.framework].version(name);
-                (p.label(), version.map(|v| (name.to_string(), v)))
-            }))
+            .chain(
+                others
+                    .iter()
+                    .filter(|p| p.framework != Framework::SolanaProgram)
+                    .map(|p| {
+                        let name = p.framework.crate_name();
+                        let version = framework_locks[&p.framework].version(name);
+                        (p.label(), version.map(|v| (name.to_string(), v)))
+                    }),
+            )
             .collect::<BTreeMap<_, _>>(),
         encodings: programs
             .iter()

@@ -7,7 +7,7 @@ use solana_program_error::ProgramError;
 
 use crate::{
     Case, Family, Framework, HarnessError, Input, Program,
-    frameworks::{anchor2, typhoon},
+    frameworks::{anchor1, anchor2, solana_program, typhoon},
     message, metadata,
 };
 
@@ -40,6 +40,8 @@ impl Case {
 /// What the program's family contract says `input` must produce.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
     match program.framework {
+        Framework::SolanaProgram => return solana_program::expected(program, input),
+        Framework::Anchor1 => return anchor1::expected(program, input),
         Framework::Anchor2 => return anchor2::expected(program, input),
         Framework::Typhoon => return typhoon::expected(program, input),
         Framework::Pinocchio => {}
@@ -80,6 +82,8 @@ pub fn framework_cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> 
             .cloned()
             .collect();
         match framework {
+            Framework::SolanaProgram => cases.extend(solana_program::cases(&own)?),
+            Framework::Anchor1 => cases.extend(anchor1::cases(&own)?),
             Framework::Anchor2 => cases.extend(anchor2::cases(&own)?),
             Framework::Typhoon => cases.extend(typhoon::cases(&own)?),
             Framework::Pinocchio => unreachable!("not another framework"),

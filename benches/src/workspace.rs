@@ -117,26 +117,46 @@ impl Family {
 }
 
 /// The framework a program is written with: `pinocchio` with the family's
-/// shared dispatch in `common/` (every crate's row), or another framework
-/// with its own dispatch, checks and account types, in
-/// `programs/<framework>/`: Anchor 2 (`anchor2`), typhoon (`typhoon`).
+/// shared dispatch in `common/` (every crate's row); `solana-program`, the
+/// token family's crates on solana-program's entrypoint (the same program
+/// folders, built with `common/solana-program`); or another framework with
+/// its own dispatch, checks and account types, in `programs/<framework>/`:
+/// Anchor 1.x (`anchor1`), Anchor 2 (`anchor2`), typhoon (`typhoon`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Framework {
     #[default]
     Pinocchio,
+    #[serde(rename = "solana-program")]
+    SolanaProgram,
+    Anchor1,
     Anchor2,
     Typhoon,
 }
 
 impl Framework {
-    pub const ALL: [Framework; 3] = [Framework::Pinocchio, Framework::Anchor2, Framework::Typhoon];
-    /// The frameworks with programs of their own under `programs/<name>/`.
-    pub const OTHERS: [Framework; 2] = [Framework::Anchor2, Framework::Typhoon];
+    pub const ALL: [Framework; 5] = [
+        Framework::Pinocchio,
+        Framework::SolanaProgram,
+        Framework::Anchor1,
+        Framework::Anchor2,
+        Framework::Typhoon,
+    ];
+    /// The frameworks beside pinocchio, each measured in its own group.
+    pub const OTHERS: [Framework; 4] = [
+        Framework::SolanaProgram,
+        Framework::Anchor1,
+        Framework::Anchor2,
+        Framework::Typhoon,
+    ];
 
+    /// Its folder under `target/deploy/` and the first part of its
+    /// programs' labels.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Pinocchio => "pinocchio",
+            Self::SolanaProgram => "solana-program",
+            Self::Anchor1 => "anchor1",
             Self::Anchor2 => "anchor2",
             Self::Typhoon => "typhoon",
         }
@@ -146,6 +166,8 @@ impl Framework {
     pub const fn title(self) -> &'static str {
         match self {
             Self::Pinocchio => "pinocchio",
+            Self::SolanaProgram => "solana-program",
+            Self::Anchor1 => "Anchor 1.x",
             Self::Anchor2 => "Anchor 2",
             Self::Typhoon => "typhoon",
         }
@@ -155,8 +177,21 @@ impl Framework {
     pub const fn crate_name(self) -> &'static str {
         match self {
             Self::Pinocchio => "pinocchio",
-            Self::Anchor2 => "anchor-lang",
+            Self::SolanaProgram => "solana-program",
+            Self::Anchor1 | Self::Anchor2 => "anchor-lang",
             Self::Typhoon => "typhoon",
+        }
+    }
+
+    /// The cargo workspace its programs are built in, relative to the
+    /// root: this one, or a workspace of the framework's own (its own
+    /// lockfile, since its crates pin other versions).
+    pub const fn workspace(self) -> &'static str {
+        match self {
+            Self::Pinocchio | Self::SolanaProgram => ".",
+            Self::Anchor1 => "programs/anchor1",
+            Self::Anchor2 => "programs/anchor2",
+            Self::Typhoon => "programs/typhoon",
         }
     }
 }
@@ -263,6 +298,10 @@ impl Program {
         match (self.framework, self.family) {
             (Framework::Pinocchio, Family::Token) => format!("{}-program", self.name),
             (Framework::Pinocchio, family) => format!("{}-{}-program", self.name, family.name()),
+            // The token family's own folders (`token/<crate>`), and the floor.
+            (Framework::SolanaProgram, _) => {
+                format!("{}-program", self.name.trim_start_matches("token/"))
+            }
             (other, _) => format!("{}-{}", other.name(), self.name.replace(['/', '_'], "-")),
         }
     }
@@ -272,6 +311,8 @@ impl Program {
     fn shared_inputs(&self) -> &'static [&'static str] {
         match self.framework {
             Framework::Pinocchio => &SHARED_INPUTS,
+            Framework::SolanaProgram => &STD_INPUTS,
+            Framework::Anchor1 => &ANCHOR1_INPUTS,
             Framework::Anchor2 => &ANCHOR2_INPUTS,
             Framework::Typhoon => &TYPHOON_INPUTS,
         }
@@ -341,6 +382,28 @@ const SHARED_INPUTS: [&str; 5] = [
     "Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
+];
+
+/// The same for the programs built with `std` in this workspace, and the
+/// std sources `make setup` installed.
+const STD_INPUTS: [&str; 7] = [
+    "common",
+    "Cargo.toml",
+    "Cargo.lock",
+    "rust-toolchain.toml",
+    ".cargo/config.toml",
+    "benches/std",
+    ".tools/std/.installed",
+];
+
+/// The same for the Anchor 1.x programs' workspace (built with `std`).
+const ANCHOR1_INPUTS: [&str; 6] = [
+    "programs/anchor1/Cargo.toml",
+    "programs/anchor1/Cargo.lock",
+    "rust-toolchain.toml",
+    ".cargo/config.toml",
+    "benches/std",
+    ".tools/std/.installed",
 ];
 
 /// The same for the typhoon programs' workspace.
@@ -450,8 +513,8 @@ impl Workspace {
     /// name, then its floor (`programs/<framework>/noop`, run with the
     /// token family's calls).
     pub fn framework_programs(&self) -> Vec<Program> {
-        let mut programs = Vec::new();
-        for framework in Framework::OTHERS {
+        let mut programs = self.solana_program_programs();
+        for framework in [Framework::Anchor1, Framework::Anchor2, Framework::Typhoon] {
             let root = self.root.join("programs").join(framework.name());
             let mut paths = Vec::new();
             for family in Family::ALL {
@@ -483,6 +546,46 @@ impl Workspace {
         programs
     }
 
+    /// The token family's programs on solana-program's entrypoint: each
+    /// folder under `programs/token/` (`token/<crate>`, in the `exact`
+    /// shape, storing the crate's encoding), then the floor
+    /// (`benches/noop`, `noop`), built to
+    /// `target/deploy/solana-program/token/<crate>.so` and
+    /// `target/deploy/solana-program/noop.so`.
+    fn solana_program_programs(&self) -> Vec<Program> {
+        let framework = Framework::SolanaProgram;
+        let token_dir = self.root.join("programs").join(Family::Token.name());
+        let mut found: Vec<(String, PathBuf, Encoding)> = program_folders(&token_dir)
+            .into_iter()
+            .filter_map(|name| {
+                let dir = token_dir.join(&name);
+                // An unknown encoding is reported by `programs()`.
+                let encoding = Program::encoding_in(&dir, &name).ok()?;
+                Some((format!("{}/{name}", Family::Token.name()), dir, encoding))
+            })
+            .collect();
+        let floor = self.root.join("benches/noop");
+        if floor.join("Cargo.toml").is_file() {
+            found.push(("noop".into(), floor, Encoding::Raw));
+        }
+        found
+            .into_iter()
+            .map(|(name, dir, encoding)| {
+                let label = Program::label_in(framework, Family::Token, Shape::Exact, &name);
+                Program {
+                    framework,
+                    family: Family::Token,
+                    shape: Shape::Exact,
+                    encoding,
+                    id: Program::id_for(&label),
+                    dir,
+                    so_path: self.deploy_dir().join(format!("{label}.so")),
+                    name,
+                }
+            })
+            .collect()
+    }
+
     /// `framework`'s programs of `family` (the token family's with the
     /// framework's floor), and a Mollusk with all of them loaded.
     pub fn load_framework(
@@ -495,7 +598,10 @@ impl Workspace {
             .into_iter()
             .filter(|p| p.framework == framework)
             .collect();
-        let folder = format!("programs/{}", framework.name());
+        let folder = match framework {
+            Framework::SolanaProgram => "programs".to_string(),
+            other => format!("programs/{}", other.name()),
+        };
         self.load_from(programs, family, &folder)
     }
 

@@ -1,26 +1,48 @@
 //! The contract, clause by clause, for every program under programs/ and
-//! every operation, through Mollusk. Each clause states the expected
-//! outcome explicitly and also checks that the oracle agrees.
+//! every operation, through Mollusk: the token family's on pinocchio's
+//! entrypoint in each shape and on solana-program's (`exact`). Each clause
+//! states the expected outcome explicitly and also checks that the oracle
+//! agrees.
 
 use benches::message::{OPERATIONS, SIZES};
 use benches::token::{self, Encoding};
-use benches::{Case, Expected, Family, Input, Shape, Workspace, bench, metadata};
+use benches::{Case, Expected, Family, Framework, Input, Shape, Workspace, bench, metadata};
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
 const WRONG_OWNER: [u8; 32] = [0x77; 32];
 
-/// Runs the labelled inputs of each operation and shape on every program
-/// built in that shape; collects every failure so one run shows them all.
+/// Runs the labelled inputs of each operation and shape on every token
+/// program built in that shape, on both entrypoints (solana-program's floor
+/// aside: it has no operations); collects every failure so one run shows
+/// them all.
 fn assert_clause(
     clause: &str,
     inputs: impl Fn(Operation, Shape, Encoding) -> Vec<(String, Input, Expected)>,
 ) {
-    let (programs, mollusk) = Workspace::current()
-        .load(Family::Token)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let workspace = Workspace::current();
+    let groups = [
+        workspace.load(Family::Token),
+        workspace.load_framework(Framework::SolanaProgram, Family::Token),
+    ];
     let mut failures = Vec::new();
-    for program in &programs {
+    for group in groups {
+        let (programs, mollusk) = group.unwrap_or_else(|e| panic!("{e}"));
+        for program in programs.iter().filter(|p| p.name != "noop") {
+            check_program(clause, &inputs, program, &mollusk, &mut failures);
+        }
+    }
+    assert!(failures.is_empty(), "{clause}:\n{}", failures.join("\n"));
+}
+
+fn check_program(
+    clause: &str,
+    inputs: &impl Fn(Operation, Shape, Encoding) -> Vec<(String, Input, Expected)>,
+    program: &benches::Program,
+    mollusk: &mollusk_svm::Mollusk,
+    failures: &mut Vec<String>,
+) {
+    {
         for op in Operation::ALL {
             for (label, input, expected) in inputs(op, program.shape, program.encoding) {
                 let case = Case::new(program, format!("{} ({label})", op.name()), &input);
@@ -30,13 +52,12 @@ fn assert_clause(
                     "oracle disagrees: {clause}, {label}, {}",
                     program.label()
                 );
-                if let Err(error) = case.run(&mollusk) {
+                if let Err(error) = case.run(mollusk) {
                     failures.push(error.to_string());
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "{clause}:\n{}", failures.join("\n"));
 }
 
 /// The fixture with state and amount changed, written out in the raw

@@ -2,13 +2,13 @@
 //! bytes, account count, op byte, owner or writable flag, the program does
 //! exactly what the contract says, never faults the VM and never aborts
 //! (no token program allocates past its frame), and what a successful write
-//! leaves, `full` reads back.
+//! leaves, `full` reads back. The same on solana-program's entrypoint.
 
 use std::iter;
 
 use benches::token::Encoding;
 use benches::{
-    Case, Expected, Family, Input, Program, Workspace,
+    Case, Expected, Family, Framework, Input, Program, Workspace,
     hostile::{self, LoggedMollusk, Outcome},
 };
 use common::token::Operation;
@@ -78,6 +78,25 @@ fn random_and_hostile_input_meets_the_contract() {
         hostile::run_cases(
             &program.label(),
             CASES_PER_PROGRAM,
+            inputs(program.encoding),
+            |input| run_checked(&mollusk, program, &input),
+        );
+    }
+}
+
+/// The same input against the token programs on solana-program's
+/// entrypoint and its floor (1,000 each: the code after the dispatch is the
+/// crates' own, tested above).
+#[test]
+fn solana_program_entrypoint_meets_the_contract() {
+    let (programs, mollusk) = Workspace::current()
+        .load_framework(Framework::SolanaProgram, Family::Token)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mollusk = LoggedMollusk::new(mollusk);
+    for program in &programs {
+        hostile::run_cases(
+            &program.label(),
+            CASES_PER_PROGRAM / 2,
             inputs(program.encoding),
             |input| run_checked(&mollusk, program, &input),
         );

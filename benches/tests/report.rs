@@ -3,10 +3,10 @@
 
 use std::{fs, process::Command};
 
-use benches::{Workspace, bench};
+use benches::{Framework, Workspace, bench};
 
-/// A workspace holding the real transmute binaries, every shape, as token
-/// program `demo`.
+/// A workspace holding the real transmute binaries, every shape and on
+/// solana-program's entrypoint, as token program `demo`.
 fn demo_workspace() -> (tempfile::TempDir, Workspace) {
     let current = Workspace::current();
     let dir = tempfile::tempdir().unwrap();
@@ -28,6 +28,15 @@ fn demo_workspace() -> (tempfile::TempDir, Workspace) {
         fs::create_dir_all(&deploy).unwrap();
         fs::write(deploy.join("demo.so"), elf).unwrap();
     }
+    let native = current
+        .framework_programs()
+        .into_iter()
+        .find(|p| p.framework == Framework::SolanaProgram && p.name == "token/transmute")
+        .expect("transmute on solana-program's entrypoint");
+    let elf = current.elf(&native).unwrap_or_else(|e| panic!("{e}"));
+    let deploy = dir.path().join("target/deploy/solana-program/token");
+    fs::create_dir_all(&deploy).unwrap();
+    fs::write(deploy.join("demo.so"), elf).unwrap();
     let workspace = Workspace::at(dir.path());
     (dir, workspace)
 }
@@ -54,7 +63,15 @@ fn run_writes_summary_json_chart_and_bencher_table() {
     let json: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     let records = json["results"].as_array().unwrap();
-    assert_eq!(records.len(), 9);
+    // Three shapes and solana-program's entrypoint, three operations each.
+    assert_eq!(records.len(), 12);
+    assert_eq!(
+        records
+            .iter()
+            .filter(|r| r["framework"] == "solana-program" && r["program"] == "token/demo")
+            .count(),
+        3
+    );
     assert_eq!(records[0]["program"], "demo");
     assert_eq!(records[0]["family"], "token");
     assert_eq!(records[0]["shape"], "exact");
@@ -62,6 +79,7 @@ fn run_writes_summary_json_chart_and_bencher_table() {
     assert_eq!(records[0]["cus"], full);
     let shapes: Vec<&str> = records
         .iter()
+        .filter(|r| r["framework"] == "pinocchio")
         .map(|r| r["shape"].as_str().unwrap())
         .collect();
     assert_eq!(shapes.iter().filter(|s| **s == "unchecked").count(), 3);

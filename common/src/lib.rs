@@ -17,6 +17,8 @@ pub mod idl;
 pub mod message;
 #[cfg(feature = "metadata")]
 pub mod metadata;
+#[cfg(feature = "solana-program")]
+pub mod native;
 #[cfg(feature = "stack")]
 pub mod stack;
 pub mod token;
@@ -27,6 +29,9 @@ pub use pinocchio::{AccountView, Address, ProgramResult, error::ProgramError};
 // dependency.
 #[doc(hidden)]
 pub use pinocchio;
+#[cfg(feature = "solana-program")]
+#[doc(hidden)]
+pub use solana_program;
 
 // Links the SVM's memcpy/memset/memcmp/memmove (small copies inline, large
 // ones through the `sol_mem*_` syscalls) and the integer builtins.

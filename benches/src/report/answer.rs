@@ -100,8 +100,7 @@ fn thousands(n: u64) -> String {
 }
 
 /// A framework path and the row that gives its cost: the framework's own
-/// program where one is built here (Anchor 2), else the pinocchio row
-/// that measures the same code path.
+/// program.
 struct FrameworkPath {
     path: &'static str,
     framework: Framework,
@@ -112,7 +111,70 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 8] = [
+const FRAMEWORKS: [FrameworkPath; 13] = [
+    FrameworkPath {
+        path: "solana-program `entrypoint!` + borsh",
+        framework: Framework::SolanaProgram,
+        family: Family::Token,
+        program: "token/borsh",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "solana-program `entrypoint!` + `Pack` (SPL's own style)",
+        framework: Framework::SolanaProgram,
+        family: Family::Token,
+        program: "token/pack",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "solana-program's floor (its entrypoint and the same dispatch, no operation)",
+        framework: Framework::SolanaProgram,
+        family: Family::Token,
+        program: "noop",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 1.x `Account<T>` (borsh)",
+        framework: Framework::Anchor1,
+        family: Family::Token,
+        program: "token/account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 1.x `AccountLoader<T>` (zero-copy)",
+        framework: Framework::Anchor1,
+        family: Family::Token,
+        program: "token/account_loader",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 1.x `LazyAccount<T>`",
+        framework: Framework::Anchor1,
+        family: Family::Token,
+        program: "token/lazy_account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 1.x's floor (a no-op taking the same accounts)",
+        framework: Framework::Anchor1,
+        family: Family::Token,
+        program: "noop",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
     FrameworkPath {
         path: "Anchor 2 `Account<T>` (zero-copy)",
         framework: Framework::Anchor2,
@@ -167,27 +229,6 @@ const FRAMEWORKS: [FrameworkPath; 8] = [
         read: "read_owner",
         write: "update_amount",
     },
-    // No length check before borsh (only the discriminator's), as in
-    // `unchecked`: a generated program doing exactly that (`make idl`,
-    // docs/idl.md) costs what `unchecked/borsh` does.
-    FrameworkPath {
-        path: "Anchor 1.x `Account<T>`, mapped (borsh after the discriminator)",
-        framework: Framework::Pinocchio,
-        family: Family::Token,
-        program: "borsh",
-        shape: Shape::Unchecked,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 1.x `AccountLoader<T>`, mapped (bytemuck over a fixed range)",
-        framework: Framework::Pinocchio,
-        family: Family::Token,
-        program: "bytemuck",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
 ];
 
 /// The answer block, between its markers: the crates' rows
@@ -237,7 +278,7 @@ pub fn markdown(
             })
         );
     }
-    out.push_str("\nWhat the common framework paths cost: Anchor 2's and typhoon's own programs, measured with their dispatch and checks; Anchor 1.x (which needs `std`, not built here) mapped to the row of the same code path ([docs/frameworks.md](docs/frameworks.md)):\n\n");
+    out.push_str("\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang 1.2.2 and 2.0.0-rc.2, solana-program 5.2.0, typhoon 0.3.0; [docs/frameworks.md](docs/frameworks.md)):\n\n");
     for FrameworkPath {
         path,
         framework,

@@ -128,7 +128,16 @@ impl Provenance {
         for framework in Framework::OTHERS {
             let own = Lock::of_framework(workspace, framework);
             if let Some(version) = own.version(framework.crate_name()) {
-                crates.insert(framework.crate_name().into(), version);
+                // Two frameworks are anchor-lang: Anchor 1.x's is named so.
+                let name = match framework {
+                    Framework::Anchor1 => format!("{} (anchor1)", framework.crate_name()),
+                    _ => framework.crate_name().into(),
+                };
+                crates.insert(name, version);
+            }
+            if framework.workspace() == "." {
+                // Built in this workspace: its crates are in `lock` above.
+                continue;
             }
             for name in ["pinocchio", "wincode"] {
                 if let Some(version) = own.version(name) {
@@ -206,8 +215,7 @@ impl Lock {
         Self::read_file(
             &workspace
                 .root
-                .join("programs")
-                .join(framework.name())
+                .join(framework.workspace())
                 .join("Cargo.lock"),
         )
     }

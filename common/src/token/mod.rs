@@ -3,6 +3,8 @@
 
 mod access;
 mod account;
+#[cfg(feature = "solana-program")]
+pub mod native;
 mod operation;
 mod program;
 pub mod shape;

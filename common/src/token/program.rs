@@ -62,6 +62,9 @@ pub const HEAP_FRAME: u32 = 32 * 1024;
 /// Declares a token program's entrypoint, allocator and panic handler, and
 /// routes every instruction through [`dispatch`] to `$operations`, for an
 /// account of 160 bytes or, with `len = ...`, of the format's own length.
+/// With the `solana-program` feature the entrypoint is solana-program's
+/// and the dispatch [`super::native::dispatch`] (see [`crate::native`]).
+#[cfg(not(feature = "solana-program"))]
 #[macro_export]
 macro_rules! token_program {
     ($operations:ty) => {
@@ -72,5 +75,17 @@ macro_rules! token_program {
             $crate::token::dispatch::<$operations, { $len }>,
             heap = $crate::token::HEAP_FRAME
         );
+    };
+}
+
+/// [`token_program!`] on solana-program's entrypoint.
+#[cfg(feature = "solana-program")]
+#[macro_export]
+macro_rules! token_program {
+    ($operations:ty) => {
+        $crate::token_program!($operations, len = $crate::token::Account::LEN);
+    };
+    ($operations:ty, len = $len:expr) => {
+        $crate::__native_entrypoint!($crate::token::native::dispatch::<$operations, { $len }>);
     };
 }

@@ -24,8 +24,10 @@ struct Column {
 /// The token record: each framework's floor, the pinocchio rows the
 /// frameworks' types correspond to (a cast: bytemuck; a decode and encode:
 /// borsh), in the `at_least` shape, which accepts a longer account as
-/// Anchor does (typhoon's cast wants the exact length).
-const TOKEN: [Column; 8] = [
+/// Anchor does (typhoon's cast wants the exact length); the same crates
+/// and SPL's `Pack` on solana-program's entrypoint (the `exact` shape, as
+/// `Pack` checks it).
+const TOKEN: [Column; 16] = [
     column(
         "pinocchio floor",
         Framework::Pinocchio,
@@ -46,6 +48,62 @@ const TOKEN: [Column; 8] = [
         Family::Token,
         Shape::AtLeast,
         "borsh",
+    ),
+    column(
+        "solana-program floor",
+        Framework::SolanaProgram,
+        Family::Token,
+        Shape::Exact,
+        "noop",
+    ),
+    column(
+        "solana-program + bytemuck",
+        Framework::SolanaProgram,
+        Family::Token,
+        Shape::Exact,
+        "token/bytemuck",
+    ),
+    column(
+        "solana-program + borsh",
+        Framework::SolanaProgram,
+        Family::Token,
+        Shape::Exact,
+        "token/borsh",
+    ),
+    column(
+        "solana-program + `Pack`",
+        Framework::SolanaProgram,
+        Family::Token,
+        Shape::Exact,
+        "token/pack",
+    ),
+    column(
+        "Anchor 1.x floor",
+        Framework::Anchor1,
+        Family::Token,
+        Shape::Exact,
+        "noop",
+    ),
+    column(
+        "Anchor 1.x `Account<T>`",
+        Framework::Anchor1,
+        Family::Token,
+        Shape::Exact,
+        "token/account",
+    ),
+    column(
+        "Anchor 1.x `AccountLoader<T>`",
+        Framework::Anchor1,
+        Family::Token,
+        Shape::Exact,
+        "token/account_loader",
+    ),
+    column(
+        "Anchor 1.x `LazyAccount<T>`",
+        Framework::Anchor1,
+        Family::Token,
+        Shape::Exact,
+        "token/lazy_account",
     ),
     column(
         "Anchor 2 floor",
@@ -189,7 +247,7 @@ impl Run {
             return String::new();
         }
         let mut out = String::from(
-            "\n## Frameworks: Anchor 2 and typhoon beside pinocchio\n\nThe same record and operations in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2 and typhoon beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`, the token record only), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
         );
         out.push_str("\n### Token record\n\n");
         header(&mut out, "operation", &TOKEN);
