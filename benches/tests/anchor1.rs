@@ -11,12 +11,14 @@ use benches::{
             CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DISCRIMINATOR_MISMATCH,
             DISCRIMINATOR_NOT_FOUND, EVENT_INSTRUCTION_STUB, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS,
             OWNED_BY_WRONG_PROGRAM,
+            calls::{self, CONSTRAINT_ADDRESS, CONSTRAINT_SIGNER, Call, DID_NOT_DESERIALIZE_ARGS},
             token::{self, AccountType, LAZY_ACCOUNT_PANICS},
         },
         anchor2::calls::EVENT_IX_TAG,
     },
     hostile::{self, LoggedMollusk, Outcome},
     token::fixture,
+    token::record::Encoding,
 };
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use mollusk_svm::Mollusk;
@@ -258,7 +260,7 @@ fn hostile_input_meets_the_contract() {
     let damaged = (any::<[u8; 160]>(), hostile::mutation())
         .prop_map(|(raw, mutation)| mutation.apply(&token::account(&raw)));
     let data = prop_oneof![3 => raw, 3 => damaged, 1 => vec(any::<u8>(), 0..200)];
-    for program in &programs {
+    for program in programs.iter().filter(|p| !calls::holds_calls(p)) {
         let strategy = (
             instruction_data.clone(),
             data.clone(),
@@ -296,4 +298,200 @@ fn hostile_input_meets_the_contract() {
             },
         );
     }
+}
+
+fn calls_program(programs: &[Program]) -> &Program {
+    programs
+        .iter()
+        .find(|p| calls::holds_calls(p))
+        .expect("programs/anchor1/token/args_and_events")
+}
+
+/// Each handler on the fixture: exactly `close_authority` stored at the
+/// start of account [0], the rest as it was, and what it emits (the
+/// case's run checks the `Program data:` line or the self-CPI, byte for
+/// byte), written out here.
+#[test]
+fn calls_store_one_field_and_emit_the_record() {
+    let (programs, mollusk) = load();
+    let program = calls_program(&programs);
+    let record = Encoding::Raw.fixture();
+    let mut failures = Vec::new();
+    for call in Call::ALL {
+        let input = calls::valid_input(program, call, &record);
+        let mut after = vec![0x77; 48];
+        after[..32].copy_from_slice(&record[128..160]);
+        let event = [
+            &benches::frameworks::anchor2::discriminator("event", "TokenRecord")[..],
+            &record,
+        ]
+        .concat();
+        let emits = match call {
+            Call::SetRecord => None,
+            Call::EmitEvent => Some(benches::Emitted::Log(event)),
+            Call::EmitCpi => Some(benches::Emitted::SelfCpi(
+                [&EVENT_IX_TAG[..], &event].concat(),
+            )),
+        };
+        assert_eq!(calls::emitted(program, &input), emits, "{}", call.name());
+        let case = calls::case(program, call.name(), &input);
+        assert_eq!(case.expected, benches::Expected::Success(after));
+        if let Err(e) = case.run(&mollusk) {
+            failures.push(e.to_string());
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Each of the handlers' refusals on an input made for it, every account
+/// unchanged, and what they accept (bytes after the argument).
+#[test]
+fn calls_refuse_as_anchor_1x_does() {
+    let (programs, mollusk) = load();
+    let mollusk = LoggedMollusk::new(mollusk);
+    let program = calls_program(&programs);
+    let record = Encoding::Raw.fixture();
+    let mut failures = Vec::new();
+    for call in Call::ALL {
+        let valid = calls::valid_input(program, call, &record);
+        let stored = calls::expected(program, &valid).unwrap();
+        let mut cases = vec![
+            (
+                "no instruction data",
+                valid.with(|i| i.instruction_data.clear()),
+                Err(FALLBACK_NOT_FOUND),
+            ),
+            (
+                "Anchor's event tag, unsigned",
+                valid.with(|i| i.instruction_data = EVENT_IX_TAG.to_vec()),
+                Err(CONSTRAINT_SIGNER),
+            ),
+            (
+                "Anchor's event tag, no accounts",
+                valid.with(|i| {
+                    i.instruction_data = EVENT_IX_TAG.to_vec();
+                    i.account_count = 0;
+                }),
+                Err(ProgramError::NotEnoughAccountKeys),
+            ),
+            (
+                "an argument one byte short",
+                valid.with(|i| {
+                    i.instruction_data.pop();
+                }),
+                Err(DID_NOT_DESERIALIZE_ARGS),
+            ),
+            (
+                "an argument one byte short, no accounts",
+                valid.with(|i| {
+                    i.instruction_data.pop();
+                    i.account_count = 0;
+                }),
+                Err(DID_NOT_DESERIALIZE_ARGS),
+            ),
+            (
+                "bytes after the argument",
+                valid.with(|i| i.instruction_data.push(1)),
+                Ok(stored.clone()),
+            ),
+            (
+                "no accounts",
+                valid.with(|i| i.account_count = 0),
+                Err(NOT_ENOUGH_KEYS),
+            ),
+            (
+                "account [0] read-only",
+                valid.with(|i| i.writable = false),
+                Err(CONSTRAINT_MUT),
+            ),
+            (
+                "account [0] 31 bytes",
+                valid.with(|i| i.data.truncate(31)),
+                Err(ProgramError::AccountDataTooSmall),
+            ),
+        ];
+        if call == Call::EmitCpi {
+            cases.push((
+                "two accounts",
+                valid.with(|i| i.account_count = 2),
+                Err(NOT_ENOUGH_KEYS),
+            ));
+            cases.push((
+                "another event authority",
+                valid.with(|i| i.owner_key = WRONG_KEY),
+                Err(CONSTRAINT_ADDRESS),
+            ));
+        }
+        for (label, input, want) in cases {
+            let label = format!("{} ({label})", call.name());
+            let result = Case::expecting(program, &label, &input, want).and_then(|_| {
+                let case = calls::case(program, &label, &input);
+                let (result, outcome) = mollusk.run(&case);
+                if let Outcome::Fault(m) | Outcome::ChangedBeforeFailure(m) = outcome {
+                    return Err(format!("{label}: {m}"));
+                }
+                case.check(&result).map_err(|e| e.to_string())
+            });
+            if let Err(e) = result {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// 1,000 random and hostile calls of the handlers: each discriminator or
+/// Anchor's event tag with a record cut or extended at random, 0 to 3
+/// accounts, either writable flag, the event authority or another key,
+/// account [0] of 0 to 64 bytes.
+#[test]
+fn calls_hostile_input_meets_the_contract() {
+    let (programs, mollusk) = load();
+    let mollusk = LoggedMollusk::new(mollusk);
+    let program = calls_program(&programs);
+    let tags: Vec<Vec<u8>> = Call::ALL
+        .iter()
+        .map(|call| calls::valid_input(program, *call, &[]).instruction_data)
+        .chain([EVENT_IX_TAG.to_vec()])
+        .collect();
+    let instruction_data = prop_oneof![
+        8 => (proptest::sample::select(tags), vec(any::<u8>(), 150..=170))
+            .prop_map(|(tag, args)| [tag, args].concat()),
+        1 => vec(any::<u8>(), 0..12),
+    ];
+    let authority = calls::valid_input(program, Call::EmitCpi, &[]).owner_key;
+    let strategy = (
+        instruction_data,
+        vec(any::<u8>(), 0..64),
+        0..=3usize,
+        prop::bool::weighted(0.8),
+        prop::bool::weighted(0.8),
+    );
+    hostile::run_cases(
+        &program.label(),
+        1_000,
+        strategy,
+        |(instruction_data, data, account_count, writable, right_authority)| {
+            let input = Input {
+                instruction_data,
+                account_count,
+                writable,
+                data,
+                owner_key: if right_authority {
+                    authority
+                } else {
+                    WRONG_KEY
+                },
+            };
+            let case = calls::case(program, "hostile input", &input);
+            let (result, outcome) = mollusk.run(&case);
+            if let Outcome::Fault(m) | Outcome::ChangedBeforeFailure(m) = &outcome {
+                return Err(m.clone());
+            }
+            case.check(&result).map_err(|e| e.to_string())?;
+            case.check_emitted(&result, &mollusk.messages())
+                .map_err(|e| e.to_string())?;
+            Ok(outcome.name())
+        },
+    );
 }

@@ -5,6 +5,7 @@
 //! `account:<Type>`); the errors are Anchor 1.x's own `ErrorCode`s,
 //! returned as `Custom(code)`.
 
+pub mod calls;
 pub mod token;
 
 use solana_program_error::ProgramError;
@@ -33,6 +34,9 @@ pub const OWNED_BY_WRONG_PROGRAM: ProgramError = ProgramError::Custom(3007);
 
 /// What `input` must produce in an Anchor 1.x program.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    if calls::holds_calls(program) {
+        return calls::expected(program, input);
+    }
     match (program.family, program.name.as_str()) {
         (_, "noop") => token::expected_noop(input),
         (Family::Token, _) => token::expected(token::AccountType::of(program), input),
@@ -41,7 +45,8 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
 }
 
 /// Each Anchor 1.x program's benchmark calls: the token family's three
-/// operations (the floor's too).
+/// operations (the floor's too), and the arguments-and-events program's
+/// handlers.
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
     let mut cases = Vec::new();
     for program in programs {
@@ -51,7 +56,11 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
                 program.label()
             )));
         }
-        cases.extend(token::cases(program));
+        if calls::holds_calls(program) {
+            cases.extend(calls::cases(program));
+        } else {
+            cases.extend(token::cases(program));
+        }
     }
     Ok(cases)
 }

@@ -5,7 +5,10 @@
 use std::fmt::Write as _;
 
 use crate::{
-    frameworks::anchor2::calls::{Call, FOLDER},
+    frameworks::{
+        anchor1,
+        anchor2::calls::{Call, FOLDER},
+    },
     metadata::INSTANCES,
     report::{Measurement, Run},
     workspace::{Family, Framework, Shape},
@@ -281,6 +284,7 @@ impl Run {
             }
         }
         out.push_str(&self.calls_section());
+        out.push_str(&self.anchor1_calls_section());
         out
     }
 }
@@ -358,6 +362,37 @@ impl Run {
                 ratio(|(_, own)| own),
             );
         }
+        out
+    }
+}
+
+impl Run {
+    /// The Anchor 1.x arguments and events on the token record: each
+    /// handler's CUs, and what its emit adds to `set_record`.
+    pub fn anchor1_calls_section(&self) -> String {
+        let program = format!("token/{}", anchor1::calls::FOLDER);
+        let find = |call: anchor1::calls::Call| {
+            self.frameworks.iter().find(|m| {
+                m.framework == Framework::Anchor1
+                    && m.program == program
+                    && m.operation == call.name()
+            })
+        };
+        let [Some(base), Some(emit), Some(cpi)] = anchor1::calls::Call::ALL.map(find) else {
+            return String::new();
+        };
+        let mut out = String::from(
+            "\nAnchor 1.x (`programs/anchor1/token/args_and_events`, anchor-lang 1.2.2): the token record as the argument (borsh), stored the same way; `emit!` logs the record with borsh, `emit_cpi!` passes it to the program itself. In brackets, what the emit adds to `set_record`.\n\n| record | `set_record` (arguments) | `emit!` | `emit_cpi!` |\n|---|---:|---:|---:|\n",
+        );
+        let _ = writeln!(
+            out,
+            "| token | {} | {} (+{}) | {} (+{}) |",
+            base.cus,
+            emit.cus,
+            emit.cus - base.cus,
+            cpi.cus,
+            cpi.cus - base.cus
+        );
         out
     }
 }

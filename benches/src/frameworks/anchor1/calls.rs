@@ -1,0 +1,165 @@
+//! The token record as Anchor 1.x instruction arguments and as its event
+//! (`programs/anchor1/token/args_and_events`). Each handler takes the
+//! record as its one argument and stores its `close_authority` at the
+//! start of account [0]; `emit_event` then logs the record (`emit!`),
+//! `emit_cpi` passes it to the program itself (`emit_cpi!`). Anchor 1.x's
+//! checks, in its order (anchor-syn 1.2.2's `dispatch` and handlers; each
+//! on an input made for it in benches/tests/anchor1.rs):
+//! - a handler's discriminator, else data led by Anchor's event tag is its
+//!   self-CPI: account [0] must be there (`NotEnoughAccountKeys`) and sign
+//!   (`Custom(2002)`, `ConstraintSigner`); the harness never signs it, so
+//!   such a call fails; anything else is `Custom(101)`;
+//! - the argument's borsh encoding, before any account (`Custom(102)`,
+//!   `InstructionDidNotDeserialize`; trailing bytes ignored);
+//! - the handler's accounts: one, `emit_cpi` three (`Custom(3005)`); then
+//!   account [0] writable (`Custom(2000)`); for `emit_cpi`, account [1]
+//!   the event authority (its `address` constraint, `Custom(2012)`);
+//! - account [0] long enough for the stored field (`AccountDataTooSmall`).
+//!
+//! A success writes only the stored field and emits the discriminator of
+//! `event:TokenRecord` and the record's borsh encoding: one `Program data:`
+//! line, or for `emit_cpi` one inner instruction to the program itself,
+//! Anchor's event tag before them.
+
+use solana_program_error::ProgramError;
+
+use super::{CONSTRAINT_MUT, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS};
+use crate::{
+    Case, Emitted, Input, Program,
+    frameworks::anchor2::{
+        calls::{EVENT_IX_TAG, case_emitting, event_authority},
+        discriminator, instruction,
+    },
+    token::record::{ACCOUNT_LEN, Encoding},
+};
+
+/// The folder of the program, under `programs/anchor1/token/`.
+pub const FOLDER: &str = "args_and_events";
+/// `InstructionDidNotDeserialize`: the arguments do not decode.
+pub const DID_NOT_DESERIALIZE_ARGS: ProgramError = ProgramError::Custom(102);
+/// `ConstraintSigner`: the event authority did not sign the self-CPI.
+pub const CONSTRAINT_SIGNER: ProgramError = ProgramError::Custom(2002);
+/// `ConstraintAddress`: account [1] is not the event authority.
+pub const CONSTRAINT_ADDRESS: ProgramError = ProgramError::Custom(2012);
+
+const DISCRIMINATOR_LEN: usize = 8;
+/// The stored field: the record's `close_authority`, its last 32 bytes.
+const STORED: std::ops::Range<usize> = ACCOUNT_LEN - 32..ACCOUNT_LEN;
+
+/// Whether `program` is the arguments-and-events program.
+pub fn holds_calls(program: &Program) -> bool {
+    program.name.ends_with(&format!("/{FOLDER}"))
+}
+
+/// A handler of the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// The arguments alone.
+    SetRecord,
+    /// `emit!` (borsh, logged).
+    EmitEvent,
+    /// `emit_cpi!` (borsh, in a self-CPI).
+    EmitCpi,
+}
+
+impl Call {
+    pub const ALL: [Call; 3] = [Call::SetRecord, Call::EmitEvent, Call::EmitCpi];
+
+    /// The handler's name, which is also its row's operation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Call::SetRecord => "set_record",
+            Call::EmitEvent => "emit_event",
+            Call::EmitCpi => "emit_cpi",
+        }
+    }
+
+    /// The handler a discriminator names.
+    fn named(instruction_data: &[u8]) -> Option<Call> {
+        let tag = instruction_data.get(..DISCRIMINATOR_LEN)?;
+        Call::ALL
+            .into_iter()
+            .find(|call| instruction(call.name()) == tag)
+    }
+
+    /// How many accounts its handler takes.
+    fn accounts(self) -> usize {
+        if self == Call::EmitCpi { 3 } else { 1 }
+    }
+}
+
+/// The benchmark call of `call` with `record` (its borsh encoding):
+/// account [0] 48 bytes of `0x77`, writable; for `emit_cpi`, the event
+/// authority and the program after it.
+pub fn valid_input(program: &Program, call: Call, record: &[u8]) -> Input {
+    Input {
+        instruction_data: [&instruction(call.name())[..], record].concat(),
+        account_count: call.accounts(),
+        writable: true,
+        data: vec![0x77; 48],
+        owner_key: event_authority(program).to_bytes(),
+    }
+}
+
+/// The case of `input` on `program`, emitting what the contract says.
+pub fn case(program: &Program, operation: &str, input: &Input) -> Case {
+    case_emitting(program, operation, input, emitted(program, input))
+}
+
+/// Each handler's benchmark call on the token family's fixture.
+pub fn cases(program: &Program) -> Vec<Case> {
+    let record = Encoding::Raw.fixture();
+    Call::ALL
+        .into_iter()
+        .map(|call| case(program, call.name(), &valid_input(program, call, &record)))
+        .collect()
+}
+
+/// What `input` must produce (the module's contract): account [0]'s data
+/// after it, or the error.
+pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    let data = &input.instruction_data;
+    let Some(call) = Call::named(data) else {
+        if data.starts_with(&EVENT_IX_TAG) {
+            return Err(if input.account_count < 1 {
+                ProgramError::NotEnoughAccountKeys
+            } else {
+                CONSTRAINT_SIGNER
+            });
+        }
+        return Err(FALLBACK_NOT_FOUND);
+    };
+    let record = data
+        .get(DISCRIMINATOR_LEN..DISCRIMINATOR_LEN + ACCOUNT_LEN)
+        .ok_or(DID_NOT_DESERIALIZE_ARGS)?;
+    if input.account_count < call.accounts() {
+        return Err(NOT_ENOUGH_KEYS);
+    }
+    if !input.writable {
+        return Err(CONSTRAINT_MUT);
+    }
+    if call == Call::EmitCpi && input.owner_key != event_authority(program).to_bytes() {
+        return Err(CONSTRAINT_ADDRESS);
+    }
+    let mut after = input.data.clone();
+    after
+        .get_mut(..STORED.len())
+        .ok_or(ProgramError::AccountDataTooSmall)?
+        .copy_from_slice(&record[STORED]);
+    Ok(after)
+}
+
+/// What a successful `input` must emit: the event's discriminator and the
+/// record's encoding, logged or (`emit_cpi`) after Anchor's event tag in a
+/// self-CPI; nothing for `set_record` or a call that fails.
+pub fn emitted(program: &Program, input: &Input) -> Option<Emitted> {
+    expected(program, input).ok()?;
+    let data = &input.instruction_data;
+    let record = &data[DISCRIMINATOR_LEN..DISCRIMINATOR_LEN + ACCOUNT_LEN];
+    let event = [&discriminator("event", "TokenRecord")[..], record].concat();
+    match Call::named(data)? {
+        Call::SetRecord => None,
+        Call::EmitEvent => Some(Emitted::Log(event)),
+        Call::EmitCpi => Some(Emitted::SelfCpi([&EVENT_IX_TAG[..], &event].concat())),
+    }
+}
