@@ -16,6 +16,7 @@ METADATA := $(call programs_of,metadata)
 # The Anchor 1.x programs (a workspace of their own, built with std): per family, and the floor.
 ANCHOR1 := programs/anchor1
 ANCHOR1_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR1)/token/*/Cargo.toml)))
+ANCHOR1_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR1)/metadata/*/Cargo.toml)))
 # The Anchor 2 programs (a workspace of their own): per family, and the floor.
 ANCHOR2 := programs/anchor2
 ANCHOR2_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/token/*/Cargo.toml)))
@@ -98,12 +99,12 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
 	@$(MAKE) --no-print-directory build-solana-program build-anchor1 build-anchor2 build-typhoon
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape and on solana-program: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
@@ -124,6 +125,7 @@ build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-p
 
 build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
 	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
+	@$(BUILD) anchor1/metadata "" $(ANCHOR1_METADATA)
 	@$(BUILD) anchor1 "" $(ANCHOR1)/noop
 
 build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs (programs/anchor2) and Anchor's floor

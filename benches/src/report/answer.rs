@@ -111,7 +111,7 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 13] = [
+const FRAMEWORKS: [FrameworkPath; 14] = [
     FrameworkPath {
         path: "solana-program `entrypoint!` + borsh",
         framework: Framework::SolanaProgram,
@@ -147,6 +147,15 @@ const FRAMEWORKS: [FrameworkPath; 13] = [
         shape: Shape::Exact,
         read: "read_owner",
         write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Anchor 1.x `Account<T>`, metadata record",
+        framework: Framework::Anchor1,
+        family: Family::Metadata,
+        program: "metadata/account",
+        shape: Shape::Exact,
+        read: "read_royalty",
+        write: "set_uri",
     },
     FrameworkPath {
         path: "Anchor 1.x `AccountLoader<T>` (zero-copy)",

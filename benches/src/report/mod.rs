@@ -135,8 +135,9 @@ impl Provenance {
                 };
                 crates.insert(name, version);
             }
-            if framework.workspace() == "." {
-                // Built in this workspace: its crates are in `lock` above.
+            if matches!(framework, Framework::SolanaProgram | Framework::Anchor1) {
+                // Built in this workspace (its crates are in `lock` above),
+                // or on neither pinocchio nor wincode (Anchor 1.x).
                 continue;
             }
             for name in ["pinocchio", "wincode"] {

@@ -1,11 +1,13 @@
 //! The Anchor 1.x programs (`programs/anchor1/`, anchor-lang 1.2.2) on the
-//! harness side: the token family's contract as Anchor 1.x states it (an
+//! harness side: the token and metadata families' contracts as Anchor 1.x
+//! states them (an
 //! oracle, as for every program) and the benchmark cases. The
 //! discriminators are Anchor's, as in Anchor 2 (`global:<instruction>`,
 //! `account:<Type>`); the errors are Anchor 1.x's own `ErrorCode`s,
 //! returned as `Custom(code)`.
 
 pub mod calls;
+pub mod metadata;
 pub mod token;
 
 use solana_program_error::ProgramError;
@@ -32,6 +34,40 @@ pub const NOT_ENOUGH_KEYS: ProgramError = ProgramError::Custom(3005);
 /// `AccountOwnedByWrongProgram`.
 pub const OWNED_BY_WRONG_PROGRAM: ProgramError = ProgramError::Custom(3007);
 
+/// What the oracle answers where an Anchor 1.x program aborts instead of
+/// returning an error: a panic in Anchor's own code (`LazyAccount<T>`'s
+/// loaders slice the data unchecked) or an allocation the heap cannot hold
+/// (borsh preallocates up to 1 MiB for a `String` whose length prefix
+/// claims more than the data holds). No program error has this code, so a
+/// test that meets it expects an abort (`SBF program panicked`).
+pub const ABORTS: ProgramError = ProgramError::Custom(u32::MAX);
+/// What the oracle answers where a `String`'s claimed length is within
+/// [`HEAP_BAND`] below the heap: whether borsh's preallocation fits depends
+/// on what the entrypoint and earlier decodes took from the heap, so the
+/// program either aborts or refuses the bytes as they do not decode.
+pub const MAY_ABORT: ProgramError = ProgramError::Custom(u32::MAX - 1);
+/// solana-program's allocator: 32 KiB (`HEAP_LENGTH`), whatever frame the
+/// transaction requests.
+pub const HEAP: usize = 32 * 1024;
+/// How much of [`HEAP`] the oracle allows the entrypoint and earlier
+/// decodes to have taken before a `String`'s preallocation.
+pub const HEAP_BAND: usize = 2 * 1024;
+
+/// What a `String` whose length prefix claims `len` bytes, more than the
+/// data holds, does to borsh in an Anchor 1.x program: an allocation of
+/// `min(len, 1 MiB)` bytes that aborts where it cannot fit, else the
+/// decode's `error`.
+pub fn string_claim(len: usize, error: ProgramError) -> ProgramError {
+    let preallocated = len.min(1 << 20);
+    if preallocated >= HEAP {
+        ABORTS
+    } else if preallocated >= HEAP - HEAP_BAND {
+        MAY_ABORT
+    } else {
+        error
+    }
+}
+
 /// What `input` must produce in an Anchor 1.x program.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
     if calls::holds_calls(program) {
@@ -40,26 +76,27 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     match (program.family, program.name.as_str()) {
         (_, "noop") => token::expected_noop(input),
         (Family::Token, _) => token::expected(token::AccountType::of(program), input),
-        (family, _) => unreachable!("no Anchor 1.x contract for the {family:?} family"),
+        (Family::Metadata, _) => metadata::expected(input),
+        (Family::Message, _) => unreachable!("no Anchor 1.x program of the message family"),
     }
 }
 
 /// Each Anchor 1.x program's benchmark calls: the token family's three
-/// operations (the floor's too), and the arguments-and-events program's
-/// handlers.
+/// operations (the floor's too), the metadata family's five on each
+/// instance, and the arguments-and-events program's handlers.
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
     let mut cases = Vec::new();
     for program in programs {
-        if program.family != Family::Token {
-            return Err(HarnessError::Report(format!(
-                "{}: only the token family has an Anchor 1.x contract",
-                program.label()
-            )));
-        }
-        if calls::holds_calls(program) {
-            cases.extend(calls::cases(program));
-        } else {
-            cases.extend(token::cases(program));
+        match program.family {
+            _ if calls::holds_calls(program) => cases.extend(calls::cases(program)),
+            Family::Token => cases.extend(token::cases(program)),
+            Family::Metadata => cases.extend(metadata::cases(program)),
+            Family::Message => {
+                return Err(HarnessError::Report(format!(
+                    "{}: the message family has no Anchor 1.x contract",
+                    program.label()
+                )));
+            }
         }
     }
     Ok(cases)

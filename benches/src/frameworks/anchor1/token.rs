@@ -27,13 +27,13 @@
 //! `LazyAccount<T>` on an account too short for a field it loads does not
 //! return an error: anchor-lang's generated `load_<field>` slices the data
 //! without a bounds check and the program panics (it aborts);
-//! [`expected`] says so with [`LAZY_ACCOUNT_PANICS`].
+//! [`expected`] says so with [`ABORTS`](super::ABORTS).
 
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use solana_program_error::ProgramError;
 
 use super::{
-    CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DISCRIMINATOR_MISMATCH,
+    ABORTS, CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DISCRIMINATOR_MISMATCH,
     DISCRIMINATOR_NOT_FOUND, EVENT_INSTRUCTION_STUB, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS,
 };
 use crate::{
@@ -44,11 +44,6 @@ use crate::{
 
 /// The `#[account]` type's name in the token programs.
 pub const RECORD_TYPE: &str = "TokenRecord";
-/// What the oracle answers where Anchor 1.x's `LazyAccount<T>` panics (a
-/// slice past the data's end in its generated loader): no program error
-/// has this code, so a test that meets it knows to expect an abort.
-pub const LAZY_ACCOUNT_PANICS: ProgramError = ProgramError::Custom(u32::MAX);
-
 const DISCRIMINATOR_LEN: usize = 8;
 const RECORD_END: usize = DISCRIMINATOR_LEN + ACCOUNT_LEN;
 const OWNER: std::ops::Range<usize> = DISCRIMINATOR_LEN + 32..DISCRIMINATOR_LEN + 64;
@@ -153,7 +148,7 @@ pub fn expected(account_type: AccountType, input: &Input) -> Result<Vec<u8>, Pro
         AccountType::AccountLoader => {}
         // `has_one` loads `owner` alone, slicing the data for it.
         AccountType::LazyAccount if checks_owner && data.len() < OWNER.end => {
-            return Err(LAZY_ACCOUNT_PANICS);
+            return Err(ABORTS);
         }
         AccountType::LazyAccount => {}
     }
@@ -164,7 +159,7 @@ pub fn expected(account_type: AccountType, input: &Input) -> Result<Vec<u8>, Pro
     // other field to encode the record back on exit: each slice past the
     // data's end panics.
     if account_type == AccountType::LazyAccount && writes && !whole {
-        return Err(LAZY_ACCOUNT_PANICS);
+        return Err(ABORTS);
     }
     let mut after = data.clone();
     if writes {

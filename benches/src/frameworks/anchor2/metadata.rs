@@ -80,9 +80,10 @@ pub fn authority_of(data: &[u8]) -> Option<[u8; 32]> {
     Some(record.update_authority)
 }
 
-/// The operation and its decoded arguments.
+/// The operation and its decoded arguments (Anchor 1.x's too: the same
+/// discriminators and borsh arguments).
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Call {
+pub(crate) enum Call {
     Full,
     ReadCollection([u8; 32]),
     VerifyCreator,
@@ -94,14 +95,14 @@ impl Call {
     /// The call in `instruction_data`, as Anchor decodes it: the
     /// discriminator, then each argument (trailing bytes are ignored).
     /// The operation its discriminator names.
-    fn name(instruction_data: &[u8]) -> Option<&'static str> {
+    pub(crate) fn name(instruction_data: &[u8]) -> Option<&'static str> {
         let tag = instruction_data.get(..DISCRIMINATOR_LEN)?;
         OPERATIONS.into_iter().find(|op| instruction(op) == tag)
     }
 
     /// The call: the operation and its arguments (`None` where they do not
     /// decode).
-    fn parse(instruction_data: &[u8]) -> Option<Self> {
+    pub(crate) fn parse(instruction_data: &[u8]) -> Option<Self> {
         let name = Self::name(instruction_data)?;
         let args = &instruction_data[DISCRIMINATOR_LEN..];
         Some(match name {
@@ -120,12 +121,12 @@ impl Call {
 }
 
 /// Whether the operation named `name` writes account [0].
-fn writes(name: &str) -> bool {
+pub(crate) fn writes(name: &str) -> bool {
     matches!(name, "full" | "verify_creator" | "set_uri")
 }
 
 /// Whether the operation named `name` checks the update authority.
-fn checks_authority(name: &str) -> bool {
+pub(crate) fn checks_authority(name: &str) -> bool {
     matches!(name, "full" | "set_uri")
 }
 

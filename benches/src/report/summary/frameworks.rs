@@ -146,8 +146,8 @@ const TOKEN: [Column; 16] = [
 ];
 
 /// The metadata record: pinocchio with wincode in borsh's format (the
-/// codec `BorshAccount<T>` runs) and with borsh, and Anchor 2.
-const METADATA: [Column; 3] = [
+/// codec `BorshAccount<T>` runs) and with borsh, Anchor 1.x and Anchor 2.
+const METADATA: [Column; 4] = [
     column(
         "pinocchio + wincode",
         Framework::Pinocchio,
@@ -161,6 +161,13 @@ const METADATA: [Column; 3] = [
         Family::Metadata,
         Shape::Exact,
         "borsh",
+    ),
+    column(
+        "Anchor 1.x `Account<T>`",
+        Framework::Anchor1,
+        Family::Metadata,
+        Shape::Exact,
+        "metadata/account",
     ),
     column(
         "Anchor 2 `BorshAccount<T>`",
@@ -250,7 +257,7 @@ impl Run {
             return String::new();
         }
         let mut out = String::from(
-            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2 and typhoon beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`, the token record only), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2 and typhoon beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
         );
         out.push_str("\n### Token record\n\n");
         header(&mut out, "operation", &TOKEN);

@@ -1,0 +1,136 @@
+//! The metadata family's record in Anchor 1.x, as `Account<T>`: its borsh
+//! encoding behind the `Metadata` discriminator, in an account sized for
+//! the largest record, the same bytes and calls as Anchor 2's
+//! (`anchor2::metadata`). Anchor 1.x's checks, in its order: the
+//! instruction discriminator (`Custom(101)`, `Custom(1500)` for the event
+//! tag); the arguments' borsh encoding (`Custom(102)`; a uri that is not
+//! UTF-8 is one: Anchor 1.x decodes them before the accounts); account [0]
+//! there (`Custom(3005)`), the discriminator (`Custom(3001)`,
+//! `Custom(3002)`) and the record's borsh decoding (`Custom(3003)`);
+//! account [1] there (`Custom(3005)`); account [0] writable for `full`,
+//! `verify_creator` and `set_uri` (`Custom(2000)`); account [1] the update
+//! authority for `full` and `set_uri` (`has_one`, `Custom(2001)`); then the
+//! operation's own refusals, the family's `InvalidArgument`, and for
+//! `set_uri` a record that would not fit the account (`InvalidAccountData`).
+//! The record's bounds are not checked on load. A `String` (the uri
+//! argument, the record's name, symbol and uri) whose length prefix claims
+//! more than the data holds makes borsh preallocate `min(claim, 1 MiB)`
+//! bytes: past the heap the program aborts ([`super::string_claim`]). A write encodes the record
+//! back from byte 8; unlike the family (and Anchor 2), bytes a shorter
+//! encoding frees keep what they held: Anchor 1.x's writer does not clear
+//! them.
+
+use borsh::BorshDeserialize;
+use common::metadata::{MAX_URI, Metadata};
+use solana_program_error::ProgramError;
+
+use super::{
+    CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DISCRIMINATOR_MISMATCH,
+    DISCRIMINATOR_NOT_FOUND, EVENT_INSTRUCTION_STUB, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS,
+    calls::DID_NOT_DESERIALIZE_ARGS, string_claim,
+};
+use crate::{
+    Input,
+    frameworks::anchor2::{
+        calls::EVENT_IX_TAG,
+        discriminator,
+        metadata::{Call, RECORD_TYPE, checks_authority, writes},
+    },
+    metadata::contract::{read_collection, read_royalty, verify_creator},
+};
+
+pub use crate::frameworks::anchor2::metadata::{account, authority_of, cases, valid_input};
+
+const DISCRIMINATOR_LEN: usize = 8;
+
+/// A `String` at the start of `bytes`, as borsh reads it: its length, then
+/// as many bytes (an oversized claim is [`string_claim`]'s), UTF-8; the
+/// bytes after it, or the decode's `error`.
+fn claimed_string(bytes: &[u8], error: ProgramError) -> Result<&[u8], ProgramError> {
+    let len = u32::from_le_bytes(*bytes.first_chunk().ok_or(error.clone())?) as usize;
+    let rest = &bytes[4..];
+    let text = rest
+        .get(..len)
+        .ok_or_else(|| string_claim(len, error.clone()))?;
+    std::str::from_utf8(text).map_err(|_| error)?;
+    Ok(&rest[len..])
+}
+
+/// The record's decode up to its last string (the key's tag, two keys,
+/// then name, symbol and uri), where the only allocations that can fail
+/// are: an abort or a decode error, in borsh's order; the rest of the
+/// record is the host decode's to judge.
+fn strings_of_record(payload: &[u8]) -> Result<(), ProgramError> {
+    let tag = *payload.first().ok_or(DID_NOT_DESERIALIZE)?;
+    if tag > 4 {
+        return Err(DID_NOT_DESERIALIZE);
+    }
+    let mut rest = payload.get(1 + 64..).ok_or(DID_NOT_DESERIALIZE)?;
+    for _ in 0..3 {
+        rest = claimed_string(rest, DID_NOT_DESERIALIZE)?;
+    }
+    Ok(())
+}
+
+fn encode(metadata: &Metadata) -> Vec<u8> {
+    borsh::to_vec(metadata).expect("a record encodes")
+}
+
+/// What the Anchor 1.x metadata program must do with `input`.
+pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
+    let data = &input.instruction_data;
+    let name = Call::name(data).ok_or(if data.starts_with(&EVENT_IX_TAG) {
+        EVENT_INSTRUCTION_STUB
+    } else {
+        FALLBACK_NOT_FOUND
+    })?;
+    if name == "set_uri" {
+        claimed_string(&data[DISCRIMINATOR_LEN..], DID_NOT_DESERIALIZE_ARGS)?;
+    }
+    let call = Call::parse(data).ok_or(DID_NOT_DESERIALIZE_ARGS)?;
+    if input.account_count < 1 {
+        return Err(NOT_ENOUGH_KEYS);
+    }
+    let tag = input
+        .data
+        .get(..DISCRIMINATOR_LEN)
+        .ok_or(DISCRIMINATOR_NOT_FOUND)?;
+    if tag != discriminator("account", RECORD_TYPE) {
+        return Err(DISCRIMINATOR_MISMATCH);
+    }
+    let payload = &input.data[DISCRIMINATOR_LEN..];
+    strings_of_record(payload)?;
+    let mut record = Metadata::deserialize(&mut &payload[..]).map_err(|_| DID_NOT_DESERIALIZE)?;
+    if input.account_count < 2 {
+        return Err(NOT_ENOUGH_KEYS);
+    }
+    if writes(name) && !input.writable {
+        return Err(CONSTRAINT_MUT);
+    }
+    if checks_authority(name) && record.update_authority != input.owner_key {
+        return Err(CONSTRAINT_HAS_ONE);
+    }
+    match call {
+        Call::Full => record.primary_sale_happened = true,
+        Call::ReadCollection(key) => {
+            return read_collection(&record, &key).map(|()| input.data.clone());
+        }
+        Call::VerifyCreator => verify_creator(&mut record, &input.owner_key)?,
+        Call::ReadRoyalty(bps) => {
+            return read_royalty(&record, bps).map(|()| input.data.clone());
+        }
+        Call::SetUri(uri) => {
+            if !record.is_mutable || uri.len() > MAX_URI {
+                return Err(ProgramError::InvalidArgument);
+            }
+            record.uri = uri;
+            if DISCRIMINATOR_LEN + encode(&record).len() > input.data.len() {
+                return Err(ProgramError::InvalidAccountData);
+            }
+        }
+    }
+    let encoded = encode(&record);
+    let mut after = input.data.clone();
+    after[DISCRIMINATOR_LEN..DISCRIMINATOR_LEN + encoded.len()].copy_from_slice(&encoded);
+    Ok(after)
+}
