@@ -1,8 +1,9 @@
-//! The token record as Anchor 1.x instruction arguments and as its event
-//! (`programs/anchor1/token/args_and_events`). Each handler takes the
-//! record as its one argument and stores its `close_authority` at the
-//! start of account [0]; `emit_event` then logs the record (`emit!`),
-//! `emit_cpi` passes it to the program itself (`emit_cpi!`). Anchor 1.x's
+//! A family's record as Anchor 1.x instruction arguments and as its event
+//! (`programs/anchor1/<family>/args_and_events`). Each handler takes the
+//! record as its one argument and stores one field of it at the start of
+//! account [0] (the token record's `close_authority`, the metadata
+//! record's `seller_fee_basis_points`); `emit_event` then logs the record
+//! (`emit!`), `emit_cpi` passes it to the program itself (`emit_cpi!`). Anchor 1.x's
 //! checks, in its order (anchor-syn 1.2.2's `dispatch` and handlers; each
 //! on an input made for it in benches/tests/anchor1.rs):
 //! - a handler's discriminator, else data led by Anchor's event tag is its
@@ -10,30 +11,32 @@
 //!   (`Custom(2002)`, `ConstraintSigner`); the harness never signs it, so
 //!   such a call fails; anything else is `Custom(101)`;
 //! - the argument's borsh encoding, before any account (`Custom(102)`,
-//!   `InstructionDidNotDeserialize`; trailing bytes ignored);
+//!   `InstructionDidNotDeserialize`; trailing bytes ignored; a string
+//!   claiming more than the heap aborts, [`super::string_claim`]);
 //! - the handler's accounts: one, `emit_cpi` three (`Custom(3005)`); then
 //!   account [0] writable (`Custom(2000)`); for `emit_cpi`, account [1]
 //!   the event authority (its `address` constraint, `Custom(2012)`);
 //! - account [0] long enough for the stored field (`AccountDataTooSmall`).
 //!
 //! A success writes only the stored field and emits the discriminator of
-//! `event:TokenRecord` and the record's borsh encoding: one `Program data:`
+//! `event:<type>` and the record's borsh encoding: one `Program data:`
 //! line, or for `emit_cpi` one inner instruction to the program itself,
 //! Anchor's event tag before them.
 
 use solana_program_error::ProgramError;
 
-use super::{CONSTRAINT_MUT, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS};
+use super::{CONSTRAINT_MUT, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS, metadata};
 use crate::{
-    Case, Emitted, Input, Program,
+    Case, Emitted, Family, Input, Program,
     frameworks::anchor2::{
         calls::{EVENT_IX_TAG, case_emitting, event_authority},
         discriminator, instruction,
     },
+    metadata::{INSTANCES, instance},
     token::record::{ACCOUNT_LEN, Encoding},
 };
 
-/// The folder of the program, under `programs/anchor1/token/`.
+/// The folder of a family's program, under `programs/anchor1/<family>/`.
 pub const FOLDER: &str = "args_and_events";
 /// `InstructionDidNotDeserialize`: the arguments do not decode.
 pub const DID_NOT_DESERIALIZE_ARGS: ProgramError = ProgramError::Custom(102);
@@ -43,8 +46,6 @@ pub const CONSTRAINT_SIGNER: ProgramError = ProgramError::Custom(2002);
 pub const CONSTRAINT_ADDRESS: ProgramError = ProgramError::Custom(2012);
 
 const DISCRIMINATOR_LEN: usize = 8;
-/// The stored field: the record's `close_authority`, its last 32 bytes.
-const STORED: std::ops::Range<usize> = ACCOUNT_LEN - 32..ACCOUNT_LEN;
 
 /// Whether `program` is the arguments-and-events program.
 pub fn holds_calls(program: &Program) -> bool {
@@ -88,6 +89,33 @@ impl Call {
     }
 }
 
+/// The record's borsh encoding at the start of `args` (as Anchor decodes
+/// the argument, trailing bytes ignored), and the field a handler stores;
+/// or the decode's refusal.
+fn decode(family: Family, args: &[u8]) -> Result<(Vec<u8>, Vec<u8>), ProgramError> {
+    match family {
+        Family::Metadata => {
+            let (record, len) = metadata::decode_argument(args)?;
+            Ok((
+                args[..len].to_vec(),
+                record.seller_fee_basis_points.to_le_bytes().to_vec(),
+            ))
+        }
+        _ => {
+            let record = args.get(..ACCOUNT_LEN).ok_or(DID_NOT_DESERIALIZE_ARGS)?;
+            Ok((record.to_vec(), record[ACCOUNT_LEN - 32..].to_vec()))
+        }
+    }
+}
+
+/// The event type the program's record is.
+fn event_type(family: Family) -> &'static str {
+    match family {
+        Family::Metadata => "Metadata",
+        _ => "TokenRecord",
+    }
+}
+
 /// The benchmark call of `call` with `record` (its borsh encoding):
 /// account [0] 48 bytes of `0x77`, writable; for `emit_cpi`, the event
 /// authority and the program after it.
@@ -106,13 +134,28 @@ pub fn case(program: &Program, operation: &str, input: &Input) -> Case {
     case_emitting(program, operation, input, emitted(program, input))
 }
 
-/// Each handler's benchmark call on the token family's fixture.
+/// Each handler's benchmark call: the token family's fixture; the
+/// metadata family's three instances.
 pub fn cases(program: &Program) -> Vec<Case> {
-    let record = Encoding::Raw.fixture();
-    Call::ALL
-        .into_iter()
-        .map(|call| case(program, call.name(), &valid_input(program, call, &record)))
-        .collect()
+    match program.family {
+        Family::Metadata => INSTANCES
+            .into_iter()
+            .flat_map(|name| {
+                let record = borsh::to_vec(&instance(name)).expect("a record encodes");
+                Call::ALL.map(|call| {
+                    case(program, call.name(), &valid_input(program, call, &record))
+                        .with_instance(name, record.len())
+                })
+            })
+            .collect(),
+        _ => {
+            let record = Encoding::Raw.fixture();
+            Call::ALL
+                .into_iter()
+                .map(|call| case(program, call.name(), &valid_input(program, call, &record)))
+                .collect()
+        }
+    }
 }
 
 /// What `input` must produce (the module's contract): account [0]'s data
@@ -129,9 +172,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
         }
         return Err(FALLBACK_NOT_FOUND);
     };
-    let record = data
-        .get(DISCRIMINATOR_LEN..DISCRIMINATOR_LEN + ACCOUNT_LEN)
-        .ok_or(DID_NOT_DESERIALIZE_ARGS)?;
+    let (_, stored) = decode(program.family, &data[DISCRIMINATOR_LEN..])?;
     if input.account_count < call.accounts() {
         return Err(NOT_ENOUGH_KEYS);
     }
@@ -143,9 +184,9 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     }
     let mut after = input.data.clone();
     after
-        .get_mut(..STORED.len())
+        .get_mut(..stored.len())
         .ok_or(ProgramError::AccountDataTooSmall)?
-        .copy_from_slice(&record[STORED]);
+        .copy_from_slice(&stored);
     Ok(after)
 }
 
@@ -155,8 +196,12 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
 pub fn emitted(program: &Program, input: &Input) -> Option<Emitted> {
     expected(program, input).ok()?;
     let data = &input.instruction_data;
-    let record = &data[DISCRIMINATOR_LEN..DISCRIMINATOR_LEN + ACCOUNT_LEN];
-    let event = [&discriminator("event", "TokenRecord")[..], record].concat();
+    let (record, _) = decode(program.family, &data[DISCRIMINATOR_LEN..]).ok()?;
+    let event = [
+        &discriminator("event", event_type(program.family))[..],
+        &record,
+    ]
+    .concat();
     match Call::named(data)? {
         Call::SetRecord => None,
         Call::EmitEvent => Some(Emitted::Log(event)),

@@ -60,16 +60,27 @@ fn claimed_string(bytes: &[u8], error: ProgramError) -> Result<&[u8], ProgramErr
 /// then name, symbol and uri), where the only allocations that can fail
 /// are: an abort or a decode error, in borsh's order; the rest of the
 /// record is the host decode's to judge.
-fn strings_of_record(payload: &[u8]) -> Result<(), ProgramError> {
-    let tag = *payload.first().ok_or(DID_NOT_DESERIALIZE)?;
+fn strings_of(payload: &[u8], error: ProgramError) -> Result<(), ProgramError> {
+    let tag = *payload.first().ok_or(error.clone())?;
     if tag > 4 {
-        return Err(DID_NOT_DESERIALIZE);
+        return Err(error);
     }
-    let mut rest = payload.get(1 + 64..).ok_or(DID_NOT_DESERIALIZE)?;
+    let mut rest = payload.get(1 + 64..).ok_or(error.clone())?;
     for _ in 0..3 {
-        rest = claimed_string(rest, DID_NOT_DESERIALIZE)?;
+        rest = claimed_string(rest, error.clone())?;
     }
     Ok(())
+}
+
+/// The record as an instruction's argument at the start of `args`, as
+/// Anchor 1.x decodes it (borsh, trailing bytes ignored), and its
+/// encoding's length; an oversized string claim is
+/// [`string_claim`]'s, anything else that does not decode `Custom(102)`.
+pub fn decode_argument(args: &[u8]) -> Result<(Metadata, usize), ProgramError> {
+    strings_of(args, DID_NOT_DESERIALIZE_ARGS)?;
+    let mut rest = args;
+    let record = Metadata::deserialize(&mut rest).map_err(|_| DID_NOT_DESERIALIZE_ARGS)?;
+    Ok((record, args.len() - rest.len()))
 }
 
 fn encode(metadata: &Metadata) -> Vec<u8> {
@@ -99,7 +110,7 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
         return Err(DISCRIMINATOR_MISMATCH);
     }
     let payload = &input.data[DISCRIMINATOR_LEN..];
-    strings_of_record(payload)?;
+    strings_of(payload, DID_NOT_DESERIALIZE)?;
     let mut record = Metadata::deserialize(&mut &payload[..]).map_err(|_| DID_NOT_DESERIALIZE)?;
     if input.account_count < 2 {
         return Err(NOT_ENOUGH_KEYS);

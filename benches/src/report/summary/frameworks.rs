@@ -374,32 +374,40 @@ impl Run {
 }
 
 impl Run {
-    /// The Anchor 1.x arguments and events on the token record: each
-    /// handler's CUs, and what its emit adds to `set_record`.
+    /// The Anchor 1.x arguments and events on each record: each handler's
+    /// CUs, and what its emit adds to `set_record`.
     pub fn anchor1_calls_section(&self) -> String {
-        let program = format!("token/{}", anchor1::calls::FOLDER);
-        let find = |call: anchor1::calls::Call| {
-            self.frameworks.iter().find(|m| {
-                m.framework == Framework::Anchor1
-                    && m.program == program
-                    && m.operation == call.name()
-            })
-        };
-        let [Some(base), Some(emit), Some(cpi)] = anchor1::calls::Call::ALL.map(find) else {
-            return String::new();
-        };
-        let mut out = String::from(
-            "\nAnchor 1.x (`programs/anchor1/token/args_and_events`, anchor-lang 1.2.2): the token record as the argument (borsh), stored the same way; `emit!` logs the record with borsh, `emit_cpi!` passes it to the program itself. In brackets, what the emit adds to `set_record`.\n\n| record | `set_record` (arguments) | `emit!` | `emit_cpi!` |\n|---|---:|---:|---:|\n",
-        );
-        let _ = writeln!(
-            out,
-            "| token | {} | {} (+{}) | {} (+{}) |",
-            base.cus,
-            emit.cus,
-            emit.cus - base.cus,
-            cpi.cus,
-            cpi.cus - base.cus
-        );
+        let rows: Vec<(String, Family, Option<&str>)> =
+            std::iter::once(("token".to_string(), Family::Token, None))
+                .chain(INSTANCES.map(|i| (format!("metadata / {i}"), Family::Metadata, Some(i))))
+                .collect();
+        let mut out = String::new();
+        for (name, family, instance) in rows {
+            let program = format!("{}/{}", family.name(), anchor1::calls::FOLDER);
+            let find = |call: anchor1::calls::Call| {
+                self.frameworks.iter().find(|m| {
+                    m.framework == Framework::Anchor1
+                        && m.program == program
+                        && m.operation == call.name()
+                        && m.instance == instance
+                })
+            };
+            let [Some(base), Some(emit), Some(cpi)] = anchor1::calls::Call::ALL.map(find) else {
+                continue;
+            };
+            if out.is_empty() {
+                out.push_str("\nAnchor 1.x (`programs/anchor1/<family>/args_and_events`, anchor-lang 1.2.2): the record as the argument (borsh), stored the same way; `emit!` logs the record with borsh, `emit_cpi!` passes it to the program itself. In brackets, what the emit adds to `set_record`.\n\n| record | `set_record` (arguments) | `emit!` | `emit_cpi!` |\n|---|---:|---:|---:|\n");
+            }
+            let _ = writeln!(
+                out,
+                "| {name} | {} | {} (+{}) | {} (+{}) |",
+                base.cus,
+                emit.cus,
+                emit.cus - base.cus,
+                cpi.cus,
+                cpi.cus - base.cus
+            );
+        }
         out
     }
 }

@@ -1,6 +1,7 @@
-//! What the Anchor 1.x programs of the metadata family share: the record's
-//! nested types (the record itself is declared in each program, under the
-//! attribute that program measures), with Anchor's borsh derives.
+//! What the Anchor 1.x programs share: the metadata record's nested types
+//! (the record itself is declared in each program, under the attribute
+//! that program measures), with Anchor's borsh derives; and the store the
+//! arguments-and-events handlers use their argument with.
 
 use anchor_lang::prelude::*;
 
@@ -59,4 +60,15 @@ pub enum CollectionDetails {
 #[derive(AnchorSerialize, AnchorDeserialize, Clone)]
 pub enum ProgrammableConfig {
     V1 { rule_set: Option<Pubkey> },
+}
+
+/// Writes `field` at the start of `out`'s data, as a handler uses the
+/// argument it decoded; a shorter account is `AccountDataTooSmall`, with
+/// nothing written.
+pub fn store(out: &AccountInfo, field: &[u8]) -> Result<()> {
+    let mut data = out.try_borrow_mut_data()?;
+    data.get_mut(..field.len())
+        .ok_or(ProgramError::AccountDataTooSmall)?
+        .copy_from_slice(field);
+    Ok(())
 }

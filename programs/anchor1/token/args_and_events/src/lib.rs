@@ -7,6 +7,7 @@
 //! The contract is Anchor 1.x's: benches/src/frameworks/anchor1/calls.rs,
 //! docs/frameworks.md.
 
+use anchor1_records::store;
 use anchor_lang::prelude::*;
 // Memory and integer builtins for the SVM (the linker asks for them).
 use solana_compiler_builtins as _;
@@ -51,17 +52,6 @@ pub mod token_args_and_events {
         emit_cpi!(record);
         Ok(())
     }
-}
-
-/// Writes `field` at the start of `out`'s data, as a handler uses the
-/// argument it decoded; a shorter account is `AccountDataTooSmall`, with
-/// nothing written.
-fn store(out: &AccountInfo, field: &[u8]) -> Result<()> {
-    let mut data = out.try_borrow_mut_data()?;
-    data.get_mut(..field.len())
-        .ok_or(ProgramError::AccountDataTooSmall)?
-        .copy_from_slice(field);
-    Ok(())
 }
 
 #[derive(Accounts)]
