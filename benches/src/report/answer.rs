@@ -111,7 +111,7 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 14] = [
+const FRAMEWORKS: [FrameworkPath; 15] = [
     FrameworkPath {
         path: "solana-program `entrypoint!` + borsh",
         framework: Framework::SolanaProgram,
@@ -153,6 +153,15 @@ const FRAMEWORKS: [FrameworkPath; 14] = [
         framework: Framework::Anchor1,
         family: Family::Metadata,
         program: "metadata/account",
+        shape: Shape::Exact,
+        read: "read_royalty",
+        write: "set_uri",
+    },
+    FrameworkPath {
+        path: "Anchor 1.x `LazyAccount<T>`, metadata record",
+        framework: Framework::Anchor1,
+        family: Family::Metadata,
+        program: "metadata/lazy_account",
         shape: Shape::Exact,
         read: "read_royalty",
         write: "set_uri",

@@ -72,6 +72,13 @@ fn strings_of(payload: &[u8], error: ProgramError) -> Result<(), ProgramError> {
     Ok(())
 }
 
+/// A `String` argument at the start of `args` (`set_uri`'s uri), as
+/// Anchor 1.x decodes it: an oversized claim is [`string_claim`]'s,
+/// anything else that does not decode `Custom(102)`.
+pub fn check_string_argument(args: &[u8]) -> Result<(), ProgramError> {
+    claimed_string(args, DID_NOT_DESERIALIZE_ARGS).map(|_| ())
+}
+
 /// The record as an instruction's argument at the start of `args`, as
 /// Anchor 1.x decodes it (borsh, trailing bytes ignored), and its
 /// encoding's length; an oversized string claim is
@@ -96,7 +103,7 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
         FALLBACK_NOT_FOUND
     })?;
     if name == "set_uri" {
-        claimed_string(&data[DISCRIMINATOR_LEN..], DID_NOT_DESERIALIZE_ARGS)?;
+        check_string_argument(&data[DISCRIMINATOR_LEN..])?;
     }
     let call = Call::parse(data).ok_or(DID_NOT_DESERIALIZE_ARGS)?;
     if input.account_count < 1 {

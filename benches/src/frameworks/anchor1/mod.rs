@@ -7,6 +7,7 @@
 //! returned as `Custom(code)`.
 
 pub mod calls;
+pub mod lazy_metadata;
 pub mod metadata;
 pub mod token;
 
@@ -76,6 +77,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     match (program.family, program.name.as_str()) {
         (_, "noop") => token::expected_noop(input),
         (Family::Token, _) => token::expected(token::AccountType::of(program), input),
+        (Family::Metadata, "metadata/lazy_account") => lazy_metadata::expected(input),
         (Family::Metadata, _) => metadata::expected(input),
         (Family::Message, _) => unreachable!("no Anchor 1.x program of the message family"),
     }

@@ -147,7 +147,7 @@ const TOKEN: [Column; 16] = [
 
 /// The metadata record: pinocchio with wincode in borsh's format (the
 /// codec `BorshAccount<T>` runs) and with borsh, Anchor 1.x and Anchor 2.
-const METADATA: [Column; 4] = [
+const METADATA: [Column; 5] = [
     column(
         "pinocchio + wincode",
         Framework::Pinocchio,
@@ -168,6 +168,13 @@ const METADATA: [Column; 4] = [
         Family::Metadata,
         Shape::Exact,
         "metadata/account",
+    ),
+    column(
+        "Anchor 1.x `LazyAccount<T>`",
+        Framework::Anchor1,
+        Family::Metadata,
+        Shape::Exact,
+        "metadata/lazy_account",
     ),
     column(
         "Anchor 2 `BorshAccount<T>`",
