@@ -78,6 +78,9 @@ const PRIMARY_SALE: usize = 8;
 const IS_MUTABLE: usize = 9;
 const COLLECTION: usize = 12;
 
+/// A `Lazy::size_of`: the size of what starts `buf`, or the panic.
+type SizeOf = fn(&[u8]) -> Result<usize, ProgramError>;
+
 /// `buf[at..]`, or the panic of slicing past the end.
 fn from(buf: &[u8], at: usize) -> Result<&[u8], ProgramError> {
     buf.get(at..).ok_or(ABORTS)
@@ -117,10 +120,7 @@ fn tagged(
 /// A derived struct's size over `buf`: each field's size read at the sum
 /// of the ones before it (`sizes`, in order; a sized field ignores its
 /// slice, but the slice is still taken).
-fn structure(
-    buf: &[u8],
-    sizes: &[fn(&[u8]) -> Result<usize, ProgramError>],
-) -> Result<usize, ProgramError> {
+fn structure(buf: &[u8], sizes: &[SizeOf]) -> Result<usize, ProgramError> {
     let mut at = 0;
     for size in sizes {
         at += size(from(buf, at)?)?;
