@@ -20,17 +20,11 @@ use common::metadata::{
 use solana_program_error::ProgramError;
 
 use super::{
-    ABORTS, CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DISCRIMINATOR_MISMATCH, DISCRIMINATOR_NOT_FOUND,
-    EVENT_INSTRUCTION_STUB, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS, calls::DID_NOT_DESERIALIZE_ARGS,
-    metadata::check_string_argument,
+    ABORTS, CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, NOT_ENOUGH_KEYS, metadata::before_the_record,
 };
 use crate::{
     Input,
-    frameworks::anchor2::{
-        calls::EVENT_IX_TAG,
-        discriminator,
-        metadata::{Call, RECORD_TYPE, checks_authority, writes},
-    },
+    frameworks::anchor2::metadata::{Call, checks_authority, writes},
 };
 
 const DISCRIMINATOR_LEN: usize = 8;
@@ -239,26 +233,7 @@ impl<'a> Lazy<'a> {
 /// What the Anchor 1.x `LazyAccount<T>` metadata program must do with
 /// `input`.
 pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
-    let data = &input.instruction_data;
-    let name = Call::name(data).ok_or(if data.starts_with(&EVENT_IX_TAG) {
-        EVENT_INSTRUCTION_STUB
-    } else {
-        FALLBACK_NOT_FOUND
-    })?;
-    if name == "set_uri" {
-        check_string_argument(&data[DISCRIMINATOR_LEN..])?;
-    }
-    let call = Call::parse(data).ok_or(DID_NOT_DESERIALIZE_ARGS)?;
-    if input.account_count < 1 {
-        return Err(NOT_ENOUGH_KEYS);
-    }
-    let tag = input
-        .data
-        .get(..DISCRIMINATOR_LEN)
-        .ok_or(DISCRIMINATOR_NOT_FOUND)?;
-    if tag != discriminator("account", RECORD_TYPE) {
-        return Err(DISCRIMINATOR_MISMATCH);
-    }
+    let (name, call) = before_the_record(input)?;
     if input.account_count < 2 {
         return Err(NOT_ENOUGH_KEYS);
     }

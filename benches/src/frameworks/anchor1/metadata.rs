@@ -75,7 +75,7 @@ fn strings_of(payload: &[u8], error: ProgramError) -> Result<(), ProgramError> {
 /// A `String` argument at the start of `args` (`set_uri`'s uri), as
 /// Anchor 1.x decodes it: an oversized claim is [`string_claim`]'s,
 /// anything else that does not decode `Custom(102)`.
-pub fn check_string_argument(args: &[u8]) -> Result<(), ProgramError> {
+fn check_string_argument(args: &[u8]) -> Result<(), ProgramError> {
     claimed_string(args, DID_NOT_DESERIALIZE_ARGS).map(|_| ())
 }
 
@@ -94,8 +94,11 @@ fn encode(metadata: &Metadata) -> Vec<u8> {
     borsh::to_vec(metadata).expect("a record encodes")
 }
 
-/// What the Anchor 1.x metadata program must do with `input`.
-pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
+/// What Anchor 1.x checks of a metadata call before it reads the record,
+/// for both account types: the instruction's discriminator, the
+/// arguments, account [0] there, and its discriminator. The operation's
+/// name and its decoded call.
+pub(crate) fn before_the_record(input: &Input) -> Result<(&'static str, Call), ProgramError> {
     let data = &input.instruction_data;
     let name = Call::name(data).ok_or(if data.starts_with(&EVENT_IX_TAG) {
         EVENT_INSTRUCTION_STUB
@@ -116,6 +119,12 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
     if tag != discriminator("account", RECORD_TYPE) {
         return Err(DISCRIMINATOR_MISMATCH);
     }
+    Ok((name, call))
+}
+
+/// What the Anchor 1.x metadata program must do with `input`.
+pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
+    let (name, call) = before_the_record(input)?;
     let payload = &input.data[DISCRIMINATOR_LEN..];
     strings_of(payload, DID_NOT_DESERIALIZE)?;
     let mut record = Metadata::deserialize(&mut &payload[..]).map_err(|_| DID_NOT_DESERIALIZE)?;

@@ -37,13 +37,17 @@ use super::{
     DISCRIMINATOR_NOT_FOUND, EVENT_INSTRUCTION_STUB, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS,
 };
 use crate::{
-    Case, Input, Program,
-    frameworks::anchor2::{calls::EVENT_IX_TAG, discriminator, instruction},
-    token::record::{ACCOUNT_LEN, Encoding, fixture_owner},
+    Input, Program,
+    frameworks::anchor2::{calls::EVENT_IX_TAG, discriminator},
+    token::record::ACCOUNT_LEN,
 };
 
-/// The `#[account]` type's name in the token programs.
-pub const RECORD_TYPE: &str = "TokenRecord";
+// The record, its discriminator and the benchmark calls are Anchor 2's
+// token programs' (the same type name, the same instruction names).
+pub use crate::frameworks::anchor2::token::{
+    RECORD_TYPE, account, cases, operation_of, valid_input,
+};
+
 const DISCRIMINATOR_LEN: usize = 8;
 const RECORD_END: usize = DISCRIMINATOR_LEN + ACCOUNT_LEN;
 const OWNER: std::ops::Range<usize> = DISCRIMINATOR_LEN + 32..DISCRIMINATOR_LEN + 64;
@@ -71,38 +75,6 @@ impl AccountType {
             _ => Self::Account,
         }
     }
-}
-
-/// The operation an instruction's discriminator names, if any.
-pub fn operation_of(instruction_data: &[u8]) -> Option<Operation> {
-    let tag = instruction_data.get(..DISCRIMINATOR_LEN)?;
-    Operation::ALL
-        .into_iter()
-        .find(|op| instruction(op.name()) == tag)
-}
-
-/// The account's data: the discriminator, then a raw record.
-pub fn account(raw: &[u8]) -> Vec<u8> {
-    [&discriminator("account", RECORD_TYPE)[..], raw].concat()
-}
-
-/// The benchmark call of `operation`: the fixture, its owner, both
-/// accounts, account [0] writable.
-pub fn valid_input(operation: Operation) -> Input {
-    Input {
-        instruction_data: instruction(operation.name()).to_vec(),
-        account_count: 2,
-        writable: true,
-        data: account(&Encoding::Raw.fixture()),
-        owner_key: fixture_owner(),
-    }
-}
-
-pub fn cases(program: &Program) -> Vec<Case> {
-    Operation::ALL
-        .into_iter()
-        .map(|op| Case::new(program, op.name(), &valid_input(op)))
-        .collect()
 }
 
 /// The dispatch's answer: the operation, or Anchor 1.x's error.
