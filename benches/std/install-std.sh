@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the sources of `std` for Solana programs into $1 (make setup
 # passes .tools/std): the pinned nightly's own library/ (rust-src), copied,
-# with library.patch applied (patch(1), from Debian's base system). Cargo's -Zbuild-std reads them through
+# with library.patch applied (patch(1), installed with apt-get where it is
+# missing). Cargo's -Zbuild-std reads them through
 # __CARGO_TESTS_ONLY_SRC_ROOT (benches/build-programs.sh sets it).
 # Cargo does not notice a change to these sources, so when it installs anew
 # it removes the std programs' build folders given after $1.
@@ -15,6 +16,14 @@ shift
 
 fail() { echo "std for SBF: $*" >&2; exit 1; }
 
+command -v patch >/dev/null || {
+	# Debian's `patch` package, where the machine lacks it and apt-get can install it.
+	if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+		{ apt-get update -qq && apt-get install -y -qq patch; } || fail "could not install patch(1) with apt-get"
+	else
+		fail "patch(1) is missing; install it (Debian: apt-get install patch), then run make setup again"
+	fi
+}
 sysroot=$(rustc --print sysroot) || fail "rustc not found; run make setup"
 src=$sysroot/lib/rustlib/src/rust/library
 [[ -d $src/std ]] || fail "$src has no std; the rust-src component is missing (rustup component add rust-src)"
