@@ -396,10 +396,12 @@ const STD_INPUTS: [&str; 7] = [
     ".tools/std/.installed",
 ];
 
-/// The same for the Anchor 1.x programs' workspace (built with `std`).
-const ANCHOR1_INPUTS: [&str; 6] = [
+/// The same for the Anchor 1.x programs' workspace, the types its
+/// programs share, and the std they are built with.
+const ANCHOR1_INPUTS: [&str; 7] = [
     "programs/anchor1/Cargo.toml",
     "programs/anchor1/Cargo.lock",
+    "programs/anchor1/records",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     "benches/std",
@@ -414,11 +416,13 @@ const TYPHOON_INPUTS: [&str; 4] = [
     ".cargo/config.toml",
 ];
 
-/// The same for the Anchor 2 programs' workspace (and the anchor-lang it is
-/// built with, as `make setup` installed it).
-const ANCHOR2_INPUTS: [&str; 6] = [
+/// The same for the Anchor 2 programs' workspace, the types its programs
+/// share, and the anchor-lang it is built with, as `make setup` installed
+/// it.
+const ANCHOR2_INPUTS: [&str; 7] = [
     "programs/anchor2/Cargo.toml",
     "programs/anchor2/Cargo.lock",
+    "programs/anchor2/records",
     "programs/anchor2/.cargo",
     ".tools/anchor-lang/.installed",
     "rust-toolchain.toml",
