@@ -25,6 +25,7 @@
 
 use solana_program_error::ProgramError;
 
+pub use super::{CONSTRAINT_ADDRESS, CONSTRAINT_SIGNER, DID_NOT_DESERIALIZE_ARGS};
 use super::{CONSTRAINT_MUT, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS, metadata};
 use crate::{
     Case, Emitted, Family, Input, Program,
@@ -38,12 +39,6 @@ use crate::{
 
 /// The folder of a family's program, under `programs/anchor1/<family>/`.
 pub const FOLDER: &str = "args_and_events";
-/// `InstructionDidNotDeserialize`: the arguments do not decode.
-pub const DID_NOT_DESERIALIZE_ARGS: ProgramError = ProgramError::Custom(102);
-/// `ConstraintSigner`: the event authority did not sign the self-CPI.
-pub const CONSTRAINT_SIGNER: ProgramError = ProgramError::Custom(2002);
-/// `ConstraintAddress`: account [1] is not the event authority.
-pub const CONSTRAINT_ADDRESS: ProgramError = ProgramError::Custom(2012);
 
 const DISCRIMINATOR_LEN: usize = 8;
 

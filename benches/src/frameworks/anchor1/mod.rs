@@ -17,6 +17,8 @@ use crate::{Case, Family, HarnessError, Input, Program};
 
 /// `InstructionFallbackNotFound`: no handler's discriminator leads the data.
 pub const FALLBACK_NOT_FOUND: ProgramError = ProgramError::Custom(101);
+/// `InstructionDidNotDeserialize`: the arguments do not decode.
+pub const DID_NOT_DESERIALIZE_ARGS: ProgramError = ProgramError::Custom(102);
 /// `EventInstructionStub`: data led by Anchor's event tag, in a program
 /// built without `event-cpi`.
 pub const EVENT_INSTRUCTION_STUB: ProgramError = ProgramError::Custom(1500);
@@ -24,6 +26,10 @@ pub const EVENT_INSTRUCTION_STUB: ProgramError = ProgramError::Custom(1500);
 pub const CONSTRAINT_MUT: ProgramError = ProgramError::Custom(2000);
 /// `ConstraintHasOne`: the `has_one` constraint failed.
 pub const CONSTRAINT_HAS_ONE: ProgramError = ProgramError::Custom(2001);
+/// `ConstraintSigner`: the event authority did not sign the self-CPI.
+pub const CONSTRAINT_SIGNER: ProgramError = ProgramError::Custom(2002);
+/// `ConstraintAddress`: account [1] is not the event authority.
+pub const CONSTRAINT_ADDRESS: ProgramError = ProgramError::Custom(2012);
 /// `AccountDiscriminatorNotFound`: data shorter than the discriminator.
 pub const DISCRIMINATOR_NOT_FOUND: ProgramError = ProgramError::Custom(3001);
 /// `AccountDiscriminatorMismatch`.
