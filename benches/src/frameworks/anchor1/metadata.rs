@@ -26,16 +26,11 @@ use solana_program_error::ProgramError;
 
 use super::{
     CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DID_NOT_DESERIALIZE_ARGS,
-    DISCRIMINATOR_MISMATCH, DISCRIMINATOR_NOT_FOUND, EVENT_INSTRUCTION_STUB, FALLBACK_NOT_FOUND,
-    NOT_ENOUGH_KEYS, string_claim,
+    NOT_ENOUGH_KEYS, check_discriminator, no_handler, string_claim,
 };
 use crate::{
     Input,
-    frameworks::anchor2::{
-        calls::EVENT_IX_TAG,
-        discriminator,
-        metadata::{Call, RECORD_TYPE, checks_authority, writes},
-    },
+    frameworks::anchor2::metadata::{Call, RECORD_TYPE, checks_authority, writes},
     metadata::contract::{read_collection, read_royalty, verify_creator},
 };
 
@@ -100,11 +95,7 @@ fn encode(metadata: &Metadata) -> Vec<u8> {
 /// name and its decoded call.
 pub(crate) fn before_the_record(input: &Input) -> Result<(&'static str, Call), ProgramError> {
     let data = &input.instruction_data;
-    let name = Call::name(data).ok_or(if data.starts_with(&EVENT_IX_TAG) {
-        EVENT_INSTRUCTION_STUB
-    } else {
-        FALLBACK_NOT_FOUND
-    })?;
+    let name = Call::name(data).ok_or_else(|| no_handler(data))?;
     if name == "set_uri" {
         check_string_argument(&data[DISCRIMINATOR_LEN..])?;
     }
@@ -112,13 +103,7 @@ pub(crate) fn before_the_record(input: &Input) -> Result<(&'static str, Call), P
     if input.account_count < 1 {
         return Err(NOT_ENOUGH_KEYS);
     }
-    let tag = input
-        .data
-        .get(..DISCRIMINATOR_LEN)
-        .ok_or(DISCRIMINATOR_NOT_FOUND)?;
-    if tag != discriminator("account", RECORD_TYPE) {
-        return Err(DISCRIMINATOR_MISMATCH);
-    }
+    check_discriminator(&input.data, RECORD_TYPE)?;
     Ok((name, call))
 }
 

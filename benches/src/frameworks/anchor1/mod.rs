@@ -13,7 +13,10 @@ pub mod token;
 
 use solana_program_error::ProgramError;
 
-use crate::{Case, Family, HarnessError, Input, Program};
+use crate::{
+    Case, Family, HarnessError, Input, Program,
+    frameworks::anchor2::{calls::EVENT_IX_TAG, discriminator},
+};
 
 /// `InstructionFallbackNotFound`: no handler's discriminator leads the data.
 pub const FALLBACK_NOT_FOUND: ProgramError = ProgramError::Custom(101);
@@ -72,6 +75,29 @@ pub fn string_claim(len: usize, error: ProgramError) -> ProgramError {
         MAY_ABORT
     } else {
         error
+    }
+}
+
+/// Anchor 1.x's answer to data that no handler's discriminator leads:
+/// `EventInstructionStub` for Anchor's event tag (in a program built
+/// without `event-cpi`), else `InstructionFallbackNotFound`.
+pub fn no_handler(instruction_data: &[u8]) -> ProgramError {
+    if instruction_data.starts_with(&EVENT_IX_TAG) {
+        EVENT_INSTRUCTION_STUB
+    } else {
+        FALLBACK_NOT_FOUND
+    }
+}
+
+/// The account discriminator of `record_type` at the start of `data`, as
+/// Anchor 1.x checks it: under 8 bytes `AccountDiscriminatorNotFound`,
+/// another `AccountDiscriminatorMismatch`.
+pub fn check_discriminator(data: &[u8], record_type: &str) -> Result<(), ProgramError> {
+    let tag = data.get(..8).ok_or(DISCRIMINATOR_NOT_FOUND)?;
+    if tag == discriminator("account", record_type) {
+        Ok(())
+    } else {
+        Err(DISCRIMINATOR_MISMATCH)
     }
 }
 

@@ -33,14 +33,10 @@ use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use solana_program_error::ProgramError;
 
 use super::{
-    ABORTS, CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DISCRIMINATOR_MISMATCH,
-    DISCRIMINATOR_NOT_FOUND, EVENT_INSTRUCTION_STUB, FALLBACK_NOT_FOUND, NOT_ENOUGH_KEYS,
+    ABORTS, CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, NOT_ENOUGH_KEYS,
+    check_discriminator, no_handler,
 };
-use crate::{
-    Input, Program,
-    frameworks::anchor2::{calls::EVENT_IX_TAG, discriminator},
-    token::record::ACCOUNT_LEN,
-};
+use crate::{Input, Program, token::record::ACCOUNT_LEN};
 
 // The record, its discriminator and the benchmark calls are Anchor 2's
 // token programs' (the same type name, the same instruction names).
@@ -79,11 +75,7 @@ impl AccountType {
 
 /// The dispatch's answer: the operation, or Anchor 1.x's error.
 fn dispatch(instruction_data: &[u8]) -> Result<Operation, ProgramError> {
-    operation_of(instruction_data).ok_or(if instruction_data.starts_with(&EVENT_IX_TAG) {
-        EVENT_INSTRUCTION_STUB
-    } else {
-        FALLBACK_NOT_FOUND
-    })
+    operation_of(instruction_data).ok_or_else(|| no_handler(instruction_data))
 }
 
 /// What an Anchor 1.x token program holding its record as `account_type`
@@ -95,12 +87,7 @@ pub fn expected(account_type: AccountType, input: &Input) -> Result<Vec<u8>, Pro
         return Err(NOT_ENOUGH_KEYS);
     }
     let data = &input.data;
-    let tag = data
-        .get(..DISCRIMINATOR_LEN)
-        .ok_or(DISCRIMINATOR_NOT_FOUND)?;
-    if tag != discriminator("account", RECORD_TYPE) {
-        return Err(DISCRIMINATOR_MISMATCH);
-    }
+    check_discriminator(data, RECORD_TYPE)?;
     let whole = data.len() >= RECORD_END;
     if account_type == AccountType::Account && !whole {
         return Err(DID_NOT_DESERIALIZE);
