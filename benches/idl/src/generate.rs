@@ -403,7 +403,7 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
                 ));
                 continue;
             };
-            let name = format!("{}_{}", render::snake(&account.name), format.name());
+            let name = format!("{}_{}", account.ident, format.name());
             plans.push(Plan::Build(Planned {
                 account: account.name.clone(),
                 index: index as u8,

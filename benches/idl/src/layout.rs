@@ -185,6 +185,7 @@ mod tests {
     fn record(fields: Vec<Ty>, packed: bool) -> Struct {
         Struct {
             name: "T".into(),
+            ident: "T".into(),
             fields: fields
                 .into_iter()
                 .enumerate()
@@ -261,6 +262,7 @@ mod tests {
     fn what_has_no_fixed_layout_is_refused_by_name() {
         let with_data = Ty::Enum(Enum {
             name: "E".into(),
+            ident: "E".into(),
             tag: 1,
             variants: vec![Variant {
                 name: "A".into(),

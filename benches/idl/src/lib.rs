@@ -9,6 +9,7 @@ pub mod input;
 pub mod layout;
 pub mod measure;
 pub mod model;
+pub mod names;
 pub mod render;
 pub mod report;
 pub mod run;

@@ -11,6 +11,7 @@ use anchor_lang_idl_spec::{
 use crate::input::{Assumptions, Format, Idl, Parsed};
 
 mod codama;
+mod idents;
 
 /// A type, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +72,11 @@ pub enum Count {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Struct {
+    /// The IDL's name (a Rust path in Anchor 0.30 and later), for messages.
     pub name: String,
+    /// Its Rust identifier, unique in the program (given by the naming
+    /// pass, [`idents`]; empty before it).
+    pub ident: String,
     pub fields: Vec<Field>,
     /// `repr(packed)`: no padding, alignment 1.
     pub packed: bool,
@@ -86,7 +91,10 @@ pub struct Field {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Enum {
+    /// The IDL's name, for messages.
     pub name: String,
+    /// Its Rust identifier, unique in the program (the naming pass).
+    pub ident: String,
     pub variants: Vec<Variant>,
     /// The tag's width in bytes, little-endian: 1 in borsh, 4 in
     /// bincode-style programs (Codama's `size`).
@@ -138,6 +146,9 @@ pub enum Kind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
     pub name: String,
+    /// Its snake_case name in the generated crates' folders, unique in
+    /// the program (given by the naming pass, [`idents`]).
+    pub ident: String,
     pub discriminator: Vec<u8>,
     pub kind: Kind,
     /// Whether the kind came from the user (`ZERO_COPY=`, `PACKED=`) or
@@ -169,6 +180,8 @@ impl Site {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
     pub name: String,
+    /// Its handler's name, unique in the program (the naming pass).
+    pub ident: String,
     pub discriminator: Vec<u8>,
     pub args: Struct,
 }
@@ -177,6 +190,9 @@ pub struct Instruction {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     pub name: String,
+    /// The stem of its emitter's and constants' names, unique in the
+    /// program (the naming pass).
+    pub ident: String,
     pub discriminator: Vec<u8>,
     pub record: Struct,
 }
@@ -224,10 +240,12 @@ const MAX_DEPTH: usize = 32;
 
 /// Resolves every account, instruction and event of `idl`.
 pub fn resolve(idl: &Idl, assumptions: &Assumptions) -> Program {
-    match idl {
+    let mut program = match idl {
         Idl::Anchor(parsed) => resolve_anchor(parsed, assumptions),
         Idl::Codama(codama) => codama::resolve(codama),
-    }
+    };
+    idents::assign(&mut program);
+    program
 }
 
 /// Resolves every account of an Anchor-shaped file.
@@ -264,6 +282,7 @@ fn resolve_anchor(parsed: &Parsed, assumptions: &Assumptions) -> Program {
             };
             Ok(Account {
                 name: declared.name.clone(),
+                ident: String::new(),
                 discriminator: declared.discriminator.clone(),
                 kind,
                 assumed,
@@ -308,6 +327,7 @@ fn resolve_anchor(parsed: &Parsed, assumptions: &Assumptions) -> Program {
                 match resolver.def(def, 0) {
                     Ok(Ty::Struct(record)) => Ok(Event {
                         name: declared.name.clone(),
+                        ident: String::new(),
                         discriminator: declared.discriminator.clone(),
                         record,
                     }),
@@ -359,6 +379,7 @@ fn instructions(parsed: &Parsed, resolver: &Resolver) -> Vec<Result<Instruction,
             match resolver.def(def, 0) {
                 Ok(Ty::Struct(args)) => Ok(Instruction {
                     name: declared.name.clone(),
+                    ident: String::new(),
                     discriminator,
                     args,
                 }),
@@ -429,11 +450,13 @@ impl Resolver<'_> {
         match &def.ty {
             IdlTypeDefTy::Struct { fields } => Ok(Ty::Struct(Struct {
                 name: def.name.clone(),
+                ident: String::new(),
                 fields: self.fields(&def.name, fields.as_ref(), depth)?,
                 packed,
             })),
             IdlTypeDefTy::Enum { variants } => Ok(Ty::Enum(Enum {
                 name: def.name.clone(),
+                ident: String::new(),
                 tag: 1,
                 variants: variants
                     .iter()

@@ -10,7 +10,8 @@ use quote::{format_ident, quote};
 
 use crate::{
     layout::{encoded_len, struct_layout, zero_copy},
-    model::{Account, Count, Enum, Kind, Struct, Ty},
+    model::{Account, Count, Enum, Field, Kind, Struct, Ty},
+    names,
     value::{FieldPath, ty_at},
 };
 
@@ -345,7 +346,7 @@ fn field_expr(base: TokenStream, record: &Struct, path: &[usize]) -> TokenStream
     let mut expr = base;
     let mut at = record;
     for i in path {
-        let field = ident(&at.fields[*i].name, false);
+        let field = field_idents(&at.fields).swap_remove(*i);
         expr = quote!(#expr.#field);
         if let Ty::Struct(inner) = &at.fields[*i].ty {
             at = inner;
@@ -369,55 +370,53 @@ fn walk_to(record: &Struct, path: &[usize]) -> TokenStream {
     quote!(#(#steps)*)
 }
 
-/// A Rust identifier for an IDL name: snake_case for fields (`r#` where it
-/// is a keyword), CamelCase for types.
+/// A Rust identifier for an IDL name (`names`): CamelCase for types
+/// (already unique in the program: the naming pass gave them), snake_case
+/// for the rest, raw where it is a keyword (`r#type`).
 pub fn ident(name: &str, type_name: bool) -> Ident {
-    let cleaned: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let text = if type_name {
-        camel(&cleaned)
+    if type_name {
+        Ident::new(&names::type_ident(name), Span::call_site())
     } else {
-        snake(&cleaned)
-    };
-    let text = if text.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("f{text}")
-    } else {
-        text
-    };
-    match syn::parse_str::<Ident>(&text) {
-        Ok(ident) => ident,
-        Err(_) => Ident::new_raw(&text, Span::call_site()),
+        names::value_token(&names::value_ident(name))
     }
 }
 
+/// The identifiers of `e`'s variants in order, each once (named through
+/// their enum, so `None` is free; `foo` and `Foo` get a number).
+pub(crate) fn variant_idents(e: &Enum) -> Vec<Ident> {
+    let mut unique = names::Unique::default();
+    e.variants
+        .iter()
+        .map(|v| {
+            let ident = unique.take(&[names::variant_ident(&v.name)], |c| vec![c.to_string()]);
+            Ident::new(&ident, Span::call_site())
+        })
+        .collect()
+}
+
+/// The identifiers of `fields` in order, each once: a field whose name
+/// comes to another's (`feeRate` and `fee_rate`) or to a padding field's
+/// (`_padding0`) gets a number.
+pub(crate) fn field_idents(fields: &[Field]) -> Vec<Ident> {
+    let paddings: Vec<String> = (0..=fields.len()).map(|n| format!("_padding{n}")).collect();
+    let paddings: Vec<&str> = paddings.iter().map(String::as_str).collect();
+    let mut unique = names::Unique::with(&paddings);
+    fields
+        .iter()
+        .map(|f| {
+            let ident = unique.take(&[names::value_ident(&f.name)], |c| vec![c.to_string()]);
+            names::value_token(&ident)
+        })
+        .collect()
+}
+
+/// A snake_case name for functions and folders (`walk_<type>`).
 pub fn snake(name: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if i > 0 && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    names::value_ident(name)
 }
 
 fn camel(name: &str) -> String {
-    name.split('_')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let mut chars = p.chars();
-            chars
-                .next()
-                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
+    names::camel_case(name)
 }
 
 /// Every struct and enum reachable from `record`, once each by name.
@@ -427,13 +426,13 @@ fn reachable<'a>(ty: &'a Ty, out: &mut BTreeMap<String, &'a Ty>) {
             for field in &s.fields {
                 reachable(&field.ty, out);
             }
-            out.entry(s.name.clone()).or_insert(ty);
+            out.entry(s.ident.clone()).or_insert(ty);
         }
         Ty::Enum(e) => {
             for field in e.variants.iter().flat_map(|v| &v.fields) {
                 reachable(&field.ty, out);
             }
-            out.entry(e.name.clone()).or_insert(ty);
+            out.entry(e.ident.clone()).or_insert(ty);
         }
         Ty::Array(inner, _)
         | Ty::Option(inner)
@@ -470,12 +469,15 @@ fn owned_types_with(roots: &[&Struct], derives: &TokenStream) -> TokenStream {
     }
     let items = types.values().map(|ty| match ty {
         Ty::Struct(s) => {
-            let name = ident(&s.name, true);
-            let fields = s.fields.iter().map(|f| {
-                let field = ident(&f.name, false);
-                let ty = owned_ty(&f.ty);
-                quote!(#field: #ty)
-            });
+            let name = ident(&s.ident, true);
+            let fields = s
+                .fields
+                .iter()
+                .zip(field_idents(&s.fields))
+                .map(|(f, field)| {
+                    let ty = owned_ty(&f.ty);
+                    quote!(#field: #ty)
+                });
             quote! {
                 #derives
                 struct #name { #(#fields),* }
@@ -488,24 +490,30 @@ fn owned_types_with(roots: &[&Struct], derives: &TokenStream) -> TokenStream {
 }
 
 fn owned_enum(e: &Enum, derives: &TokenStream) -> TokenStream {
-    let name = ident(&e.name, true);
-    let variants = e.variants.iter().map(|v| {
-        let variant = ident(&v.name, true);
-        let tuple = v.fields.iter().all(|f| f.name.parse::<usize>().is_ok());
-        if v.fields.is_empty() {
-            quote!(#variant)
-        } else if tuple {
-            let types = v.fields.iter().map(|f| owned_ty(&f.ty));
-            quote!(#variant(#(#types),*))
-        } else {
-            let fields = v.fields.iter().map(|f| {
-                let field = ident(&f.name, false);
-                let ty = owned_ty(&f.ty);
-                quote!(#field: #ty)
-            });
-            quote!(#variant { #(#fields),* })
-        }
-    });
+    let name = ident(&e.ident, true);
+    let variants = e
+        .variants
+        .iter()
+        .zip(variant_idents(e))
+        .map(|(v, variant)| {
+            let tuple = v.fields.iter().all(|f| f.name.parse::<usize>().is_ok());
+            if v.fields.is_empty() {
+                quote!(#variant)
+            } else if tuple {
+                let types = v.fields.iter().map(|f| owned_ty(&f.ty));
+                quote!(#variant(#(#types),*))
+            } else {
+                let fields = v
+                    .fields
+                    .iter()
+                    .zip(field_idents(&v.fields))
+                    .map(|(f, field)| {
+                        let ty = owned_ty(&f.ty);
+                        quote!(#field: #ty)
+                    });
+                quote!(#variant { #(#fields),* })
+            }
+        });
     quote! {
         #[allow(dead_code)]
         #derives
@@ -529,11 +537,11 @@ fn owned_ty(ty: &Ty) -> TokenStream {
             quote!([#inner; #len])
         }
         Ty::Struct(s) => {
-            let name = ident(&s.name, true);
+            let name = ident(&s.ident, true);
             quote!(#name)
         }
         Ty::Enum(e) => {
-            let name = ident(&e.name, true);
+            let name = ident(&e.ident, true);
             quote!(#name)
         }
         Ty::Option(inner) => {
@@ -715,7 +723,7 @@ pub(crate) fn wincode_config_item(widths: (u8, u8)) -> TokenStream {
 fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
     let boxed = format == Format::BorshBoxed;
     let record = &target.account.record;
-    let name = ident(&record.name, true);
+    let name = ident(&record.ident, true);
     let read = field_expr(quote!(record), record, &target.read);
     let read_bytes = match ty_at(record, &target.read) {
         Ty::Bool => quote!([u8::from(#read)]),
@@ -907,11 +915,15 @@ fn padded_fields(
         let gap = Literal::usize_unsuffixed(gap);
         fields.push(quote!(#field: [u8; #gap]));
     };
-    for (field, offset) in s.fields.iter().zip(&layout.offsets) {
+    for ((field, name), offset) in s
+        .fields
+        .iter()
+        .zip(field_idents(&s.fields))
+        .zip(&layout.offsets)
+    {
         if *offset > at {
             pad(&mut fields, offset - at);
         }
-        let name = ident(&field.name, false);
         let ty = field_ty(&field.ty);
         fields.push(quote!(#name: #ty));
         at = offset
@@ -928,10 +940,10 @@ fn padded_fields(
 /// A struct with every field as little-endian bytes and its padding
 /// explicit: alignment 1, so its offsets are SBF's on any target.
 fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
-    let name = ident(&s.name, true);
+    let name = ident(&s.ident, true);
     let (fields, size) = padded_fields(s, packed, aligned_ty);
     let check = validity(s);
-    let valid = format_ident!("valid_{}", snake(&s.name));
+    let valid = format_ident!("valid_{}", snake(&s.ident));
     quote! {
         #[repr(C)]
         #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -979,7 +991,7 @@ fn aligned_ty(ty: &Ty) -> TokenStream {
             quote!([#inner; #len])
         }
         Ty::Struct(s) => {
-            let name = ident(&s.name, true);
+            let name = ident(&s.ident, true);
             quote!(#name)
         }
         _ => unreachable!("checked by Format::fits"),
@@ -991,10 +1003,8 @@ fn validity(s: &Struct) -> TokenStream {
     let checks: Vec<TokenStream> = s
         .fields
         .iter()
-        .filter_map(|f| {
-            let name = ident(&f.name, false);
-            check(quote!(value.#name), &f.ty)
-        })
+        .zip(field_idents(&s.fields))
+        .filter_map(|(f, name)| check(quote!(value.#name), &f.ty))
         .collect();
     if checks.is_empty() {
         quote!(true)
@@ -1028,7 +1038,7 @@ fn check(expr: TokenStream, ty: &Ty) -> Option<TokenStream> {
             Some(quote!(#expr.iter().all(|item| #each)))
         }
         Ty::Struct(s) if has_checks(s) => {
-            let valid = format_ident!("valid_{}", snake(&s.name));
+            let valid = format_ident!("valid_{}", snake(&s.ident));
             Some(quote!(#valid(&#expr)))
         }
         _ => None,
@@ -1062,8 +1072,8 @@ fn remainder_split(record: &Struct) -> Option<(Struct, &Ty)> {
 /// of a slice after the record, cast (and checked) by `full`.
 fn bytemuck_ops(target: &Target, packed: bool, rest: Option<&Ty>) -> (TokenStream, TokenStream) {
     let record = &target.account.record;
-    let name = ident(&record.name, true);
-    let valid = format_ident!("valid_{}", snake(&record.name));
+    let name = ident(&record.ident, true);
+    let valid = format_ident!("valid_{}", snake(&record.ident));
     let size =
         Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
     let read = field_expr(quote!(record), record, &target.read);
@@ -1159,9 +1169,8 @@ fn checked_types(record: &Struct, packed: bool) -> TokenStream {
     let items = types.values().map(|ty| match ty {
         Ty::Struct(s) => checked_struct(s, packed),
         Ty::Enum(e) => {
-            let name = ident(&e.name, true);
-            let variants = e.variants.iter().enumerate().map(|(i, v)| {
-                let variant = ident(&v.name, true);
+            let name = ident(&e.ident, true);
+            let variants = variant_idents(e).into_iter().enumerate().map(|(i, variant)| {
                 let i = Literal::u8_unsuffixed(i as u8);
                 quote!(#variant = #i)
             });
@@ -1178,7 +1187,7 @@ fn checked_types(record: &Struct, packed: bool) -> TokenStream {
 }
 
 fn checked_struct(s: &Struct, packed: bool) -> TokenStream {
-    let name = ident(&s.name, true);
+    let name = ident(&s.ident, true);
     let (fields, size) = padded_fields(s, packed, checked_ty);
     quote! {
         #[repr(C)]
@@ -1215,11 +1224,11 @@ fn checked_ty(ty: &Ty) -> TokenStream {
             quote!([#inner; #len])
         }
         Ty::Struct(s) => {
-            let name = ident(&s.name, true);
+            let name = ident(&s.ident, true);
             quote!(#name)
         }
         Ty::Enum(e) => {
-            let name = ident(&e.name, true);
+            let name = ident(&e.ident, true);
             quote!(#name)
         }
         _ => unreachable!("checked by Format::fits"),
@@ -1229,7 +1238,7 @@ fn checked_ty(ty: &Ty) -> TokenStream {
 /// The helpers the operations share, and the operations.
 fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, TokenStream) {
     let record = &target.account.record;
-    let name = ident(&record.name, true);
+    let name = ident(&record.ident, true);
     let size =
         Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
     let read = field_expr(quote!(record), record, &target.read);
@@ -1320,7 +1329,7 @@ fn walk(target: &Target) -> (TokenStream, TokenStream) {
         quote!({ let at = 0usize; #steps at })
     };
     let len_of = |path: &[usize]| Literal::usize_unsuffixed(field_len(ty_at(record, path)));
-    let record_walker = Walk::Validate.function(&record.name);
+    let record_walker = Walk::Validate.function(&record.ident);
     let read_at = start_of(&target.read);
     let read_len = len_of(&target.read);
     let read_check = match ty_at(record, &target.read) {
@@ -1413,7 +1422,7 @@ fn walker(ty: &Ty, mode: Walk) -> TokenStream {
     };
     match ty {
         Ty::Struct(s) => {
-            let name = mode.function(&s.name);
+            let name = mode.function(&s.ident);
             let steps = walk_fields(&s.fields, mode);
             let doc = format!(" {what} a `{}` at `at`; where it ends.", s.name);
             quote! {
@@ -1426,7 +1435,7 @@ fn walker(ty: &Ty, mode: Walk) -> TokenStream {
             }
         }
         Ty::Enum(e) => {
-            let name = mode.function(&e.name);
+            let name = mode.function(&e.ident);
             let arms = e.variants.iter().enumerate().map(|(i, v)| {
                 let tag = if e.tag == 1 {
                     Literal::u8_unsuffixed(i as u8)
@@ -1500,11 +1509,11 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
             }}
         }
         Ty::Struct(s) => {
-            let name = mode.function(&s.name);
+            let name = mode.function(&s.ident);
             quote!(#name(data, at)?)
         }
         Ty::Enum(e) => {
-            let name = mode.function(&e.name);
+            let name = mode.function(&e.ident);
             quote!(#name(data, at)?)
         }
         Ty::Option(inner) => {

@@ -899,6 +899,7 @@ mod tests {
         };
         Struct {
             name: "R".into(),
+            ident: "R".into(),
             fields: vec![
                 Field {
                     name: "flag".into(),
@@ -929,6 +930,7 @@ mod tests {
     fn zero_copy_memory_puts_each_field_at_its_sbf_offset() {
         let account = Account {
             name: "R".into(),
+            ident: "r".into(),
             discriminator: vec![9; 8],
             kind: Kind::ZeroCopy { packed: false },
             assumed: false,
@@ -959,6 +961,7 @@ mod tests {
     fn a_record_with_no_top_level_scalar_is_read_inside_its_last_nested_struct() {
         let outer = Struct {
             name: "Outer".into(),
+            ident: "Outer".into(),
             fields: vec![
                 Field {
                     name: "inner".into(),
@@ -985,6 +988,7 @@ mod tests {
         );
         let empty = Struct {
             name: "E".into(),
+            ident: "E".into(),
             fields: vec![],
             packed: false,
         };
@@ -995,6 +999,7 @@ mod tests {
     fn the_first_invalid_byte_is_the_first_a_decoder_checks() {
         let ty = Ty::Struct(Struct {
             name: "A".into(),
+            ident: "A".into(),
             fields: vec![
                 Field {
                     name: "n".into(),

@@ -43,6 +43,7 @@ pub fn resolve(codama: &input::Codama) -> Program {
                 .map_err(refuse(name))?;
             Ok(Account {
                 name: name.to_string(),
+                ident: String::new(),
                 discriminator: record.discriminator,
                 kind: Kind::Codama,
                 assumed: false,
@@ -75,6 +76,7 @@ pub fn resolve(codama: &input::Codama) -> Program {
             }
             Ok(Instruction {
                 name: name.to_string(),
+                ident: String::new(),
                 discriminator: record.discriminator,
                 args: record.fields,
             })
@@ -99,6 +101,7 @@ pub fn resolve(codama: &input::Codama) -> Program {
                 .map_err(refuse(name))?;
             Ok(Event {
                 name: name.to_string(),
+                ident: String::new(),
                 discriminator: record.discriminator,
                 record: record.fields,
             })
@@ -288,6 +291,7 @@ impl<'a> Resolver<'a> {
     ) -> Result<Struct, String> {
         Ok(Struct {
             name: name.to_string(),
+            ident: String::new(),
             fields: fields
                 .iter()
                 .map(|f| {
@@ -422,6 +426,7 @@ impl<'a> Resolver<'a> {
             }
             TypeNode::Tuple(t) => Ok(Ty::Struct(Struct {
                 name: name.to_string(),
+                ident: String::new(),
                 fields: t
                     .items
                     .iter()
@@ -534,6 +539,7 @@ impl<'a> Resolver<'a> {
             .collect::<Result<_, String>>()?;
         Ok(Ty::Enum(Enum {
             name: name.to_string(),
+            ident: String::new(),
             variants,
             tag,
         }))

@@ -59,7 +59,7 @@ pub fn fits(format: Format, instruction: &Instruction) -> Result<(), String> {
 /// The handler's function name: the instruction's, in snake_case, unless
 /// that is a name the generated file already uses.
 fn handler_name(instruction: &Instruction) -> proc_macro2::Ident {
-    let name = snake(&camel(&instruction.name));
+    let name = &instruction.ident;
     let taken = ["skip", "count", "store", "run", "invalid_instruction_data"];
     if taken.contains(&name.as_str())
         || ["walk_", "skip_", "valid_"]
@@ -68,7 +68,7 @@ fn handler_name(instruction: &Instruction) -> proc_macro2::Ident {
     {
         format_ident!("{name}_instruction")
     } else {
-        ident(&name, false)
+        crate::names::value_token(name)
     }
 }
 
@@ -76,7 +76,7 @@ fn handler_name(instruction: &Instruction) -> proc_macro2::Ident {
 /// handler or arguments type: where a refused frame lies.
 pub fn named_in(instruction: &Instruction, reason: &str) -> bool {
     let handler = handler_name(instruction).to_string();
-    let args = ident(&instruction.args.name, true).to_string();
+    let args = ident(&instruction.args.ident, true).to_string();
     reason.contains(&format!("`{handler}`"))
         || reason.contains(&format!("::{handler}`"))
         || reason.contains(&args)
@@ -248,7 +248,7 @@ fn handler(h: &Handler, format: Format) -> TokenStream {
     let name = handler_name(ix);
     let args = &ix.args;
     let doc = format!(" `{}`.", ix.name);
-    let args_ty = ident(&args.name, true);
+    let args_ty = ident(&args.ident, true);
     let body = if args.fields.is_empty() {
         // Nothing to decode in any format.
         quote! {
@@ -302,7 +302,7 @@ fn handler(h: &Handler, format: Format) -> TokenStream {
                 quote!(#decode #use_it)
             }
             Format::Walk => {
-                let validate = Walk::Validate.function(&args.name);
+                let validate = Walk::Validate.function(&args.ident);
                 let use_it = match stored {
                     Some(path) => {
                         let steps = walk_to(args, path);
@@ -330,7 +330,7 @@ fn handler(h: &Handler, format: Format) -> TokenStream {
                         .layout
                         .size,
                 );
-                let valid = format_ident!("valid_{}", snake(&args.name));
+                let valid = format_ident!("valid_{}", snake(&args.ident));
                 let use_it = match stored {
                     Some(path) => {
                         let expr = field_expr(quote!(args), args, path);

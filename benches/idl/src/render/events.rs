@@ -10,7 +10,10 @@ use std::collections::BTreeMap;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{Format, aligned_types, camel, ident, owned_types_with, reachable, snake, unparse};
+use super::{
+    Format, aligned_types, camel, field_idents, ident, owned_types_with, reachable, snake, unparse,
+    variant_idents,
+};
 use crate::{
     layout::struct_layout,
     model::{Enum, Event, Struct, Ty},
@@ -106,14 +109,11 @@ fn describe(format: Format) -> &'static str {
 }
 
 fn handler_name(event: &Event) -> proc_macro2::Ident {
-    format_ident!("emit_{}", snake(&camel(&event.name)))
+    format_ident!("emit_{}", event.ident)
 }
 
 fn discriminator_const(event: &Event) -> proc_macro2::Ident {
-    format_ident!(
-        "{}_DISCRIMINATOR",
-        snake(&camel(&event.name)).to_uppercase()
-    )
+    format_ident!("{}_DISCRIMINATOR", event.ident.to_uppercase())
 }
 
 /// The crate's `src/lib.rs`: every event in `format` behind one dispatch.
@@ -289,7 +289,7 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
             Ok(())
         }
     } else {
-        let builder = format_ident!("build_{}", snake(&camel(&event.name)));
+        let builder = format_ident!("build_{}", event.ident);
         let build = quote! {
             let _ = data;
             let event = #builder(fields)?;
@@ -322,7 +322,7 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
                 emit_cpi::<EmitCpi>(accounts, &out)
             },
             Format::Walk => {
-                let writer = format_ident!("write_{}", snake(&event.record.name));
+                let writer = format_ident!("write_{}", snake(&event.record.ident));
                 quote! {
                     #build
                     let mut out = Vec::with_capacity(#discriminator.len() + 256);
@@ -367,8 +367,8 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
 /// whose event comes from its state) rather than LLVM fusing the decode
 /// and the encode of the same bytes into one copy.
 fn builder(event: &Event, format: Format) -> TokenStream {
-    let name = format_ident!("build_{}", snake(&camel(&event.name)));
-    let ty = ident(&event.record.name, true);
+    let name = format_ident!("build_{}", event.ident);
+    let ty = ident(&event.record.ident, true);
     let doc = format!(" `{}` from the instruction data.", event.name);
     let body = match format {
         Format::Bytemuck => {
@@ -378,7 +378,7 @@ fn builder(event: &Event, format: Format) -> TokenStream {
                     .layout
                     .size,
             );
-            let valid = format_ident!("valid_{}", snake(&event.record.name));
+            let valid = format_ident!("valid_{}", snake(&event.record.ident));
             quote! {
                 let event: #ty = fields
                     .get(..#size)
@@ -415,12 +415,13 @@ fn writers(roots: &[&Struct]) -> TokenStream {
     }
     let functions = types.values().map(|ty| match ty {
         Ty::Struct(s) => {
-            let name = format_ident!("write_{}", snake(&s.name));
-            let ty_name = ident(&s.name, true);
-            let steps = s.fields.iter().map(|f| {
-                let field = ident(&f.name, false);
-                write(quote!(value.#field), &f.ty)
-            });
+            let name = format_ident!("write_{}", snake(&s.ident));
+            let ty_name = ident(&s.ident, true);
+            let steps = s
+                .fields
+                .iter()
+                .zip(field_idents(&s.fields))
+                .map(|(f, field)| write(quote!(value.#field), &f.ty));
             let doc = format!(" Appends borsh's bytes of a `{}`.", s.name);
             quote! {
                 #[doc = #doc]
@@ -437,43 +438,40 @@ fn writers(roots: &[&Struct]) -> TokenStream {
 }
 
 fn enum_writer(e: &Enum) -> TokenStream {
-    let name = format_ident!("write_{}", snake(&e.name));
-    let ty_name = ident(&e.name, true);
-    let arms = e.variants.iter().enumerate().map(|(i, v)| {
-        let variant = ident(&v.name, true);
-        let tag = Literal::u8_unsuffixed(i as u8);
-        let tuple = v.fields.iter().all(|f| f.name.parse::<usize>().is_ok());
-        let bindings: Vec<_> = v
-            .fields
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                if tuple {
-                    format_ident!("f{i}")
-                } else {
-                    ident(&f.name, false)
+    let name = format_ident!("write_{}", snake(&e.ident));
+    let ty_name = ident(&e.ident, true);
+    let arms = e
+        .variants
+        .iter()
+        .zip(variant_idents(e))
+        .enumerate()
+        .map(|(i, (v, variant))| {
+            let tag = Literal::u8_unsuffixed(i as u8);
+            let tuple = v.fields.iter().all(|f| f.name.parse::<usize>().is_ok());
+            let bindings: Vec<_> = if tuple {
+                (0..v.fields.len()).map(|i| format_ident!("f{i}")).collect()
+            } else {
+                field_idents(&v.fields)
+            };
+            let steps = v
+                .fields
+                .iter()
+                .zip(&bindings)
+                .map(|(f, b)| write(quote!((*#b)), &f.ty));
+            let pattern = if v.fields.is_empty() {
+                quote!(#ty_name::#variant)
+            } else if tuple {
+                quote!(#ty_name::#variant(#(#bindings),*))
+            } else {
+                quote!(#ty_name::#variant { #(#bindings),* })
+            };
+            quote! {
+                #pattern => {
+                    out.push(#tag);
+                    #(#steps)*
                 }
-            })
-            .collect();
-        let steps = v
-            .fields
-            .iter()
-            .zip(&bindings)
-            .map(|(f, b)| write(quote!((*#b)), &f.ty));
-        let pattern = if v.fields.is_empty() {
-            quote!(#ty_name::#variant)
-        } else if tuple {
-            quote!(#ty_name::#variant(#(#bindings),*))
-        } else {
-            quote!(#ty_name::#variant { #(#bindings),* })
-        };
-        quote! {
-            #pattern => {
-                out.push(#tag);
-                #(#steps)*
             }
-        }
-    });
+        });
     let doc = format!(" Appends borsh's bytes of a `{}`.", e.name);
     quote! {
         #[doc = #doc]
@@ -500,11 +498,11 @@ fn write(expr: TokenStream, ty: &Ty) -> TokenStream {
             }
         }
         Ty::Struct(s) => {
-            let writer = format_ident!("write_{}", snake(&s.name));
+            let writer = format_ident!("write_{}", snake(&s.ident));
             quote!(#writer(&#expr, out);)
         }
         Ty::Enum(e) => {
-            let writer = format_ident!("write_{}", snake(&e.name));
+            let writer = format_ident!("write_{}", snake(&e.ident));
             quote!(#writer(&#expr, out);)
         }
         Ty::Option(inner) => {
