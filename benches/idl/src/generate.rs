@@ -11,6 +11,7 @@ use std::{
 };
 
 use crate::{
+    guard,
     layout::account_len,
     model::Site,
     model::{Account, Event, Instruction, Program, Ty},
@@ -218,13 +219,46 @@ fn stored_argument(ix: &Instruction, choices: &FieldChoices) -> Result<Option<Fi
     }
 }
 
-/// Writes one argument program's crate (for `planned.handlers`).
+/// Writes one argument program's crate (for `planned.handlers`). A handler
+/// whose rendering panics (a bug in the generator) is taken out, with the
+/// panic as its reason in `skipped`; `false` where none is left.
 pub fn write_arguments(
     root: &Path,
     dir: &Path,
     program: &Program,
-    planned: &PlannedArguments,
-) -> Result<(), String> {
+    planned: &mut PlannedArguments,
+    skipped: &mut Vec<Skipped>,
+) -> Result<bool, String> {
+    let render = |handlers: &[usize], planned: &PlannedArguments| {
+        guard::caught(|| {
+            let all = planned.handlers(program);
+            let chosen: Vec<Handler> = handlers.iter().map(|i| all[*i].clone()).collect();
+            arguments::program(&program.name, &program.path, &chosen, planned.format)
+        })
+    };
+    let lib = loop {
+        let all: Vec<usize> = (0..planned.handlers.len()).collect();
+        match render(&all, planned) {
+            Ok(lib) => break lib,
+            Err(reason) => {
+                let found = culprits(&all, reason, &mut |some| render(some, planned).map(drop));
+                take_out(
+                    &mut planned.handlers,
+                    found,
+                    |(name, _, _), reason| Skipped {
+                        site: Site::Instruction,
+                        name: name.clone(),
+                        format: planned.format,
+                        reason,
+                    },
+                    skipped,
+                );
+                if planned.handlers.is_empty() {
+                    return Ok(false);
+                }
+            }
+        }
+    };
     write_crate(
         dir,
         &planned.name,
@@ -233,13 +267,50 @@ pub fn write_arguments(
             planned.format,
             &root.join("common").to_string_lossy(),
         ),
-        &arguments::program(
-            &program.name,
-            &program.path,
-            &planned.handlers(program),
-            planned.format,
-        ),
-    )
+        &lib,
+    )?;
+    Ok(true)
+}
+
+/// The items among `items` (indices) that cannot be made, each with its
+/// reason, found by halving: `attempt` tries a program of the items given.
+/// `reason` is why all of `items` together could not be made. Where every
+/// part can be made alone and only the whole cannot, each item gets the
+/// whole's reason.
+pub fn culprits(
+    items: &[usize],
+    reason: String,
+    attempt: &mut dyn FnMut(&[usize]) -> Result<(), String>,
+) -> Vec<(usize, String)> {
+    if items.len() <= 1 {
+        return items.iter().map(|i| (*i, reason.clone())).collect();
+    }
+    let (first, second) = items.split_at(items.len() / 2);
+    let mut found = Vec::new();
+    for half in [first, second] {
+        if let Err(why) = attempt(half) {
+            found.extend(culprits(half, why, attempt));
+        }
+    }
+    if found.is_empty() {
+        return items.iter().map(|i| (*i, reason.clone())).collect();
+    }
+    found
+}
+
+/// Removes the `found` items (indices into `items`) from `items`, each
+/// recorded as `skip` makes it.
+pub fn take_out<T>(
+    items: &mut Vec<T>,
+    mut found: Vec<(usize, String)>,
+    skip: impl Fn(&T, String) -> Skipped,
+    skipped: &mut Vec<Skipped>,
+) {
+    found.sort_by_key(|(i, _)| std::cmp::Reverse(*i));
+    for (i, reason) in found {
+        skipped.push(skip(&items[i], reason));
+        items.remove(i);
+    }
 }
 
 /// The event program of one format: every event, and whether the format
@@ -326,13 +397,52 @@ fn self_cpi(package: &str) -> events::SelfCpi {
     }
 }
 
-/// Writes one event program's crate.
+/// Writes one event program's crate. An emitter whose rendering panics
+/// is taken out, as [`write_arguments`] takes out a handler; `false` where
+/// none is left.
 pub fn write_events(
     root: &Path,
     dir: &Path,
     program: &Program,
-    planned: &PlannedEvents,
-) -> Result<(), String> {
+    planned: &mut PlannedEvents,
+    skipped: &mut Vec<Skipped>,
+) -> Result<bool, String> {
+    let render = |emitters: &[usize], planned: &PlannedEvents| {
+        guard::caught(|| {
+            let all = planned.emitters(program);
+            let chosen: Vec<Emitter> = emitters.iter().map(|i| all[*i].clone()).collect();
+            events::program(
+                &program.name,
+                &program.path,
+                &chosen,
+                planned.format,
+                planned.self_cpi,
+            )
+        })
+    };
+    let lib = loop {
+        let all: Vec<usize> = (0..planned.emitters.len()).collect();
+        match render(&all, planned) {
+            Ok(lib) => break lib,
+            Err(reason) => {
+                let found = culprits(&all, reason, &mut |some| render(some, planned).map(drop));
+                take_out(
+                    &mut planned.emitters,
+                    found,
+                    |(name, _), reason| Skipped {
+                        site: Site::Event,
+                        name: name.clone(),
+                        format: planned.format,
+                        reason,
+                    },
+                    skipped,
+                );
+                if !planned.emitters.iter().any(|(_, measured)| *measured) {
+                    return Ok(false);
+                }
+            }
+        }
+    };
     write_crate(
         dir,
         &planned.name,
@@ -341,14 +451,9 @@ pub fn write_events(
             planned.format,
             &root.join("common").to_string_lossy(),
         ),
-        &events::program(
-            &program.name,
-            &program.path,
-            &planned.emitters(program),
-            planned.format,
-            planned.self_cpi,
-        ),
-    )
+        &lib,
+    )?;
+    Ok(true)
 }
 
 fn event<'a>(program: &'a Program, name: &str) -> &'a Event {
@@ -419,13 +524,17 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
 }
 
 /// Writes the workspace and every planned crate; a file whose text did not
-/// change is left alone, so a second run rebuilds nothing.
+/// change is left alone, so a second run rebuilds nothing. A program whose
+/// rendering panics (a bug) is not written: an account's plan becomes a
+/// skip with the panic as its reason; a handler or emitter is taken out
+/// into `skipped` (and a program left with none is dropped).
 pub fn write(
     root: &Path,
     program: &Program,
-    plans: &[Plan],
-    arguments: &[PlannedArguments],
-    events: &[PlannedEvents],
+    plans: &mut [Plan],
+    arguments: &mut Vec<PlannedArguments>,
+    events: &mut Vec<PlannedEvents>,
+    skipped: &mut Vec<Skipped>,
 ) -> Result<PathBuf, String> {
     let dir = out_dir(root, &program.name);
     let programs = dir.join("programs");
@@ -439,8 +548,9 @@ pub fn write(
     }
     let common = root.join("common");
     let mut wanted = Vec::new();
-    for plan in plans {
+    for plan in plans.iter_mut() {
         let Plan::Build(planned) = plan else { continue };
+        guard::stage("rendering", &planned.name);
         let account = account(program, &planned.account);
         let target = Target {
             program: &program.name,
@@ -450,22 +560,43 @@ pub fn write(
             read: planned.read.clone(),
             update: planned.update.clone(),
         };
+        let lib = match guard::caught(|| render::program(&target, planned.format)) {
+            Ok(lib) => lib,
+            Err(reason) => {
+                *plan = Plan::Skip {
+                    account: planned.account.clone(),
+                    format: planned.format,
+                    reason,
+                };
+                continue;
+            }
+        };
         write_crate(
             &dir,
             &planned.name,
             &render::manifest(&planned.package, planned.format, &common.to_string_lossy()),
-            &render::program(&target, planned.format),
+            &lib,
         )?;
         wanted.push(planned.name.clone());
     }
-    for planned in arguments {
-        write_arguments(root, &dir, program, planned)?;
-        wanted.push(planned.name.clone());
+    let mut kept = Vec::new();
+    for mut planned in std::mem::take(arguments) {
+        guard::stage("rendering", &planned.name);
+        if write_arguments(root, &dir, program, &mut planned, skipped)? {
+            wanted.push(planned.name.clone());
+            kept.push(planned);
+        }
     }
-    for planned in events {
-        write_events(root, &dir, program, planned)?;
-        wanted.push(planned.name.clone());
+    *arguments = kept;
+    let mut kept = Vec::new();
+    for mut planned in std::mem::take(events) {
+        guard::stage("rendering", &planned.name);
+        if write_events(root, &dir, program, &mut planned, skipped)? {
+            wanted.push(planned.name.clone());
+            kept.push(planned);
+        }
     }
+    *events = kept;
     // A crate from an earlier run that is not planned now would stay a
     // member of the workspace: remove it.
     for entry in fs::read_dir(&programs)

@@ -5,6 +5,7 @@
 //! types, and [`layout`] computes the bytes an account holds.
 
 pub mod generate;
+pub mod guard;
 pub mod input;
 pub mod layout;
 pub mod measure;

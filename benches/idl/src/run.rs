@@ -12,6 +12,7 @@ use benches::exported::{CasesFile, ExportedCase};
 
 use crate::{
     generate::{self, Built, FieldChoices, Plan, PlannedArguments, Skipped},
+    guard,
     input::{self, Assumptions},
     measure::{self, Row},
     model::{self, Program, Site},
@@ -53,15 +54,26 @@ pub fn run(
     options: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Run, String> {
+    let shown = idl.display().to_string();
+    guard::stage("reading", &shown);
     let parsed = input::read(idl).map_err(|e| e.to_string())?;
-    let program = model::resolve(&parsed, &options.assumptions);
-    let instances = instances(&program, options)?;
-    let plans = generate::plan(&program, &options.fields);
-    let (arguments, mut skipped) = generate::plan_arguments(&program, &options.fields);
-    let (events, skipped_events) = generate::plan_events(&program);
+    guard::stage("resolving", &shown);
+    let mut program = model::resolve(&parsed, &options.assumptions);
+    let instances = instances(&mut program, options)?;
+    guard::stage("planning", &shown);
+    let mut plans = generate::plan(&program, &options.fields);
+    let (mut arguments, mut skipped) = generate::plan_arguments(&program, &options.fields);
+    let (mut events, skipped_events) = generate::plan_events(&program);
     skipped.extend(skipped_events);
-    let dir = generate::write(root, &program, &plans, &arguments, &events)
-        .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
+    let dir = generate::write(
+        root,
+        &program,
+        &mut plans,
+        &mut arguments,
+        &mut events,
+        &mut skipped,
+    )
+    .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
     // An earlier run's replay belongs to its cases: this run's replace them.
     for stale in ["cases.json", "litesvm.md", "litesvm.json"] {
         let _ = fs::remove_file(dir.join(stale));
@@ -85,28 +97,48 @@ pub fn run(
                 });
             }
             Built::Program(so) => {
+                guard::stage("measuring", &planned.name);
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
-                let checked = measure::check(planned, account, &elf, &instances[&account.name]);
-                measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress);
+                match guard::caught(|| {
+                    measure::check(planned, account, &elf, &instances[&account.name])
+                }) {
+                    Ok(checked) => {
+                        measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
+                    }
+                    Err(reason) => refused.push(Refused {
+                        site: Site::Account,
+                        name: planned.account.clone(),
+                        format: planned.format,
+                        reason,
+                    }),
+                }
             }
         }
     }
     for planned in arguments {
-        let Some((planned, so)) = build_arguments(
-            root,
-            &dir,
-            &program,
-            planned,
-            &mut skipped,
-            &mut refused,
-            progress,
-        )?
+        let Some((planned, so)) =
+            build_arguments(root, &dir, &program, planned, &mut skipped, progress)?
         else {
             continue;
         };
+        guard::stage("measuring", &planned.name);
         let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
         let handlers = planned.handlers(&program);
-        let checked = measure::arguments::check(planned.format, &handlers, &elf, options.lengths);
+        let checked = match guard::caught(|| {
+            measure::arguments::check(planned.format, &handlers, &elf, options.lengths)
+        }) {
+            Ok(checked) => checked,
+            Err(reason) => {
+                refuse_all(
+                    &mut refused,
+                    Site::Instruction,
+                    planned.handlers.iter().map(|h| &h.0),
+                    planned.format,
+                    &reason,
+                );
+                continue;
+            }
+        };
         measured.keep(
             &planned.name,
             "instructions",
@@ -117,28 +149,35 @@ pub fn run(
         );
     }
     for planned in events {
-        let so = match generate::build(root, &dir, &planned.name, &planned.package) {
-            Built::Program(so) => so,
-            Built::Refused(reason) => {
-                progress(&format!("  {}: {reason}", planned.name));
-                refused.push(Refused {
-                    site: Site::Event,
-                    name: String::new(),
-                    format: planned.format,
-                    reason,
-                });
+        let Some((planned, so)) =
+            build_events(root, &dir, &program, planned, &mut skipped, progress)?
+        else {
+            continue;
+        };
+        guard::stage("measuring", &planned.name);
+        let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+        let emitters = planned.emitters(&program);
+        let checked = match guard::caught(|| {
+            measure::events::check(
+                planned.format,
+                &emitters,
+                &elf,
+                options.lengths,
+                planned.self_cpi,
+            )
+        }) {
+            Ok(checked) => checked,
+            Err(reason) => {
+                refuse_all(
+                    &mut refused,
+                    Site::Event,
+                    planned.emitters.iter().map(|e| &e.0),
+                    planned.format,
+                    &reason,
+                );
                 continue;
             }
         };
-        let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
-        let emitters = planned.emitters(&program);
-        let checked = measure::events::check(
-            planned.format,
-            &emitters,
-            &elf,
-            options.lengths,
-            planned.self_cpi,
-        );
         measured.keep(&planned.name, "events", (root, &so), elf, checked, progress);
     }
     let Measured {
@@ -238,52 +277,193 @@ fn write_whole(path: &Path, text: &str) -> Result<(), String> {
         .map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
+/// Refuses every item (`names`) of a program whose check panicked (a bug).
+fn refuse_all<'a>(
+    refused: &mut Vec<Refused>,
+    site: Site,
+    names: impl Iterator<Item = &'a String>,
+    format: crate::render::Format,
+    reason: &str,
+) {
+    for name in names {
+        refused.push(Refused {
+            site,
+            name: name.clone(),
+            format,
+            reason: reason.to_string(),
+        });
+    }
+}
+
 /// Builds one argument program. A link refused in one instruction's
 /// handler or decoder (a stack frame past 4 KiB) takes that instruction
-/// out, with the linker's words as its reason, and builds the rest again;
-/// a refusal that names no instruction is the whole format's. The built
-/// program, or `None` where nothing is left to build.
+/// out, with the linker's words as its reason, and builds the rest again.
+/// A refusal that names no instruction is traced to the handlers that
+/// cause it by building halves of the program alone
+/// ([`generate::culprits`]): each is taken out by name, the rest built.
+/// The built program, or `None` where nothing is left to build.
 fn build_arguments(
     root: &Path,
     dir: &Path,
     program: &Program,
     mut planned: PlannedArguments,
     skipped: &mut Vec<Skipped>,
-    refused: &mut Vec<Refused>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Option<(PlannedArguments, PathBuf)>, String> {
     loop {
-        generate::write_arguments(root, dir, program, &planned)?;
-        match generate::build(root, dir, &planned.name, &planned.package) {
+        if !generate::write_arguments(root, dir, program, &mut planned, skipped)? {
+            return Ok(None);
+        }
+        guard::stage("building", &planned.name);
+        let reason = match generate::build(root, dir, &planned.name, &planned.package) {
             Built::Program(so) => return Ok(Some((planned, so))),
-            Built::Refused(reason) => {
-                let culprit = planned
-                    .handlers(program)
-                    .iter()
-                    .position(|h| crate::render::arguments::named_in(h.instruction, &reason));
-                match culprit {
-                    Some(i) if planned.handlers.len() > 1 => {
-                        let (name, _, _) = planned.handlers.remove(i);
-                        progress(&format!("  {}: `{name}`: {reason}", planned.name));
-                        skipped.push(Skipped {
-                            site: Site::Instruction,
-                            name,
-                            format: planned.format,
-                            reason,
-                        });
-                    }
-                    _ => {
-                        progress(&format!("  {}: {reason}", planned.name));
-                        refused.push(Refused {
-                            site: Site::Instruction,
-                            name: String::new(),
-                            format: planned.format,
-                            reason,
-                        });
-                        return Ok(None);
-                    }
-                }
+            Built::Refused(reason) => reason,
+        };
+        let named = planned
+            .handlers(program)
+            .iter()
+            .position(|h| crate::render::arguments::named_in(h.instruction, &reason));
+        let found = match named {
+            Some(i) => vec![(i, reason)],
+            None => {
+                progress(&format!(
+                    "  {}: {reason}; building parts of it alone to find the instructions that cause it",
+                    planned.name
+                ));
+                let probe = Probe::new(&planned.name, &planned.package);
+                let all: Vec<usize> = (0..planned.handlers.len()).collect();
+                let found = generate::culprits(&all, reason, &mut |some| {
+                    let mut part = planned.clone();
+                    part.handlers = some.iter().map(|i| planned.handlers[*i].clone()).collect();
+                    (part.name, part.package) = (probe.name.clone(), probe.package.clone());
+                    let mut ignored = Vec::new();
+                    generate::write_arguments(root, dir, program, &mut part, &mut ignored)?;
+                    probe.build(root, dir)
+                });
+                probe.remove(dir);
+                found
+                    .into_iter()
+                    .map(|(i, reason)| {
+                        let ix = planned.handlers(program)[i].instruction;
+                        (i, format!("{reason}{}", by_value(&ix.args)))
+                    })
+                    .collect()
             }
+        };
+        for (i, reason) in &found {
+            progress(&format!(
+                "  {}: `{}`: {reason}",
+                planned.name, planned.handlers[*i].0
+            ));
+        }
+        let format = planned.format;
+        generate::take_out(
+            &mut planned.handlers,
+            found,
+            |(name, _, _), reason| Skipped {
+                site: Site::Instruction,
+                name: name.clone(),
+                format,
+                reason,
+            },
+            skipped,
+        );
+        if !planned.handlers.iter().any(|(_, _, measured)| *measured) {
+            return Ok(None);
+        }
+    }
+}
+
+/// What a refused frame likely holds: the arguments, decoded by value,
+/// where they are 4 KiB or more.
+fn by_value(args: &model::Struct) -> String {
+    match crate::layout::struct_layout(args, false) {
+        Ok(layout) if layout.layout.size >= 4096 => format!(
+            ", where its handler was inlined: its arguments are {} bytes decoded, on the stack (a `Box` or zero-copy account would move them off it)",
+            benches::report::answer::thousands(layout.layout.size as u64)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// Builds one event program; a refusal is traced to the events that cause
+/// it as [`build_arguments`] traces instructions.
+fn build_events(
+    root: &Path,
+    dir: &Path,
+    program: &Program,
+    mut planned: generate::PlannedEvents,
+    skipped: &mut Vec<Skipped>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Option<(generate::PlannedEvents, PathBuf)>, String> {
+    loop {
+        if !generate::write_events(root, dir, program, &mut planned, skipped)? {
+            return Ok(None);
+        }
+        guard::stage("building", &planned.name);
+        let reason = match generate::build(root, dir, &planned.name, &planned.package) {
+            Built::Program(so) => return Ok(Some((planned, so))),
+            Built::Refused(reason) => reason,
+        };
+        progress(&format!(
+            "  {}: {reason}; building parts of it alone to find the events that cause it",
+            planned.name
+        ));
+        let probe = Probe::new(&planned.name, &planned.package);
+        let all: Vec<usize> = (0..planned.emitters.len()).collect();
+        let found = generate::culprits(&all, reason, &mut |some| {
+            let mut part = planned.clone();
+            part.emitters = some.iter().map(|i| planned.emitters[*i].clone()).collect();
+            (part.name, part.package) = (probe.name.clone(), probe.package.clone());
+            let mut ignored = Vec::new();
+            generate::write_events(root, dir, program, &mut part, &mut ignored)?;
+            probe.build(root, dir)
+        });
+        probe.remove(dir);
+        let format = planned.format;
+        generate::take_out(
+            &mut planned.emitters,
+            found,
+            |(name, _), reason| Skipped {
+                site: Site::Event,
+                name: name.clone(),
+                format,
+                reason,
+            },
+            skipped,
+        );
+        if !planned.emitters.iter().any(|(_, measured)| *measured) {
+            return Ok(None);
+        }
+    }
+}
+
+/// A crate that holds part of a refused program while its culprits are
+/// found; removed after.
+struct Probe {
+    name: String,
+    package: String,
+}
+
+impl Probe {
+    fn new(name: &str, package: &str) -> Self {
+        Self {
+            name: format!("{name}_probe"),
+            package: format!("{package}-probe"),
+        }
+    }
+
+    fn build(&self, root: &Path, dir: &Path) -> Result<(), String> {
+        match generate::build(root, dir, &self.name, &self.package) {
+            Built::Program(_) => Ok(()),
+            Built::Refused(reason) => Err(reason),
+        }
+    }
+
+    fn remove(&self, dir: &Path) {
+        let _ = fs::remove_dir_all(dir.join("programs").join(&self.name));
+        for ext in ["so", "refused"] {
+            let _ = fs::remove_file(dir.join("deploy").join(format!("{}.{ext}", self.name)));
         }
     }
 }
@@ -292,12 +472,14 @@ fn build_arguments(
 /// decoded with the model (every decode error named, with its byte), else
 /// the generated ones.
 fn instances(
-    program: &Program,
+    program: &mut Program,
     options: &Options,
 ) -> Result<BTreeMap<String, Vec<measure::Instance>>, String> {
     let mut all = BTreeMap::new();
     let mut errors = Vec::new();
-    for account in program.accounts.iter().flatten() {
+    for entry in program.accounts.iter_mut() {
+        let Ok(account) = entry else { continue };
+        guard::stage("generating instances", &account.name);
         let real = match &options.data {
             Some(dir) => input::account_data(dir, &account.name)?,
             None => None,
@@ -335,7 +517,16 @@ fn instances(
                     continue;
                 }
             },
-            None => measure::generated(account, options.lengths),
+            None => match guard::caught(|| measure::generated(account, options.lengths)) {
+                Ok(generated) => generated,
+                Err(reason) => {
+                    *entry = Err(model::Unsupported {
+                        name: account.name.clone(),
+                        reason,
+                    });
+                    continue;
+                }
+            },
         };
         all.insert(account.name.clone(), instances);
     }

@@ -87,7 +87,7 @@ fn in_group(m: &Measurement, family: Family, operation: &str, group: Group) -> b
 }
 
 /// `1,234`.
-fn thousands(n: u64) -> String {
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

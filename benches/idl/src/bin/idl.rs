@@ -7,6 +7,7 @@ use std::{path::Path, process::ExitCode};
 
 use idl::{
     generate::FieldChoices,
+    guard,
     input::Assumptions,
     run::{self, Options},
     value::Lengths,
@@ -52,14 +53,42 @@ fn main() -> ExitCode {
         fields,
         data: Some(var("DATA")).filter(|d| !d.is_empty()).map(Into::into),
     };
-    let root = std::env::current_dir().expect("a working directory");
-    let run = match run::run(&root, Path::new(&path), &options, &mut |line| {
-        eprintln!("{line}")
-    }) {
-        Ok(run) => run,
-        Err(e) => {
+    let Ok(root) = std::env::current_dir() else {
+        eprintln!(
+            "make idl: {path}: the working directory cannot be read; run it from the repository"
+        );
+        return ExitCode::from(2);
+    };
+    // A panic is a bug in make idl: where one item's program caught it, it
+    // is that item's reason; anywhere else it ends the run in one line
+    // (below), not a backtrace.
+    let panicked = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let noted = panicked.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut note) = noted.lock() {
+            *note = format!("{}{at}", guard::message(info.payload()));
+        }
+    }));
+    let outcome = std::panic::catch_unwind(|| {
+        run::run(&root, Path::new(&path), &options, &mut |line| {
+            eprintln!("{line}")
+        })
+    });
+    let run = match outcome {
+        Ok(Ok(run)) => run,
+        Ok(Err(e)) => {
             eprintln!("make idl: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
+        }
+        Err(_) => {
+            let (stage, item) = guard::current();
+            let said = panicked.lock().map(|s| s.clone()).unwrap_or_default();
+            eprintln!("make idl: {path}: {stage} {item}: {}", guard::bug(&said));
+            return ExitCode::from(2);
         }
     };
     println!("{}", run.summary);

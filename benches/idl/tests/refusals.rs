@@ -1,0 +1,63 @@
+//! A program that cannot be built loses only the items that cause it:
+//! `idls/huge_argument.json` has one instruction whose argument is 8 KiB
+//! by value, past SBF's 4 KiB stack frame once borsh decodes it. The
+//! linker names `entrypoint` (the handler is inlined), not the
+//! instruction, so the run builds parts of the program alone to find it;
+//! that instruction is refused by name with the reason, and every other
+//! handler of the format is measured.
+
+mod support;
+
+use idl::{measure::Outcome, model::Site, render::Format, run::Options};
+use support::run_idl;
+
+#[test]
+fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
+    let run = run_idl("huge_argument.json", &Options::default());
+    let ran = |name: &str, format: Format| {
+        run.rows.iter().any(|r| {
+            r.site == Site::Instruction
+                && r.name == name
+                && r.format == format
+                && matches!(r.outcome, Outcome::Ran { .. })
+        })
+    };
+    for name in ["deposit", "withdraw"] {
+        assert!(ran(name, Format::Borsh), "{name} not measured in borsh");
+    }
+    for format in [Format::Wincode, Format::Walk, Format::Bytemuck] {
+        assert!(
+            ran("load_table", format),
+            "load_table not measured in {}",
+            format.name()
+        );
+    }
+    assert!(!ran("load_table", Format::Borsh));
+    let refusals: Vec<_> = run
+        .skipped
+        .iter()
+        .filter(|s| s.name == "load_table")
+        .collect();
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    assert_eq!(refusals[0].format, Format::Borsh);
+    assert_eq!(
+        refusals[0].reason,
+        "link refused: a stack frame past 4,096 bytes (in `entrypoint`), where its handler was \
+         inlined: its arguments are 8,200 bytes decoded, on the stack (a `Box` or zero-copy \
+         account would move them off it)"
+    );
+    // No program is refused whole, and no probe is left behind.
+    assert!(run.refused.is_empty(), "{:?}", run.refused);
+    let programs: Vec<String> = std::fs::read_dir(run.dir.join("programs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        programs.iter().all(|p| !p.ends_with("_probe")),
+        "{programs:?}"
+    );
+    assert!(
+        run.summary
+            .contains("No `borsh` row for `load_table`: link refused")
+    );
+}
