@@ -26,6 +26,9 @@ pub struct StructLayout {
     pub layout: Layout,
 }
 
+/// Why a size past `usize` has no layout.
+const TOO_LARGE: &str = "larger than any memory (its size overflows)";
+
 /// The zero-copy layout of `ty`; `packed` where an enclosing struct is
 /// `repr(packed)` (everything inside aligns to 1). What has no fixed
 /// memory layout (strings, vecs, options, enums with data) is refused.
@@ -46,7 +49,7 @@ pub fn zero_copy(ty: &Ty, packed: bool) -> Result<Layout, String> {
         Ty::Array(inner, len) => {
             let inner = zero_copy(inner, packed)?;
             Ok(Layout {
-                size: inner.size * len,
+                size: inner.size.checked_mul(*len).ok_or(TOO_LARGE)?,
                 align: inner.align,
             })
         }
@@ -69,7 +72,10 @@ pub fn zero_copy(ty: &Ty, packed: bool) -> Result<Layout, String> {
             fixed: true,
             item,
         } => Ok(Layout {
-            size: *tag as usize + zero_copy(item, true)?.size,
+            size: zero_copy(item, true)?
+                .size
+                .checked_add(*tag as usize)
+                .ok_or(TOO_LARGE)?,
             align: 1,
         }),
         Ty::TaggedOption { .. } => Err("an option that is not `fixed` has no fixed layout".into()),
@@ -91,15 +97,15 @@ pub fn struct_layout(s: &Struct, packed: bool) -> Result<StructLayout, String> {
     for field in &s.fields {
         let layout = zero_copy(&field.ty, packed)
             .map_err(|e| format!("type `{}`, field `{}`: {e}", s.name, field.name))?;
-        at = at.next_multiple_of(layout.align);
+        at = at.checked_next_multiple_of(layout.align).ok_or(TOO_LARGE)?;
         offsets.push(at);
-        at += layout.size;
+        at = at.checked_add(layout.size).ok_or(TOO_LARGE)?;
         align = align.max(layout.align);
     }
     Ok(StructLayout {
         offsets,
         layout: Layout {
-            size: at.next_multiple_of(align),
+            size: at.checked_next_multiple_of(align).ok_or(TOO_LARGE)?,
             align,
         },
     })
@@ -115,28 +121,32 @@ pub fn encoded_len(ty: &Ty) -> Option<usize> {
             tag,
             fixed: true,
             item,
-        } => encoded_len(item).map(|len| *tag as usize + len),
+        } => encoded_len(item)?.checked_add(*tag as usize),
         Ty::ZeroableOption(item) => encoded_len(item),
         Ty::TaggedOption { .. } | Ty::ShortU16 | Ty::List { .. } | Ty::Text(_) => None,
         Ty::Bool => Some(1),
         Ty::Int { bytes, .. } | Ty::Float { bytes } => Some(*bytes as usize),
         Ty::Pubkey => Some(32),
-        Ty::Array(inner, len) => encoded_len(inner).map(|l| l * len),
-        Ty::Struct(s) => s.fields.iter().map(|f| encoded_len(&f.ty)).sum(),
+        Ty::Array(inner, len) => encoded_len(inner)?.checked_mul(*len),
+        Ty::Struct(s) => sum_len(&s.fields),
         Ty::Enum(e) => {
-            let lens: Option<Vec<usize>> = e
-                .variants
-                .iter()
-                .map(|v| v.fields.iter().map(|f| encoded_len(&f.ty)).sum())
-                .collect();
+            let lens: Option<Vec<usize>> = e.variants.iter().map(|v| sum_len(&v.fields)).collect();
             let lens = lens?;
             let first = *lens.first()?;
             lens.iter()
                 .all(|&l| l == first)
-                .then_some(e.tag as usize + first)
+                .then_some(first.checked_add(e.tag as usize)?)
         }
         Ty::Option(_) | Ty::Vec(_) | Ty::String | Ty::Bytes => None,
     }
+}
+
+/// The fields' encodings' total length, where each is fixed (and the total
+/// fits a `usize`).
+fn sum_len(fields: &[crate::model::Field]) -> Option<usize> {
+    fields
+        .iter()
+        .try_fold(0usize, |sum, f| sum.checked_add(encoded_len(&f.ty)?))
 }
 
 /// The account's length, discriminator included, where it is fixed: the

@@ -454,6 +454,10 @@ impl Resolver<'_> {
                 fields: self.fields(&def.name, fields.as_ref(), depth)?,
                 packed,
             })),
+            IdlTypeDefTy::Enum { variants } if variants.is_empty() => Err(format!(
+                "enum `{}` has no variants: no value of it exists",
+                def.name
+            )),
             IdlTypeDefTy::Enum { variants } => Ok(Ty::Enum(Enum {
                 name: def.name.clone(),
                 ident: String::new(),

@@ -1749,8 +1749,11 @@ fn fixed_len(ty: &Ty, mode: Walk) -> Option<usize> {
         Ty::ZeroableOption(item) => fixed_len(item, mode),
         Ty::Pubkey => Some(32),
         Ty::Bool if mode == Walk::Skip => Some(1),
-        Ty::Array(inner, len) => fixed_len(inner, mode).map(|l| l * len),
-        Ty::Struct(s) => s.fields.iter().map(|f| fixed_len(&f.ty, mode)).sum(),
+        Ty::Array(inner, len) => fixed_len(inner, mode)?.checked_mul(*len),
+        Ty::Struct(s) => s
+            .fields
+            .iter()
+            .try_fold(0usize, |sum, f| sum.checked_add(fixed_len(&f.ty, mode)?)),
         _ => None,
     }
 }

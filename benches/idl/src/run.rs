@@ -59,6 +59,7 @@ pub fn run(
     let parsed = input::read(idl).map_err(|e| e.to_string())?;
     guard::stage("resolving", &shown);
     let mut program = model::resolve(&parsed, &options.assumptions);
+    value::refuse_unmeasurable(&mut program, options.lengths);
     let instances = instances(&mut program, options)?;
     guard::stage("planning", &shown);
     let mut plans = generate::plan(&program, &options.fields);

@@ -476,6 +476,11 @@ impl<'a> Resolver<'a> {
             Count::Prefix(bytes) if bytes <= 4 => bytes,
             _ => return Err("an enum whose tag is not a u8, u16 or u32".into()),
         };
+        if e.variants.is_empty() {
+            return Err(format!(
+                "enum `{name}` has no variants: no value of it exists"
+            ));
+        }
         let variants = e
             .variants
             .iter()

@@ -62,13 +62,29 @@ fn both(ident: &str) -> Vec<String> {
     vec![ident.to_string(), names::value_ident(ident)]
 }
 
-/// Refuses a second account, instruction or event of a name.
+/// Refuses an account, instruction or event with no name (named by its
+/// place for the report: `(account 2, unnamed)`), and a second one of a
+/// name.
 fn refuse_duplicates(program: &mut Program) {
     fn dedupe<T>(items: &mut [Result<T, Unsupported>], name: impl Fn(&T) -> &str, what: &str) {
         let mut seen = std::collections::BTreeSet::new();
-        for item in items.iter_mut() {
-            let Ok(resolved) = item else { continue };
-            let key = name(resolved).to_string();
+        for (i, item) in items.iter_mut().enumerate() {
+            let key = match item {
+                Ok(resolved) => name(resolved).to_string(),
+                Err(refused) => refused.name.clone(),
+            };
+            if key.trim().is_empty() {
+                let reason = match item {
+                    Err(refused) => refused.reason.clone(),
+                    Ok(_) => "it has no name, so no row could say which it is".to_string(),
+                };
+                *item = Err(Unsupported {
+                    name: format!("({what} {}, unnamed)", i + 1),
+                    reason,
+                });
+                continue;
+            }
+            let Ok(_) = item else { continue };
             if !seen.insert(key.clone()) {
                 *item = Err(Unsupported {
                     reason: format!(
