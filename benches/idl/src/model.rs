@@ -8,6 +8,8 @@ use anchor_lang_idl_spec::{
     IdlTypeDefGeneric, IdlTypeDefTy,
 };
 
+use std::collections::BTreeMap;
+
 use crate::input::{Assumptions, Format, Idl, Parsed};
 
 mod codama;
@@ -244,8 +246,91 @@ pub fn resolve(idl: &Idl, assumptions: &Assumptions) -> Program {
         Idl::Anchor(parsed) => resolve_anchor(parsed, assumptions),
         Idl::Codama(codama) => codama::resolve(codama),
     };
+    check_dispatch(&mut program.instructions);
     idents::assign(&mut program);
     program
+}
+
+/// What one program's dispatch can tell apart: it reads the shortest
+/// discriminator, and a second dispatch reads the rest of the longer ones
+/// (an extension's byte, then the instruction's). Refused, each with the
+/// other instruction named: a discriminator another already has; a longer
+/// one whose start is another's whole discriminator; a longer one whose
+/// length differs from the others that start alike.
+fn check_dispatch(instructions: &mut [Result<Instruction, Unsupported>]) {
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let Some(len) = instructions
+        .iter()
+        .flatten()
+        .map(|ix| ix.discriminator.len())
+        .min()
+    else {
+        return;
+    };
+    // The usual length after each longer start: the most common.
+    let mut lengths = BTreeMap::<Vec<u8>, BTreeMap<usize, usize>>::new();
+    for ix in instructions.iter().flatten() {
+        if ix.discriminator.len() > len {
+            *lengths
+                .entry(ix.discriminator[..len].to_vec())
+                .or_default()
+                .entry(ix.discriminator.len())
+                .or_default() += 1;
+        }
+    }
+    let whole: BTreeMap<Vec<u8>, String> = instructions
+        .iter()
+        .flatten()
+        .filter(|ix| ix.discriminator.len() == len)
+        .map(|ix| (ix.discriminator.clone(), ix.name.clone()))
+        .rev()
+        .collect();
+    let mut seen = BTreeMap::<Vec<u8>, String>::new();
+    for item in instructions.iter_mut() {
+        let Ok(ix) = item else { continue };
+        let bytes = &ix.discriminator;
+        let start = &bytes[..len];
+        let reason = if let Some(first) = seen.get(bytes) {
+            Some(format!(
+                "its discriminator `{}` is `{first}`'s too: one dispatch cannot tell them apart",
+                hex(bytes)
+            ))
+        } else if bytes.len() > len
+            && let Some(other) = whole.get(start)
+        {
+            Some(format!(
+                "its discriminator `{}` starts with `{}`, the whole of `{other}`'s: one dispatch cannot tell them apart",
+                hex(bytes),
+                hex(start)
+            ))
+        } else if bytes.len() > len {
+            let usual = lengths[start]
+                .iter()
+                .max_by_key(|(l, count)| (**count, std::cmp::Reverse(**l)))
+                .map(|(l, _)| *l)
+                .unwrap_or(len);
+            (bytes.len() != usual).then(|| {
+                format!(
+                    "its discriminator is {} bytes where the others that start with `{}` are {usual}; one dispatch reads one length after a start",
+                    bytes.len(),
+                    hex(start)
+                )
+            })
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => {
+                *item = Err(Unsupported {
+                    name: ix.name.clone(),
+                    reason,
+                })
+            }
+            None => {
+                seen.insert(bytes.clone(), ix.name.clone());
+            }
+        }
+    }
 }
 
 /// Resolves every account of an Anchor-shaped file.
