@@ -796,8 +796,46 @@ fn refusal(stderr: &str) -> String {
 }
 
 /// A mangled symbol as Rust names it, without hashes or the generated
-/// crate's path (`<Type as borsh::de::BorshDeserialize>::deserialize_reader`).
+/// crate's path (`<Type as borsh::de::BorshDeserialize>::deserialize_reader`),
+/// and a function's long generic arguments shortened
+/// (`core::slice::sort::stable::driftsort_main::<(String, PayloadType), …>`).
 fn short_symbol(symbol: &str) -> String {
+    let name = crate_free_symbol(symbol);
+    if name.len() <= 160 {
+        return name;
+    }
+    // Keep the path and the first generic argument's text, up to a point.
+    let cut = name
+        .char_indices()
+        .filter(|(i, _)| name[*i..].starts_with("::<"))
+        .map(|(i, _)| i)
+        .next();
+    match cut {
+        Some(at) => {
+            let args = &name[at + 3..];
+            let first: String = args
+                .chars()
+                .scan(0i32, |depth, c| {
+                    match c {
+                        '<' | '(' | '[' => *depth += 1,
+                        '>' | ')' | ']' => *depth -= 1,
+                        ',' if *depth == 0 => return None,
+                        _ => {}
+                    }
+                    (*depth >= 0).then_some(c)
+                })
+                .collect();
+            let first = first
+                .replace("alloc::string::", "")
+                .replace("alloc::vec::", "")
+                .replace("alloc::collections::btree::map::", "");
+            format!("{}::<{first}, …>", &name[..at])
+        }
+        None => name,
+    }
+}
+
+fn crate_free_symbol(symbol: &str) -> String {
     let name = format!("{:#}", rustc_demangle::demangle(symbol));
     let mut out = String::new();
     for part in name.split("idl_") {

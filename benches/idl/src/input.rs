@@ -174,10 +174,11 @@ pub fn read(path: &Path) -> Result<Idl, InputError> {
 
 /// Parses an IDL's text; `path` and `stem` name it in messages and reports.
 pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
-    let idl: Value = serde_json::from_str(text).map_err(|e| InputError::NotJson {
+    let mut idl: Value = serde_json::from_str(text).map_err(|e| InputError::NotJson {
         path: path.into(),
         reason: e.to_string(),
     })?;
+    maps_as_generics(&mut idl);
     let Some(top) = idl.as_object() else {
         return Err(InputError::Unknown { path: path.into() });
     };
@@ -398,11 +399,44 @@ fn unreadable_type(ty: &Value) -> Option<String> {
         match written.as_str() {
             "coption" =>
                 "; a legacy `coption` (a 4-byte tag then the value, as SPL's `COption`) has no borsh layout in the spec",
-            "hashMap" | "hashSet" | "bTreeMap" | "bTreeSet" =>
-                "; maps and sets have no layout make idl generates",
             _ => "",
         }
     ))
+}
+
+/// The map and set types a file may write (`{"hashMap": [K, V]}`,
+/// `{"bTreeSet": T}`), which the spec's types do not have, as a `defined`
+/// type of a name no IDL type can have (`$hashMap`) with the key and value
+/// as its generic arguments: the model reads them back as maps.
+pub const MAP_TYPES: [&str; 4] = ["hashMap", "bTreeMap", "hashSet", "bTreeSet"];
+
+fn maps_as_generics(value: &mut Value) {
+    match value {
+        Value::Object(o) => {
+            for inner in o.values_mut() {
+                maps_as_generics(inner);
+            }
+            let Some((kind, parts)) = o
+                .iter()
+                .next()
+                .filter(|(k, _)| o.len() == 1 && MAP_TYPES.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+            else {
+                return;
+            };
+            let parts = match parts {
+                Value::Array(parts) => parts,
+                one => vec![one],
+            };
+            let generics: Vec<Value> = parts
+                .into_iter()
+                .map(|ty| json!({"kind": "type", "type": ty}))
+                .collect();
+            *value = json!({"defined": {"name": format!("${kind}"), "generics": generics}});
+        }
+        Value::Array(items) => items.iter_mut().for_each(maps_as_generics),
+        _ => {}
+    }
 }
 
 /// A legacy Anchor instruction's discriminator: the first 8 bytes of
@@ -537,6 +571,8 @@ fn legacy_type(ty: &Value) -> Value {
             }
             Value::Object(out)
         }
+        // A map's key and value, in its generic arguments.
+        Value::Array(items) => Value::Array(items.iter().map(legacy_type).collect()),
         other => other.clone(),
     }
 }
@@ -623,6 +659,30 @@ mod tests {
     }
 
     #[test]
+    fn maps_and_sets_are_read_as_generic_defined_types() {
+        let legacy = r#"{"version": "1", "name": "l", "accounts": [{"name": "A", "type": {"kind": "struct",
+            "fields": [{"name": "rules", "type": {"hashMap": ["publicKey", {"defined": "Rule"}]}},
+                       {"name": "seen", "type": {"option": {"bTreeSet": "u64"}}}]}}],
+            "types": [{"name": "Rule", "type": {"kind": "struct", "fields": [{"name": "x", "type": "u8"}]}}]}"#;
+        let parsed = parse("l.json", "l", legacy).unwrap();
+        let program = crate::model::resolve(&Idl::Anchor(parsed), &Assumptions::default());
+        let account = program.accounts[0].as_ref().unwrap();
+        let crate::model::Ty::Map {
+            key,
+            value: Some(value),
+        } = &account.record.fields[0].ty
+        else {
+            panic!("{:?}", account.record.fields[0].ty)
+        };
+        assert_eq!(**key, crate::model::Ty::Pubkey);
+        assert!(matches!(**value, crate::model::Ty::Struct(ref s) if s.name == "Rule"));
+        assert!(matches!(
+            &account.record.fields[1].ty,
+            crate::model::Ty::Option(set) if matches!(**set, crate::model::Ty::Map { value: None, .. })
+        ));
+    }
+
+    #[test]
     fn a_type_the_spec_does_not_have_is_named_with_its_field() {
         let legacy = r#"{"version": "1", "name": "l", "accounts": [{"name": "A", "type": {"kind": "struct",
             "fields": [{"name": "n", "type": "u8"}, {"name": "close_authority", "type": {"coption": "publicKey"}}]}}]}"#;
@@ -636,11 +696,11 @@ mod tests {
         );
         assert!(error.contains("a legacy `coption`"), "{error}");
         let nested = json!({"name": "P", "type": {"kind": "enum", "variants": [
-            {"name": "V1", "fields": [{"name": "map", "type": {"vec": {"hashMap": ["string", "u8"]}}}]}]}});
+            {"name": "V1", "fields": [{"name": "pair", "type": {"vec": {"tuple": ["string", "u8"]}}}]}]}});
         assert!(
             unreadable_field(&nested)
                 .unwrap()
-                .starts_with("field `V1::map`: `hashMap` is not a type"),
+                .starts_with("field `V1::pair`: `tuple` is not a type"),
         );
     }
 

@@ -66,6 +66,7 @@ pub fn zero_copy(ty: &Ty, packed: bool) -> Result<Layout, String> {
         Ty::Vec(_) | Ty::String | Ty::Bytes => {
             Err("a `Vec`, string or bytes has no fixed layout in a zero-copy account".into())
         }
+        Ty::Map { .. } => Err("a map or set has no fixed layout in a zero-copy account".into()),
         Ty::BigEndian { bytes, .. } => layout(*bytes as usize, (*bytes as usize).min(8)),
         Ty::TaggedOption {
             tag,
@@ -137,7 +138,7 @@ pub fn encoded_len(ty: &Ty) -> Option<usize> {
                 .all(|&l| l == first)
                 .then_some(first.checked_add(e.tag as usize)?)
         }
-        Ty::Option(_) | Ty::Vec(_) | Ty::String | Ty::Bytes => None,
+        Ty::Option(_) | Ty::Vec(_) | Ty::String | Ty::Bytes | Ty::Map { .. } => None,
     }
 }
 

@@ -4,7 +4,7 @@
 //! the field (the other accounts still run).
 
 use anchor_lang_idl_spec::{
-    IdlArrayLen, IdlDefinedFields, IdlRepr, IdlSerialization, IdlType, IdlTypeDef,
+    IdlArrayLen, IdlDefinedFields, IdlGenericArg, IdlRepr, IdlSerialization, IdlType, IdlTypeDef,
     IdlTypeDefGeneric, IdlTypeDefTy,
 };
 
@@ -59,6 +59,13 @@ pub enum Ty {
     },
     /// An option whose `None` is the item's size in zero bytes.
     ZeroableOption(Box<Ty>),
+    /// A map (`value`: `HashMap`, `BTreeMap`) or a set (no `value`:
+    /// `HashSet`, `BTreeSet`) as borsh writes one: a `u32` count, then
+    /// each key (and its value) in the key's order.
+    Map {
+        key: Box<Ty>,
+        value: Option<Box<Ty>>,
+    },
 }
 
 /// How a Codama list or string says how long it is.
@@ -249,6 +256,21 @@ pub fn resolve(idl: &Idl, assumptions: &Assumptions) -> Program {
     check_dispatch(&mut program.instructions);
     idents::assign(&mut program);
     program
+}
+
+/// A map of `key` to `value` (a set where there is none): refused where
+/// the key is not one the generated programs can order (a number, bool,
+/// string, bytes or pubkey).
+pub(crate) fn map(key: Ty, value: Option<Ty>) -> Result<Ty, String> {
+    match key {
+        Ty::Int { .. } | Ty::Bool | Ty::String | Ty::Bytes | Ty::Pubkey => Ok(Ty::Map {
+            key: Box::new(key),
+            value: value.map(Box::new),
+        }),
+        other => Err(format!(
+            "a map or set keyed by `{other:?}`; make idl generates maps keyed by a number, bool, string, bytes or pubkey"
+        )),
+    }
 }
 
 /// What one program's dispatch can tell apart: it reads the shortest
@@ -627,6 +649,25 @@ impl Resolver<'_> {
             IdlType::Array(_, IdlArrayLen::Generic(name)) => Err(format!(
                 "an array of generic length `{name}`; make idl does not instantiate generics"
             )),
+            IdlType::Defined { name, generics } if name.starts_with('$') => {
+                let mut parts = generics.iter().map(|g| match g {
+                    IdlGenericArg::Type { ty } => self.ty(ty, depth + 1),
+                    IdlGenericArg::Const { value } => Err(format!(
+                        "a map or set with a constant `{value}` where a type belongs"
+                    )),
+                });
+                let key = parts.next().ok_or("a map or set with no key type")??;
+                let value = parts.next().transpose()?;
+                let expected = if name.ends_with("Map") { 2 } else { 1 };
+                if generics.len() != expected {
+                    return Err(format!(
+                        "a `{}` with {} types, not {expected}",
+                        &name[1..],
+                        generics.len()
+                    ));
+                }
+                map(key, value)
+            }
             IdlType::Defined { name, generics } => {
                 if !generics.is_empty() {
                     return Err(format!(

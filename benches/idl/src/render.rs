@@ -440,6 +440,12 @@ fn reachable<'a>(ty: &'a Ty, out: &mut BTreeMap<String, &'a Ty>) {
         | Ty::List { item: inner, .. }
         | Ty::TaggedOption { item: inner, .. }
         | Ty::ZeroableOption(inner) => reachable(inner, out),
+        Ty::Map { key, value } => {
+            reachable(key, out);
+            if let Some(value) = value {
+                reachable(value, out);
+            }
+        }
         _ => {}
     }
 }
@@ -554,6 +560,20 @@ fn owned_ty(ty: &Ty) -> TokenStream {
         }
         Ty::String | Ty::Text(_) => quote!(alloc::string::String),
         Ty::Bytes => quote!(alloc::vec::Vec<u8>),
+        // A `HashMap` in the program: the same bytes; `BTreeMap` needs no
+        // hasher, which `no_std` does not have.
+        Ty::Map { key, value: None } => {
+            let key = owned_ty(key);
+            quote!(alloc::collections::BTreeSet<#key>)
+        }
+        Ty::Map {
+            key,
+            value: Some(value),
+        } => {
+            let key = owned_ty(key);
+            let value = owned_ty(value);
+            quote!(alloc::collections::BTreeMap<#key, #value>)
+        }
         Ty::BigEndian { .. } | Ty::ShortU16 | Ty::TaggedOption { .. } | Ty::ZeroableOption(_) => {
             unreachable!("checked by Format::fits")
         }
@@ -636,6 +656,13 @@ fn widths(
                 walk(item, lengths, tags)
             }
             Ty::Array(item, _) | Ty::Option(item) => walk(item, lengths, tags),
+            Ty::Map { key, value } => {
+                lengths.insert(4);
+                walk(key, lengths, tags)?;
+                value
+                    .as_deref()
+                    .map_or(Ok(()), |value| walk(value, lengths, tags))
+            }
             Ty::Struct(s) => s.fields.iter().try_for_each(|f| {
                 walk(&f.ty, lengths, tags).map_err(|e| format!("field `{}`: {e}", f.name))
             }),
@@ -1548,6 +1575,23 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
                 }}
             }
         },
+        // Each entry, key then value: borsh's bytes of a map (in any
+        // order, as borsh decodes it).
+        Ty::Map { key, value } => {
+            let key = walk_ty(key, mode);
+            let value = value.as_deref().map(|value| {
+                let step = walk_ty(value, mode);
+                quote!(at = #step;)
+            });
+            quote! {{
+                let (n, mut at) = count(data, at)?;
+                for _ in 0..n {
+                    at = #key;
+                    #value
+                }
+                at
+            }}
+        }
         Ty::String if mode == Walk::Validate => quote! {{
             let (len, at) = count(data, at)?;
             let end = skip(data, at, len)?;
@@ -1696,6 +1740,7 @@ fn codama_wire(ty: &Ty) -> bool {
         }
         Ty::Struct(s) => s.fields.iter().any(|f| codama_wire(&f.ty)),
         Ty::Array(item, _) | Ty::Option(item) | Ty::Vec(item) => codama_wire(item),
+        Ty::Map { key, value } => codama_wire(key) || value.as_deref().is_some_and(codama_wire),
         Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::String | Ty::Bytes => false,
     }
 }

@@ -170,6 +170,21 @@ impl Instances {
                 Shape::Empty => String::new(),
             }),
             Ty::Bytes => Value::Bytes(hash.iter().cycle().take(self.list_len()).copied().collect()),
+            // Distinct keys, in the key's order: as a map holds them and
+            // borsh writes them.
+            Ty::Map { key, value } => {
+                let mut entries: Vec<Value> = (0..self.list_len())
+                    .map(|i| {
+                        let mut entry = vec![self.value(key, &format!("{path}[{i}].key"), zero)];
+                        if let Some(value) = value {
+                            entry.push(self.value(value, &format!("{path}[{i}].value"), zero));
+                        }
+                        Value::Struct(entry)
+                    })
+                    .collect();
+                normalize_entries(&mut entries, key);
+                Value::Vec(entries)
+            }
         }
     }
 
@@ -271,6 +286,18 @@ pub fn encode(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
             out.extend_from_slice(&(items.len() as u32).to_le_bytes());
             for item in items {
                 encode(item, inner, out);
+            }
+        }
+        (Value::Vec(entries), Ty::Map { key, value }) => {
+            out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+            for entry in entries {
+                let Value::Struct(parts) = entry else {
+                    unreachable!("a map's entry is its key and value")
+                };
+                encode(&parts[0], key, out);
+                if let (Some(v), Some(ty)) = (parts.get(1), value) {
+                    encode(v, ty, out);
+                }
             }
         }
         (Value::String(s), _) => {
@@ -511,6 +538,23 @@ pub fn first_invalid(value: &Value, ty: &Ty) -> Option<(usize, u8)> {
                 }
                 None
             }
+            (Value::Vec(entries), Ty::Map { key, value }) => {
+                *at += 4;
+                for entry in entries {
+                    let Value::Struct(parts) = entry else {
+                        return None;
+                    };
+                    if let Some(found) = walk(&parts[0], key, at) {
+                        return Some(found);
+                    }
+                    if let (Some(v), Some(ty)) = (parts.get(1), value)
+                        && let Some(found) = walk(v, ty, at)
+                    {
+                        return Some(found);
+                    }
+                }
+                None
+            }
             (Value::Array(items), Ty::Array(inner, _))
             | (Value::Vec(items), Ty::Vec(inner) | Ty::List { item: inner, .. }) => {
                 match ty {
@@ -660,6 +704,28 @@ pub fn decode(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), DecodeE
                 at = end;
             }
             Ok((Value::Vec(items), at))
+        }
+        // As a `BTreeMap` decodes: a repeated key keeps its place and
+        // takes the later value (a set keeps it once), then in order.
+        Ty::Map { key, value } => {
+            let (n, mut at) = count(at)?;
+            if n > data.len() {
+                return Err(fail(at - 4, &format!("a count of {n}, past the data")));
+            }
+            let mut entries = Vec::with_capacity(n);
+            for _ in 0..n {
+                let (k, end) = decode(key, data, at)?;
+                at = end;
+                let mut entry = vec![k];
+                if let Some(value) = value {
+                    let (v, end) = decode(value, data, at)?;
+                    at = end;
+                    entry.push(v);
+                }
+                entries.push(Value::Struct(entry));
+            }
+            normalize_entries(&mut entries, key);
+            Ok((Value::Vec(entries), at))
         }
         Ty::String => {
             let (len, start) = count(at)?;
@@ -926,6 +992,68 @@ pub fn full_len(ty: &Ty, lengths: Lengths) -> u64 {
             .saturating_mul(list)
             .saturating_add(4),
         Ty::String | Ty::Bytes | Ty::Text(_) => (lengths.string as u64).saturating_add(4),
+        Ty::Map { key, value } => full_len(key, lengths)
+            .saturating_add(value.as_deref().map_or(0, |v| full_len(v, lengths)))
+            .max(1)
+            .saturating_mul(list)
+            .saturating_add(4),
+    }
+}
+
+/// A map's entries (`[key]` or `[key, value]` structs) as a `BTreeMap`
+/// holds them: one per key (a later entry's value replaces an earlier
+/// one's), in the key's order.
+fn normalize_entries(entries: &mut Vec<Value>, key: &Ty) {
+    let mut kept: Vec<Value> = Vec::with_capacity(entries.len());
+    for entry in entries.drain(..) {
+        match kept
+            .iter_mut()
+            .find(|e| key_cmp(first(e), first(&entry), key).is_eq())
+        {
+            Some(existing) => {
+                if let (Value::Struct(old), Value::Struct(new)) = (existing, &entry)
+                    && old.len() == 2
+                    && new.len() == 2
+                {
+                    old[1] = new[1].clone();
+                }
+            }
+            None => kept.push(entry),
+        }
+    }
+    kept.sort_by(|a, b| key_cmp(first(a), first(b), key));
+    *entries = kept;
+}
+
+fn first(entry: &Value) -> &Value {
+    match entry {
+        Value::Struct(parts) => &parts[0],
+        other => other,
+    }
+}
+
+/// The order of two keys of `ty` as Rust's `Ord` has it: numbers by value
+/// (signed ones as two's complement in their width), `false` first,
+/// strings, bytes and pubkeys byte by byte.
+fn key_cmp(a: &Value, b: &Value, ty: &Ty) -> std::cmp::Ordering {
+    match (a, b, ty) {
+        (
+            Value::Int(a),
+            Value::Int(b),
+            Ty::Int {
+                bytes,
+                signed: true,
+            },
+        ) => {
+            let shift = 128 - 8 * u32::from(*bytes);
+            ((*a as i128) << shift >> shift).cmp(&((*b as i128) << shift >> shift))
+        }
+        (Value::Int(a), Value::Int(b), _) => a.cmp(b),
+        (Value::Bool(a), Value::Bool(b), _) => a.cmp(b),
+        (Value::String(a), Value::String(b), _) => a.as_bytes().cmp(b.as_bytes()),
+        (Value::Bytes(a), Value::Bytes(b), _) => a.cmp(b),
+        (Value::Pubkey(a), Value::Pubkey(b), _) => a.cmp(b),
+        _ => std::cmp::Ordering::Equal,
     }
 }
 

@@ -465,7 +465,7 @@ fn what_make_idl_does_not_lay_out_is_refused_by_name() {
             ),
             ""
         ),
-        "type `refused`, field `odd`: a `mapTypeNode`, which make idl does not lay out"
+        "type `refused`, field `odd`: a map or set counted otherwise than by a `u32` prefix; make idl generates borsh's maps"
     );
     assert_eq!(
         refusal(

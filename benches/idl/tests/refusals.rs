@@ -61,3 +61,43 @@ fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
             .contains("No `borsh` row for `load_table`: link refused")
     );
 }
+
+/// `idls/maps.json` (Shank): a `hashMap` and a `bTreeSet` argument, measured
+/// in wincode and the walk against the oracle. borsh decodes a map
+/// through `BTreeMap`'s `FromIterator`, whose sort keeps a 4 KiB buffer
+/// on the stack: that frame cannot link on SBF, and each map instruction
+/// is refused by name for it while the rest of borsh's are measured.
+#[test]
+fn maps_and_sets_are_measured_where_the_format_can_link_them() {
+    let run = run_idl("maps.json", &Options::default());
+    let ran = |name: &str, format: Format| {
+        run.rows.iter().any(|r| {
+            r.site == Site::Instruction
+                && r.name == name
+                && r.format == format
+                && matches!(r.outcome, Outcome::Ran { .. })
+        })
+    };
+    for name in ["SetLimits", "SetMembers"] {
+        for format in [Format::Wincode, Format::Walk] {
+            assert!(
+                ran(name, format),
+                "{name} not measured in {}",
+                format.name()
+            );
+        }
+        let borsh = run
+            .skipped
+            .iter()
+            .find(|s| s.name == name && s.format == Format::Borsh)
+            .unwrap_or_else(|| panic!("{name}: {:?}", run.skipped));
+        assert!(
+            borsh.reason.starts_with(
+                "link refused: a stack frame past 4,096 bytes (in `core::slice::sort::stable::driftsort_main::<"
+            ),
+            "{}",
+            borsh.reason
+        );
+    }
+    assert!(ran("Close", Format::Borsh));
+}

@@ -117,6 +117,17 @@ pub fn resolve(codama: &input::Codama) -> Program {
     }
 }
 
+/// A map's or set's count: borsh's `u32` prefix is the one make idl
+/// generates maps for.
+fn map_count(count: &CountNode) -> Result<(), String> {
+    match count {
+        CountNode::Prefixed(p) if matches!(prefix(nested_number(&p.prefix)?)?, Count::Prefix(4)) => {
+            Ok(())
+        }
+        _ => Err("a map or set counted otherwise than by a `u32` prefix; make idl generates borsh's maps".into()),
+    }
+}
+
 /// An instruction argument's default as a struct field's, where it is a
 /// plain value (a discriminator's number or bytes).
 fn value_node(value: InstructionInputValueNode) -> Option<ValueNode> {
@@ -410,6 +421,17 @@ impl<'a> Resolver<'a> {
                 Ok(Ty::ZeroableOption(Box::new(item)))
             }
             TypeNode::Enum(e) => self.enumeration(e, name, depth),
+            TypeNode::Map(m) => {
+                let key = self.ty(&m.key, name, depth + 1)?;
+                let value = self.ty(&m.value, name, depth + 1)?;
+                map_count(&m.count)?;
+                super::map(key, Some(value))
+            }
+            TypeNode::Set(set) => {
+                let item = self.ty(&set.item, name, depth + 1)?;
+                map_count(&set.count)?;
+                super::map(item, None)
+            }
             TypeNode::Array(a) => {
                 let item = Box::new(self.ty(&a.item, name, depth + 1)?);
                 Ok(match &*a.count {
@@ -703,6 +725,9 @@ fn holds_remainder(ty: &Ty) -> bool {
             .iter()
             .flat_map(|v| &v.fields)
             .any(|f| holds_remainder(&f.ty)),
+        Ty::Map { key, value } => {
+            holds_remainder(key) || value.as_deref().is_some_and(holds_remainder)
+        }
         _ => false,
     }
 }

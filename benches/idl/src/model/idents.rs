@@ -137,6 +137,12 @@ impl Types {
             | Ty::List { item, .. }
             | Ty::TaggedOption { item, .. }
             | Ty::ZeroableOption(item) => self.collect(item),
+            Ty::Map { key, value } => {
+                self.collect(key);
+                if let Some(value) = value {
+                    self.collect(value);
+                }
+            }
             _ => {}
         }
     }
@@ -192,6 +198,12 @@ fn rename(ty: &mut Ty, idents: &BTreeMap<String, String>) {
         | Ty::List { item, .. }
         | Ty::TaggedOption { item, .. }
         | Ty::ZeroableOption(item) => rename(item, idents),
+        Ty::Map { key, value } => {
+            rename(key, idents);
+            if let Some(value) = value {
+                rename(value, idents);
+            }
+        }
         _ => {}
     }
 }

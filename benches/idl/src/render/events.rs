@@ -526,6 +526,30 @@ fn write(expr: TokenStream, ty: &Ty) -> TokenStream {
                 }
             }
         }
+        // In the key's order, as borsh writes a map.
+        Ty::Map { key, value: None } => {
+            let each = write(quote!((*item)), key);
+            quote! {
+                out.extend_from_slice(&(#expr.len() as u32).to_le_bytes());
+                for item in &#expr {
+                    #each
+                }
+            }
+        }
+        Ty::Map {
+            key,
+            value: Some(value),
+        } => {
+            let each_key = write(quote!((*key)), key);
+            let each_value = write(quote!((*value)), value);
+            quote! {
+                out.extend_from_slice(&(#expr.len() as u32).to_le_bytes());
+                for (key, value) in &#expr {
+                    #each_key
+                    #each_value
+                }
+            }
+        }
         Ty::String => quote! {
             out.extend_from_slice(&(#expr.len() as u32).to_le_bytes());
             out.extend_from_slice(#expr.as_bytes());
