@@ -271,29 +271,26 @@ impl Unique {
 /// (`my_program::state::Config`: `Config`, `StateConfig`,
 /// `MyProgramStateConfig`).
 pub fn type_candidates(name: &str) -> Vec<String> {
-    let segments: Vec<&str> = name.split("::").collect();
-    (1..=segments.len())
-        .map(|n| type_ident(&segments[segments.len() - n..].join("_")))
-        .fold(Vec::new(), |mut out, c| {
-            if !out.contains(&c) {
-                out.push(c);
-            }
-            out
-        })
+    candidates(name, type_ident)
 }
 
 /// The value identifiers to try for `name`: its own, then with `_` and
 /// the enclosing modules' names before it.
 pub fn value_candidates(name: &str) -> Vec<String> {
+    candidates(name, value_ident)
+}
+
+/// `ident` of each tail of `name`'s path, shortest first, once each.
+fn candidates(name: &str, ident: fn(&str) -> String) -> Vec<String> {
     let segments: Vec<&str> = name.split("::").collect();
-    (1..=segments.len())
-        .map(|n| value_ident(&segments[segments.len() - n..].join("_")))
-        .fold(Vec::new(), |mut out, c| {
-            if !out.contains(&c) {
-                out.push(c);
-            }
-            out
-        })
+    let mut out: Vec<String> = Vec::new();
+    for n in 1..=segments.len() {
+        let candidate = ident(&segments[segments.len() - n..].join("_"));
+        if !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

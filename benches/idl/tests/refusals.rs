@@ -11,17 +11,20 @@ mod support;
 use idl::{measure::Outcome, model::Site, render::Format, run::Options};
 use support::run_idl;
 
+/// Whether `run` has a row of instruction `name` in `format` that ran.
+fn ran(run: &idl::run::Run, name: &str, format: Format) -> bool {
+    run.rows.iter().any(|r| {
+        r.site == Site::Instruction
+            && r.name == name
+            && r.format == format
+            && matches!(r.outcome, Outcome::Ran { .. })
+    })
+}
+
 #[test]
 fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
     let run = run_idl("huge_argument.json", &Options::default());
-    let ran = |name: &str, format: Format| {
-        run.rows.iter().any(|r| {
-            r.site == Site::Instruction
-                && r.name == name
-                && r.format == format
-                && matches!(r.outcome, Outcome::Ran { .. })
-        })
-    };
+    let ran = |name: &str, format: Format| ran(&run, name, format);
     for name in ["deposit", "withdraw"] {
         assert!(ran(name, Format::Borsh), "{name} not measured in borsh");
     }
@@ -70,14 +73,7 @@ fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
 #[test]
 fn maps_and_sets_are_measured_where_the_format_can_link_them() {
     let run = run_idl("maps.json", &Options::default());
-    let ran = |name: &str, format: Format| {
-        run.rows.iter().any(|r| {
-            r.site == Site::Instruction
-                && r.name == name
-                && r.format == format
-                && matches!(r.outcome, Outcome::Ran { .. })
-        })
-    };
+    let ran = |name: &str, format: Format| ran(&run, name, format);
     for name in ["SetLimits", "SetMembers"] {
         for format in [Format::Wincode, Format::Walk] {
             assert!(
