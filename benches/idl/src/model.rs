@@ -132,6 +132,71 @@ impl Struct {
     }
 }
 
+impl Ty {
+    /// The types directly inside this one: a struct's fields, every
+    /// variant's fields, an array's, list's or option's item, a map's key
+    /// and value. The walks over a tree (naming, rendering) recurse
+    /// through this rather than each matching every variant.
+    pub fn children(&self) -> Vec<&Ty> {
+        match self {
+            Ty::Struct(s) => s.fields.iter().map(|f| &f.ty).collect(),
+            Ty::Enum(e) => e
+                .variants
+                .iter()
+                .flat_map(|v| &v.fields)
+                .map(|f| &f.ty)
+                .collect(),
+            Ty::Array(item, _)
+            | Ty::Option(item)
+            | Ty::Vec(item)
+            | Ty::List { item, .. }
+            | Ty::TaggedOption { item, .. }
+            | Ty::ZeroableOption(item) => vec![item],
+            Ty::Map { key, value } => std::iter::once(&**key).chain(value.as_deref()).collect(),
+            Ty::Bool
+            | Ty::Int { .. }
+            | Ty::Float { .. }
+            | Ty::Pubkey
+            | Ty::String
+            | Ty::Bytes
+            | Ty::BigEndian { .. }
+            | Ty::ShortU16
+            | Ty::Text(_) => Vec::new(),
+        }
+    }
+
+    /// [`Ty::children`], to change.
+    pub fn children_mut(&mut self) -> Vec<&mut Ty> {
+        match self {
+            Ty::Struct(s) => s.fields.iter_mut().map(|f| &mut f.ty).collect(),
+            Ty::Enum(e) => e
+                .variants
+                .iter_mut()
+                .flat_map(|v| &mut v.fields)
+                .map(|f| &mut f.ty)
+                .collect(),
+            Ty::Array(item, _)
+            | Ty::Option(item)
+            | Ty::Vec(item)
+            | Ty::List { item, .. }
+            | Ty::TaggedOption { item, .. }
+            | Ty::ZeroableOption(item) => vec![item],
+            Ty::Map { key, value } => std::iter::once(&mut **key)
+                .chain(value.as_deref_mut())
+                .collect(),
+            Ty::Bool
+            | Ty::Int { .. }
+            | Ty::Float { .. }
+            | Ty::Pubkey
+            | Ty::String
+            | Ty::Bytes
+            | Ty::BigEndian { .. }
+            | Ty::ShortU16
+            | Ty::Text(_) => Vec::new(),
+        }
+    }
+}
+
 impl Enum {
     /// Whether no variant carries data.
     pub fn is_unit(&self) -> bool {

@@ -421,30 +421,15 @@ fn camel(name: &str) -> String {
 
 /// Every struct and enum reachable from `record`, once each by name.
 fn reachable<'a>(ty: &'a Ty, out: &mut BTreeMap<String, &'a Ty>) {
+    for child in ty.children() {
+        reachable(child, out);
+    }
     match ty {
         Ty::Struct(s) => {
-            for field in &s.fields {
-                reachable(&field.ty, out);
-            }
             out.entry(s.ident.clone()).or_insert(ty);
         }
         Ty::Enum(e) => {
-            for field in e.variants.iter().flat_map(|v| &v.fields) {
-                reachable(&field.ty, out);
-            }
             out.entry(e.ident.clone()).or_insert(ty);
-        }
-        Ty::Array(inner, _)
-        | Ty::Option(inner)
-        | Ty::Vec(inner)
-        | Ty::List { item: inner, .. }
-        | Ty::TaggedOption { item: inner, .. }
-        | Ty::ZeroableOption(inner) => reachable(inner, out),
-        Ty::Map { key, value } => {
-            reachable(key, out);
-            if let Some(value) = value {
-                reachable(value, out);
-            }
         }
         _ => {}
     }

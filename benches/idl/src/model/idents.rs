@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Program, Ty, Unsupported};
+use super::{Program, Struct, Ty, Unsupported};
 use crate::names::{self, Unique};
 
 /// Names every type, variant, account, instruction and event of `program`:
@@ -17,26 +17,34 @@ use crate::names::{self, Unique};
 /// enum's or struct's business: `render::variant_idents`,
 /// `render::field_idents`).
 pub(super) fn assign(program: &mut Program) {
-    refuse_duplicates(program);
+    refuse_unnamed_and_duplicates(program);
     let mut types = Types::default();
-    for account in program.accounts.iter_mut().flatten() {
-        types.collect_struct(&account.record.name, &mut account.record.fields);
-    }
-    for ix in program.instructions.iter_mut().flatten() {
-        types.collect_struct(&ix.args.name, &mut ix.args.fields);
-    }
-    for event in program.events.iter_mut().flatten() {
-        types.collect_struct(&event.record.name, &mut event.record.fields);
+    for record in program
+        .accounts
+        .iter()
+        .flatten()
+        .map(|a| &a.record)
+        .chain(program.instructions.iter().flatten().map(|i| &i.args))
+        .chain(program.events.iter().flatten().map(|e| &e.record))
+    {
+        types.collect_struct(record);
     }
     let idents = types.idents();
-    for account in program.accounts.iter_mut().flatten() {
-        rename_struct(&mut account.record, &idents);
-    }
-    for ix in program.instructions.iter_mut().flatten() {
-        rename_struct(&mut ix.args, &idents);
-    }
-    for event in program.events.iter_mut().flatten() {
-        rename_struct(&mut event.record, &idents);
+    for record in program
+        .accounts
+        .iter_mut()
+        .flatten()
+        .map(|a| &mut a.record)
+        .chain(
+            program
+                .instructions
+                .iter_mut()
+                .flatten()
+                .map(|i| &mut i.args),
+        )
+        .chain(program.events.iter_mut().flatten().map(|e| &mut e.record))
+    {
+        rename_struct(record, &idents);
     }
     let mut accounts = Unique::default();
     for account in program.accounts.iter_mut().flatten() {
@@ -65,7 +73,7 @@ fn both(ident: &str) -> Vec<String> {
 /// Refuses an account, instruction or event with no name (named by its
 /// place for the report: `(account 2, unnamed)`), and a second one of a
 /// name.
-fn refuse_duplicates(program: &mut Program) {
+fn refuse_unnamed_and_duplicates(program: &mut Program) {
     fn dedupe<T>(items: &mut [Result<T, Unsupported>], name: impl Fn(&T) -> &str, what: &str) {
         let mut seen = std::collections::BTreeSet::new();
         for (i, item) in items.iter_mut().enumerate() {
@@ -113,37 +121,23 @@ impl Types {
         }
     }
 
-    fn collect_struct(&mut self, name: &str, fields: &mut [super::Field]) {
-        self.note(name);
-        for field in fields {
-            self.collect(&mut field.ty);
+    /// Notes `record` and every struct and enum in it, outermost first.
+    fn collect_struct(&mut self, record: &Struct) {
+        self.note(&record.name);
+        for field in &record.fields {
+            self.collect(&field.ty);
         }
     }
 
-    fn collect(&mut self, ty: &mut Ty) {
+    /// Notes every struct and enum in `ty`, outermost first.
+    fn collect(&mut self, ty: &Ty) {
         match ty {
-            Ty::Struct(s) => self.collect_struct(&s.name.clone(), &mut s.fields),
-            Ty::Enum(e) => {
-                self.note(&e.name);
-                for variant in &mut e.variants {
-                    for field in &mut variant.fields {
-                        self.collect(&mut field.ty);
-                    }
-                }
-            }
-            Ty::Array(item, _)
-            | Ty::Option(item)
-            | Ty::Vec(item)
-            | Ty::List { item, .. }
-            | Ty::TaggedOption { item, .. }
-            | Ty::ZeroableOption(item) => self.collect(item),
-            Ty::Map { key, value } => {
-                self.collect(key);
-                if let Some(value) = value {
-                    self.collect(value);
-                }
-            }
+            Ty::Struct(s) => self.note(&s.name),
+            Ty::Enum(e) => self.note(&e.name),
             _ => {}
+        }
+        for child in ty.children() {
+            self.collect(child);
         }
     }
 
@@ -170,40 +164,29 @@ impl Types {
     }
 }
 
-fn rename_struct(s: &mut super::Struct, idents: &BTreeMap<String, String>) {
-    if let Some(ident) = idents.get(&s.name) {
-        s.ident = ident.clone();
+/// Gives `record` and every struct and enum in it its identifier.
+fn rename_struct(record: &mut Struct, idents: &BTreeMap<String, String>) {
+    if let Some(given) = idents.get(&record.name) {
+        record.ident = given.clone();
     }
-    for field in &mut s.fields {
+    for field in &mut record.fields {
         rename(&mut field.ty, idents);
     }
 }
 
+/// Gives every struct and enum in `ty` its identifier.
 fn rename(ty: &mut Ty, idents: &BTreeMap<String, String>) {
-    match ty {
-        Ty::Struct(s) => rename_struct(s, idents),
-        Ty::Enum(e) => {
-            if let Some(ident) = idents.get(&e.name) {
-                e.ident = ident.clone();
-            }
-            for variant in &mut e.variants {
-                for field in &mut variant.fields {
-                    rename(&mut field.ty, idents);
-                }
-            }
-        }
-        Ty::Array(item, _)
-        | Ty::Option(item)
-        | Ty::Vec(item)
-        | Ty::List { item, .. }
-        | Ty::TaggedOption { item, .. }
-        | Ty::ZeroableOption(item) => rename(item, idents),
-        Ty::Map { key, value } => {
-            rename(key, idents);
-            if let Some(value) = value {
-                rename(value, idents);
-            }
-        }
-        _ => {}
+    let ident = match ty {
+        Ty::Struct(s) => Some((&s.name, &mut s.ident)),
+        Ty::Enum(e) => Some((&e.name, &mut e.ident)),
+        _ => None,
+    };
+    if let Some((name, ident)) = ident
+        && let Some(given) = idents.get(name)
+    {
+        *ident = given.clone();
+    }
+    for child in ty.children_mut() {
+        rename(child, idents);
     }
 }
