@@ -332,16 +332,12 @@ fn build_arguments(
                     planned.name
                 ));
                 let probe = Probe::new(&planned.name, &planned.package);
-                let all: Vec<usize> = (0..planned.handlers.len()).collect();
-                let found = generate::culprits(&all, reason, &mut |some| {
+                let found = probe.culprits(root, dir, planned.handlers.len(), reason, |some| {
                     let mut part = planned.clone();
                     part.handlers = some.iter().map(|i| planned.handlers[*i].clone()).collect();
                     (part.name, part.package) = (probe.name.clone(), probe.package.clone());
-                    let mut ignored = Vec::new();
-                    generate::write_arguments(root, dir, program, &mut part, &mut ignored)?;
-                    probe.build(root, dir)
+                    generate::write_arguments(root, dir, program, &mut part, &mut Vec::new())
                 });
-                probe.remove(dir);
                 found
                     .into_iter()
                     .map(|(i, reason)| {
@@ -411,16 +407,12 @@ fn build_events(
             planned.name
         ));
         let probe = Probe::new(&planned.name, &planned.package);
-        let all: Vec<usize> = (0..planned.emitters.len()).collect();
-        let found = generate::culprits(&all, reason, &mut |some| {
+        let found = probe.culprits(root, dir, planned.emitters.len(), reason, |some| {
             let mut part = planned.clone();
             part.emitters = some.iter().map(|i| planned.emitters[*i].clone()).collect();
             (part.name, part.package) = (probe.name.clone(), probe.package.clone());
-            let mut ignored = Vec::new();
-            generate::write_events(root, dir, program, &mut part, &mut ignored)?;
-            probe.build(root, dir)
+            generate::write_events(root, dir, program, &mut part, &mut Vec::new())
         });
-        probe.remove(dir);
         let format = planned.format;
         generate::take_out(
             &mut planned.emitters,
@@ -454,11 +446,30 @@ impl Probe {
         }
     }
 
-    fn build(&self, root: &Path, dir: &Path) -> Result<(), String> {
-        match generate::build(root, dir, &self.name, &self.package) {
-            Built::Program(_) => Ok(()),
-            Built::Refused(reason) => Err(reason),
-        }
+    /// The items (of `count`) that cause `reason`, found by building parts
+    /// of the program alone in this crate: `write` writes the part of the
+    /// items given (`false` where it has none left). The crate is removed
+    /// after.
+    fn culprits(
+        &self,
+        root: &Path,
+        dir: &Path,
+        count: usize,
+        reason: String,
+        mut write: impl FnMut(&[usize]) -> Result<bool, String>,
+    ) -> Vec<(usize, String)> {
+        let all: Vec<usize> = (0..count).collect();
+        let found = generate::culprits(&all, reason, &mut |some| {
+            if !write(some)? {
+                return Err(guard::bug("no part of it renders"));
+            }
+            match generate::build(root, dir, &self.name, &self.package) {
+                Built::Program(_) => Ok(()),
+                Built::Refused(reason) => Err(reason),
+            }
+        });
+        self.remove(dir);
+        found
     }
 
     fn remove(&self, dir: &Path) {
