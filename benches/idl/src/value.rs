@@ -134,7 +134,11 @@ impl Instances {
                     .enumerate()
                     .max_by_key(|(_, v)| v.fields.len())
                     .map_or(0, |(i, _)| i);
-                let index = if e.is_unit() {
+                // Reserved space holds the first variant, zero: its tag and
+                // its own fields (not the largest variant's).
+                let index = if zero {
+                    0
+                } else if e.is_unit() {
                     e.variants.len().saturating_sub(1)
                 } else {
                     index
@@ -145,7 +149,7 @@ impl Instances {
                         .map(|f| self.value(&f.ty, &format!("{path}.{}", f.name), zero))
                         .collect()
                 });
-                Value::Enum(if zero { 0 } else { index }, fields)
+                Value::Enum(index, fields)
             }
             Ty::Option(inner)
             | Ty::TaggedOption { item: inner, .. }
