@@ -14,7 +14,7 @@ use crate::{
     guard,
     layout::account_len,
     model::Site,
-    model::{Account, Event, Instruction, Program, Ty},
+    model::{Account, Event, Instruction, Program, Struct, Ty},
     render::{
         self, Format, Target,
         arguments::{self, Handler},
@@ -259,6 +259,8 @@ pub fn write_arguments(
             }
         }
     };
+    let handlers = planned.handlers(program);
+    let roots: Vec<&Struct> = handlers.iter().map(|h| &h.instruction.args).collect();
     write_crate(
         dir,
         &planned.name,
@@ -266,6 +268,7 @@ pub fn write_arguments(
             &planned.package,
             planned.format,
             &root.join("common").to_string_lossy(),
+            render::holds_hash_maps(&roots, planned.format),
         ),
         &lib,
     )?;
@@ -574,7 +577,12 @@ pub fn write(
         write_crate(
             &dir,
             &planned.name,
-            &render::manifest(&planned.package, planned.format, &common.to_string_lossy()),
+            &render::manifest(
+                &planned.package,
+                planned.format,
+                &common.to_string_lossy(),
+                render::holds_hash_maps(&[&account.record], planned.format),
+            ),
             &lib,
         )?;
         wanted.push(planned.name.clone());

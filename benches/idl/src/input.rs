@@ -670,6 +670,7 @@ mod tests {
         let crate::model::Ty::Map {
             key,
             value: Some(value),
+            sorted: false,
         } = &account.record.fields[0].ty
         else {
             panic!("{:?}", account.record.fields[0].ty)
@@ -678,7 +679,7 @@ mod tests {
         assert!(matches!(**value, crate::model::Ty::Struct(ref s) if s.name == "Rule"));
         assert!(matches!(
             &account.record.fields[1].ty,
-            crate::model::Ty::Option(set) if matches!(**set, crate::model::Ty::Map { value: None, .. })
+            crate::model::Ty::Option(set) if matches!(**set, crate::model::Ty::Map { value: None, sorted: true, .. })
         ));
     }
 

@@ -65,6 +65,10 @@ pub enum Ty {
     Map {
         key: Box<Ty>,
         value: Option<Box<Ty>>,
+        /// A `BTreeMap` or `BTreeSet` in the program; else a hash map or
+        /// set (Codama's `mapTypeNode` and `setTypeNode` say no more, and
+        /// its Rust client writes `HashMap` and `HashSet`).
+        sorted: bool,
     },
 }
 
@@ -152,7 +156,7 @@ impl Ty {
             | Ty::List { item, .. }
             | Ty::TaggedOption { item, .. }
             | Ty::ZeroableOption(item) => vec![item],
-            Ty::Map { key, value } => std::iter::once(&**key).chain(value.as_deref()).collect(),
+            Ty::Map { key, value, .. } => std::iter::once(&**key).chain(value.as_deref()).collect(),
             Ty::Bool
             | Ty::Int { .. }
             | Ty::Float { .. }
@@ -181,7 +185,7 @@ impl Ty {
             | Ty::List { item, .. }
             | Ty::TaggedOption { item, .. }
             | Ty::ZeroableOption(item) => vec![item],
-            Ty::Map { key, value } => std::iter::once(&mut **key)
+            Ty::Map { key, value, .. } => std::iter::once(&mut **key)
                 .chain(value.as_deref_mut())
                 .collect(),
             Ty::Bool
@@ -323,14 +327,16 @@ pub fn resolve(idl: &Idl, assumptions: &Assumptions) -> Program {
     program
 }
 
-/// A map of `key` to `value` (a set where there is none): refused where
-/// the key is not one the generated programs can order (a number, bool,
-/// string, bytes or pubkey).
-pub(crate) fn map(key: Ty, value: Option<Ty>) -> Result<Ty, String> {
+/// A map of `key` to `value` (a set where there is none), a `BTreeMap` or
+/// `BTreeSet` where `sorted`: refused where the key is not one the
+/// generated programs can order and hash (a number, bool, string, bytes or
+/// pubkey).
+pub(crate) fn map(key: Ty, value: Option<Ty>, sorted: bool) -> Result<Ty, String> {
     match key {
         Ty::Int { .. } | Ty::Bool | Ty::String | Ty::Bytes | Ty::Pubkey => Ok(Ty::Map {
             key: Box::new(key),
             value: value.map(Box::new),
+            sorted,
         }),
         other => Err(format!(
             "a map or set keyed by `{other:?}`; make idl generates maps keyed by a number, bool, string, bytes or pubkey"
@@ -731,7 +737,7 @@ impl Resolver<'_> {
                         generics.len()
                     ));
                 }
-                map(key, value)
+                map(key, value, name.starts_with("$bTree"))
             }
             IdlType::Defined { name, generics } => {
                 if !generics.is_empty() {

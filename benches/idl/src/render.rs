@@ -292,8 +292,21 @@ pub fn program(target: &Target, format: Format) -> String {
 
 /// The crate's `Cargo.toml`: `common` from this repository, the crate at
 /// the workspace's pinned version.
-pub fn manifest(package: &str, format: Format, common: &str) -> String {
+/// A crate that holds a hash map or set (`hash_maps`) also depends on
+/// `hashbrown`, through borsh's `hashbrown` feature, and on `foldhash` for
+/// its fixed-seed hasher.
+pub fn manifest(package: &str, format: Format, common: &str, hash_maps: bool) -> String {
     let (serializer, common_features) = match format {
+        Format::Borsh | Format::BorshBoxed if hash_maps => (
+            concat!(
+                r#"borsh = { version = "=1.8.1", default-features = false, features = ["derive", "hashbrown"] }"#,
+                "\n",
+                r#"hashbrown = { version = "=0.15.5", default-features = false }"#,
+                "\n",
+                r#"foldhash = { version = "=0.1.5", default-features = false }"#,
+            ),
+            "",
+        ),
         Format::Borsh | Format::BorshBoxed => (
             r#"borsh = { version = "=1.8.1", default-features = false, features = ["derive"] }"#,
             "",
@@ -447,12 +460,40 @@ fn owned_derives(format: Format) -> TokenStream {
 }
 
 /// Every struct and enum reachable from `roots`, with the format's derives.
+/// borsh's programs hold each map as the IDL declares it (a hash map or a
+/// `BTreeMap`); wincode's, which has no hash map without `std`, hold every
+/// map as a `BTreeMap` (the same bytes).
 fn owned_types(roots: &[&Struct], format: Format) -> TokenStream {
-    owned_types_with(roots, &owned_derives(format))
+    let maps = match format {
+        Format::Borsh | Format::BorshBoxed => Maps::AsDeclared,
+        _ => Maps::Sorted,
+    };
+    owned_types_with(roots, &owned_derives(format), maps)
+}
+
+/// How a generated program holds a map or set.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Maps {
+    /// As the IDL declares it: `BTreeMap` where sorted, else
+    /// `hashbrown::HashMap` with foldhash's fixed seed (a program has no
+    /// randomness to seed one, and `no_std` has no `std::collections::HashMap`).
+    AsDeclared,
+    /// Every map a `BTreeMap`, every set a `BTreeSet`.
+    Sorted,
+}
+
+/// Whether a program of `roots` in `format` holds a hash map or set, and so
+/// depends on `hashbrown` and `foldhash`.
+pub fn holds_hash_maps(roots: &[&Struct], format: Format) -> bool {
+    fn hashed(ty: &Ty) -> bool {
+        matches!(ty, Ty::Map { sorted: false, .. }) || ty.children().into_iter().any(hashed)
+    }
+    matches!(format, Format::Borsh | Format::BorshBoxed)
+        && roots.iter().any(|r| r.fields.iter().any(|f| hashed(&f.ty)))
 }
 
 /// Every struct and enum reachable from `roots`, with `derives`.
-fn owned_types_with(roots: &[&Struct], derives: &TokenStream) -> TokenStream {
+fn owned_types_with(roots: &[&Struct], derives: &TokenStream, maps: Maps) -> TokenStream {
     let roots: Vec<Ty> = roots.iter().map(|r| Ty::Struct((*r).clone())).collect();
     let mut types = BTreeMap::new();
     for root in &roots {
@@ -466,7 +507,7 @@ fn owned_types_with(roots: &[&Struct], derives: &TokenStream) -> TokenStream {
                 .iter()
                 .zip(field_idents(&s.fields))
                 .map(|(f, field)| {
-                    let ty = owned_ty(&f.ty);
+                    let ty = owned_ty(&f.ty, maps);
                     quote!(#field: #ty)
                 });
             quote! {
@@ -474,13 +515,13 @@ fn owned_types_with(roots: &[&Struct], derives: &TokenStream) -> TokenStream {
                 struct #name { #(#fields),* }
             }
         }
-        Ty::Enum(e) => owned_enum(e, derives),
+        Ty::Enum(e) => owned_enum(e, derives, maps),
         _ => unreachable!(),
     });
     quote!(#(#items)*)
 }
 
-fn owned_enum(e: &Enum, derives: &TokenStream) -> TokenStream {
+fn owned_enum(e: &Enum, derives: &TokenStream, maps: Maps) -> TokenStream {
     let name = ident(&e.ident, true);
     let variants = e
         .variants
@@ -491,7 +532,7 @@ fn owned_enum(e: &Enum, derives: &TokenStream) -> TokenStream {
             if v.fields.is_empty() {
                 quote!(#variant)
             } else if tuple {
-                let types = v.fields.iter().map(|f| owned_ty(&f.ty));
+                let types = v.fields.iter().map(|f| owned_ty(&f.ty, maps));
                 quote!(#variant(#(#types),*))
             } else {
                 let fields = v
@@ -499,7 +540,7 @@ fn owned_enum(e: &Enum, derives: &TokenStream) -> TokenStream {
                     .iter()
                     .zip(field_idents(&v.fields))
                     .map(|(f, field)| {
-                        let ty = owned_ty(&f.ty);
+                        let ty = owned_ty(&f.ty, maps);
                         quote!(#field: #ty)
                     });
                 quote!(#variant { #(#fields),* })
@@ -512,7 +553,7 @@ fn owned_enum(e: &Enum, derives: &TokenStream) -> TokenStream {
     }
 }
 
-fn owned_ty(ty: &Ty) -> TokenStream {
+fn owned_ty(ty: &Ty, maps: Maps) -> TokenStream {
     match ty {
         Ty::Bool => quote!(bool),
         Ty::Int { bytes, signed } => {
@@ -523,7 +564,7 @@ fn owned_ty(ty: &Ty) -> TokenStream {
         Ty::Float { .. } => quote!(f64),
         Ty::Pubkey => quote!([u8; 32]),
         Ty::Array(inner, len) => {
-            let inner = owned_ty(inner);
+            let inner = owned_ty(inner, maps);
             let len = Literal::usize_unsuffixed(*len);
             quote!([#inner; #len])
         }
@@ -536,28 +577,26 @@ fn owned_ty(ty: &Ty) -> TokenStream {
             quote!(#name)
         }
         Ty::Option(inner) => {
-            let inner = owned_ty(inner);
+            let inner = owned_ty(inner, maps);
             quote!(Option<#inner>)
         }
         Ty::Vec(inner) | Ty::List { item: inner, .. } => {
-            let inner = owned_ty(inner);
+            let inner = owned_ty(inner, maps);
             quote!(alloc::vec::Vec<#inner>)
         }
         Ty::String | Ty::Text(_) => quote!(alloc::string::String),
         Ty::Bytes => quote!(alloc::vec::Vec<u8>),
-        // A `HashMap` in the program: the same bytes; `BTreeMap` needs no
-        // hasher, which `no_std` does not have.
-        Ty::Map { key, value: None } => {
-            let key = owned_ty(key);
-            quote!(alloc::collections::BTreeSet<#key>)
-        }
-        Ty::Map {
-            key,
-            value: Some(value),
-        } => {
-            let key = owned_ty(key);
-            let value = owned_ty(value);
-            quote!(alloc::collections::BTreeMap<#key, #value>)
+        Ty::Map { key, value, sorted } => {
+            let key = owned_ty(key, maps);
+            let value = value.as_deref().map(|value| owned_ty(value, maps));
+            match (value, *sorted || maps == Maps::Sorted) {
+                (None, true) => quote!(alloc::collections::BTreeSet<#key>),
+                (Some(value), true) => quote!(alloc::collections::BTreeMap<#key, #value>),
+                (None, false) => quote!(hashbrown::HashSet<#key, foldhash::fast::FixedState>),
+                (Some(value), false) => {
+                    quote!(hashbrown::HashMap<#key, #value, foldhash::fast::FixedState>)
+                }
+            }
         }
         Ty::BigEndian { .. } | Ty::ShortU16 | Ty::TaggedOption { .. } | Ty::ZeroableOption(_) => {
             unreachable!("checked by Format::fits")
@@ -641,7 +680,7 @@ fn widths(
                 walk(item, lengths, tags)
             }
             Ty::Array(item, _) | Ty::Option(item) => walk(item, lengths, tags),
-            Ty::Map { key, value } => {
+            Ty::Map { key, value, .. } => {
                 lengths.insert(4);
                 walk(key, lengths, tags)?;
                 value
@@ -800,7 +839,7 @@ fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
     let (full, update) = match &target.update {
         Some(path) => {
             let field = field_expr(quote!(record), record, path);
-            let ty = owned_ty(ty_at(record, path));
+            let ty = owned_ty(ty_at(record, path), Maps::Sorted);
             (
                 quote! {
                     #decode
@@ -1562,7 +1601,7 @@ fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
         },
         // Each entry, key then value: borsh's bytes of a map (in any
         // order, as borsh decodes it).
-        Ty::Map { key, value } => {
+        Ty::Map { key, value, .. } => {
             let key = walk_ty(key, mode);
             let value = value.as_deref().map(|value| {
                 let step = walk_ty(value, mode);
@@ -1725,7 +1764,7 @@ fn codama_wire(ty: &Ty) -> bool {
         }
         Ty::Struct(s) => s.fields.iter().any(|f| codama_wire(&f.ty)),
         Ty::Array(item, _) | Ty::Option(item) | Ty::Vec(item) => codama_wire(item),
-        Ty::Map { key, value } => codama_wire(key) || value.as_deref().is_some_and(codama_wire),
+        Ty::Map { key, value, .. } => codama_wire(key) || value.as_deref().is_some_and(codama_wire),
         Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::String | Ty::Bytes => false,
     }
 }

@@ -176,7 +176,7 @@ impl Instances {
             Ty::Bytes => Value::Bytes(hash.iter().cycle().take(self.list_len()).copied().collect()),
             // Distinct keys, in the key's order: as a map holds them and
             // borsh writes them.
-            Ty::Map { key, value } => {
+            Ty::Map { key, value, .. } => {
                 let mut entries: Vec<Value> = (0..self.list_len())
                     .map(|i| {
                         let mut entry = vec![self.value(key, &format!("{path}[{i}].key"), zero)];
@@ -292,7 +292,7 @@ pub fn encode(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
                 encode(item, inner, out);
             }
         }
-        (Value::Vec(entries), Ty::Map { key, value }) => {
+        (Value::Vec(entries), Ty::Map { key, value, .. }) => {
             out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
             for entry in entries {
                 let Value::Struct(parts) = entry else {
@@ -542,7 +542,7 @@ pub fn first_invalid(value: &Value, ty: &Ty) -> Option<(usize, u8)> {
                 }
                 None
             }
-            (Value::Vec(entries), Ty::Map { key, value }) => {
+            (Value::Vec(entries), Ty::Map { key, value, .. }) => {
                 *at += 4;
                 for entry in entries {
                     let Value::Struct(parts) = entry else {
@@ -711,7 +711,7 @@ pub fn decode(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), DecodeE
         }
         // As a `BTreeMap` decodes: a repeated key keeps its place and
         // takes the later value (a set keeps it once), then in order.
-        Ty::Map { key, value } => {
+        Ty::Map { key, value, .. } => {
             let (n, mut at) = count(at)?;
             if n > data.len() {
                 return Err(fail(at - 4, &format!("a count of {n}, past the data")));
@@ -996,7 +996,7 @@ pub fn full_len(ty: &Ty, lengths: Lengths) -> u64 {
             .saturating_mul(list)
             .saturating_add(4),
         Ty::String | Ty::Bytes | Ty::Text(_) => (lengths.string as u64).saturating_add(4),
-        Ty::Map { key, value } => full_len(key, lengths)
+        Ty::Map { key, value, .. } => full_len(key, lengths)
             .saturating_add(value.as_deref().map_or(0, |v| full_len(v, lengths)))
             .max(1)
             .saturating_mul(list)

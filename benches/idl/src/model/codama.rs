@@ -425,12 +425,12 @@ impl<'a> Resolver<'a> {
                 let key = self.ty(&m.key, name, depth + 1)?;
                 let value = self.ty(&m.value, name, depth + 1)?;
                 map_count(&m.count)?;
-                super::map(key, Some(value))
+                super::map(key, Some(value), false)
             }
             TypeNode::Set(set) => {
                 let item = self.ty(&set.item, name, depth + 1)?;
                 map_count(&set.count)?;
-                super::map(item, None)
+                super::map(item, None, false)
             }
             TypeNode::Array(a) => {
                 let item = Box::new(self.ty(&a.item, name, depth + 1)?);
@@ -725,7 +725,7 @@ fn holds_remainder(ty: &Ty) -> bool {
             .iter()
             .flat_map(|v| &v.fields)
             .any(|f| holds_remainder(&f.ty)),
-        Ty::Map { key, value } => {
+        Ty::Map { key, value, .. } => {
             holds_remainder(key) || value.as_deref().is_some_and(holds_remainder)
         }
         _ => false,

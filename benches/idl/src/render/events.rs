@@ -11,8 +11,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    Format, aligned_types, camel, field_idents, ident, owned_types_with, reachable, snake, unparse,
-    variant_idents,
+    Format, Maps, aligned_types, camel, field_idents, ident, owned_types_with, reachable, snake,
+    unparse, variant_idents,
 };
 use crate::{
     layout::struct_layout,
@@ -143,13 +143,19 @@ pub fn program(
         Format::Borsh => owned_types_with(
             &measured,
             &quote!(#[derive(wincode::SchemaRead, borsh::BorshSerialize)]),
+            Maps::Sorted,
         ),
         Format::Wincode | Format::EmitCpi => owned_types_with(
             &measured,
             &quote!(#[derive(wincode::SchemaRead, wincode::SchemaWrite)]),
+            Maps::Sorted,
         ),
         Format::Walk => {
-            let types = owned_types_with(&measured, &quote!(#[derive(wincode::SchemaRead)]));
+            let types = owned_types_with(
+                &measured,
+                &quote!(#[derive(wincode::SchemaRead)]),
+                Maps::Sorted,
+            );
             let writers = writers(&measured);
             quote!(#types #writers)
         }
@@ -527,7 +533,9 @@ fn write(expr: TokenStream, ty: &Ty) -> TokenStream {
             }
         }
         // In the key's order, as borsh writes a map.
-        Ty::Map { key, value: None } => {
+        Ty::Map {
+            key, value: None, ..
+        } => {
             let each = write(quote!((*item)), key);
             quote! {
                 out.extend_from_slice(&(#expr.len() as u32).to_le_bytes());
@@ -539,6 +547,7 @@ fn write(expr: TokenStream, ty: &Ty) -> TokenStream {
         Ty::Map {
             key,
             value: Some(value),
+            ..
         } => {
             let each_key = write(quote!((*key)), key);
             let each_value = write(quote!((*value)), value);
