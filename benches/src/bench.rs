@@ -324,6 +324,10 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
             .map(|p| (p.name.clone(), p.encoding))
             .collect(),
         mainnet: Mainnet::read(workspace).map_err(HarnessError::Report)?,
+        // A tree without a committed baseline has no deltas.
+        baseline: Baseline::read(&workspace.baseline_path())
+            .map(|b| b.compute_units)
+            .unwrap_or_default(),
     };
     let cases = CasesFile {
         provenance: serde_json::to_value(&run.provenance).expect("JSON"),

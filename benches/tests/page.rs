@@ -211,6 +211,47 @@ fn the_page_in_a_real_browser() {
     assert_eq!((count, total), (all.len() as u64, all.len() as u64));
     assert_eq!(rows.len(), all.len());
 
+    // Each row shows its record's change against the committed baseline.
+    let shown_deltas = eval(
+        &tab,
+        "(() => { const i = [...document.querySelectorAll('#families thead th')].findIndex(h => h.dataset.key === 'delta_cus'); \
+         return Object.fromEntries([...document.querySelectorAll('#families tbody tr')].map(r => [r.dataset.row, r.children[i].dataset.value ?? null])); })()",
+    );
+    for record in &all {
+        let row = record["row"].as_str().unwrap();
+        let want = record["delta_cus"].as_i64().map(|d| d.to_string());
+        let shown = shown_deltas[row].as_str().map(str::to_string);
+        assert_eq!(shown, want, "{row}: the change against the baseline");
+    }
+
+    // The page fits a 1,400-pixel window: nothing scrolls the page sideways
+    // (the records table scrolls in its own frame).
+    let overflow = eval(
+        &tab,
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    );
+    assert_eq!(
+        overflow, 0,
+        "the page is wider than the window by {overflow} px"
+    );
+
+    // Every link of the page leads somewhere: a file on disk, or a place
+    // in the page.
+    let links = eval(
+        &tab,
+        "[...document.querySelectorAll('a[href]')].map(a => a.href)",
+    );
+    for link in links.as_array().unwrap() {
+        let link = link.as_str().unwrap();
+        if let Some(file) = link.strip_prefix("file://") {
+            let file = file.split('#').next().unwrap();
+            assert!(
+                Path::new(file).exists(),
+                "the page links to {file}, which is not there"
+            );
+        }
+    }
+
     // A filter shows exactly its records.
     choose(&tab, families, "data-filter=family", "message");
     choose(&tab, families, "data-filter=program", "zerocopy");

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use benches::{
     HarnessError, Workspace, bench,
-    report::{answer, page},
+    report::{answer, docs, page},
 };
 
 fn main() -> ExitCode {
@@ -32,7 +32,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
         None => {
             let run = bench::run(&workspace).map_err(fail("bench"))?;
             // The last screen is the answer; the tables stay in summary.md.
-            let answer = answer::markdown(&run.measurements, &run.frameworks, &run.mainnet);
+            let answer = answer::markdown(&run);
             let dir = workspace.benches_dir();
             let shown: Vec<&str> = answer.lines().filter(|l| !l.starts_with("<!--")).collect();
             println!("{}", shown.join("\n"));
@@ -64,9 +64,23 @@ fn run(mode: Option<&str>) -> Result<(), String> {
                 "make bench-baseline: wrote benches/baseline.json, benches/compute_units.svg, benches/message_cus.svg, benches/message_heap.svg and benches/metadata_cus.svg; commit them with the change"
             );
         }
+        Some("docs") => {
+            let run = bench::run(&workspace).map_err(fail("docs"))?;
+            let changed =
+                docs::update(&workspace.root, &run, true).map_err(|e| format!("make docs: {e}"))?;
+            if changed.is_empty() {
+                println!("make docs: every marked figure and block is this run's already");
+            } else {
+                println!(
+                    "make docs: rewrote {} marked figures and blocks from this run:\n  {}",
+                    changed.len(),
+                    changed.join("\n  ")
+                );
+            }
+        }
         Some(other) => {
             return Err(format!(
-                "bench: unknown mode `{other}`; use no argument, `check` or `baseline`"
+                "bench: unknown mode `{other}`; use no argument, `check`, `baseline` or `docs`"
             ));
         }
     }

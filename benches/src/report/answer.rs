@@ -5,11 +5,17 @@
 
 use std::fmt::Write as _;
 
-use crate::{Family, Framework, Shape, mainnet::Mainnet, report::Measurement};
+use crate::{
+    Family, Framework, Shape,
+    report::{Measurement, Run},
+};
 
 /// One question a program author asks, and the rows that answer it.
 struct Question {
     account: &'static str,
+    /// What the row measures: the token shape, message size or metadata
+    /// instance, in words.
+    measured: &'static str,
     operation_text: &'static str,
     family: Family,
     operation: &'static str,
@@ -27,6 +33,7 @@ enum Group {
 const QUESTIONS: [Question; 7] = [
     Question {
         account: "fixed size (a 160-byte token account)",
+        measured: "`exact` shape: the length checked to the byte first",
         operation_text: "read one field",
         family: Family::Token,
         operation: "read_owner",
@@ -34,6 +41,7 @@ const QUESTIONS: [Question; 7] = [
     },
     Question {
         account: "fixed size",
+        measured: "`exact` shape",
         operation_text: "change one field, write it back",
         family: Family::Token,
         operation: "update_amount",
@@ -41,6 +49,7 @@ const QUESTIONS: [Question; 7] = [
     },
     Question {
         account: "lists (`Vec`s: a 5.4 KB message)",
+        measured: "the 5.4 KB instance",
         operation_text: "read one list entry",
         family: Family::Message,
         operation: "read_instruction",
@@ -48,6 +57,7 @@ const QUESTIONS: [Question; 7] = [
     },
     Question {
         account: "lists",
+        measured: "the 5.4 KB instance",
         operation_text: "append an entry (the account grows)",
         family: Family::Message,
         operation: "push_key",
@@ -55,6 +65,7 @@ const QUESTIONS: [Question; 7] = [
     },
     Question {
         account: "strings, options, enums (NFT metadata)",
+        measured: "the `typical` instance",
         operation_text: "read one field",
         family: Family::Metadata,
         operation: "read_royalty",
@@ -62,6 +73,7 @@ const QUESTIONS: [Question; 7] = [
     },
     Question {
         account: "strings, options, enums",
+        measured: "the `typical` instance",
         operation_text: "replace a string",
         family: Family::Metadata,
         operation: "set_uri",
@@ -69,6 +81,7 @@ const QUESTIONS: [Question; 7] = [
     },
     Question {
         account: "large (a 10 KB message)",
+        measured: "the 10 KB instance",
         operation_text: "decode and check all of it",
         family: Family::Message,
         operation: "full",
@@ -249,18 +262,30 @@ const FRAMEWORKS: [FrameworkPath; 15] = [
     },
 ];
 
-/// The answer block, between its markers: the crates' rows
-/// (`measurements`), then the framework paths (Anchor 2's rows from
-/// `frameworks`).
-pub fn markdown(
-    measurements: &[Measurement],
-    frameworks: &[Measurement],
-    mainnet: &Mainnet,
-) -> String {
+/// The borsh paths a framework program runs, beside a question's rows:
+/// the framework's program of that family and its operation (the token
+/// family's `read_owner` and `update_amount`, the metadata family's
+/// `read_royalty` and `set_uri`).
+const BORSH_IN_A_FRAMEWORK: [(&str, Framework, &str); 3] = [
+    ("solana-program", Framework::SolanaProgram, "borsh"),
+    ("Anchor 1.x `Account<T>`", Framework::Anchor1, "account"),
+    (
+        "Anchor 2 `BorshAccount<T>`",
+        Framework::Anchor2,
+        "borsh_account",
+    ),
+];
+
+/// The answer block's text (`make docs` puts it between the README's
+/// marks): the crates' rows (`run.measurements`), each with borsh's figure
+/// where the compiler does not know the length (the `unchecked` shape, as a
+/// framework decodes) and in the framework programs that decode the same
+/// record with borsh; then every framework path (`run.frameworks`).
+pub fn markdown(run: &Run) -> String {
+    let (measurements, frameworks, mainnet) = (&run.measurements, &run.frameworks, &run.mainnet);
     let cell = |m: &Measurement| format!("{}{}", thousands(m.cus), mainnet.mark(&m.row()));
     let mut out = String::from(
-        "<!-- answer: written by make bench (target/benches/answer.md), checked by benches/tests/readme.rs -->\n\
-         | account | operation | cheapest (CUs) | borsh (x the cheapest) |\n|---|---|---|---:|\n",
+        "| account | measured | operation | cheapest (CUs) | borsh (x the cheapest) | borsh in a framework (CUs) |\n|---|---|---|---|---:|---|\n",
     );
     let mut marked = false;
     for q in &QUESTIONS {
@@ -283,20 +308,60 @@ pub fn markdown(
         let borsh = rows.iter().find(|m| m.program == "borsh");
         let least = rows.first().map_or(1, |m| m.cus.max(1));
         marked |= rows.iter().any(|m| !mainnet.mark(&m.row()).is_empty());
+        let unchecked = match q.group {
+            Group::Shape(_) => measurements.iter().find(|m| {
+                in_group(m, q.family, q.operation, Group::Shape(Shape::Unchecked))
+                    && m.program == "borsh"
+            }),
+            _ => None,
+        };
+        let borsh_cell = borsh.map_or("-".into(), |m| {
+            let ratio = m.cus as f64 / least as f64;
+            let precision = if ratio < 10.0 { 1 } else { 0 };
+            let unchecked =
+                unchecked.map_or(String::new(), |u| format!("; `unchecked` {}", cell(u)));
+            format!("{} ({ratio:.precision$}x){unchecked}", cell(m))
+        });
+        let in_frameworks: Vec<String> = BORSH_IN_A_FRAMEWORK
+            .iter()
+            .filter_map(|(name, framework, program)| {
+                let program = format!("{}/{program}", q.family.name());
+                frameworks
+                    .iter()
+                    .chain(measurements)
+                    .find(|m| {
+                        m.framework == *framework
+                            && m.family == q.family
+                            && m.program == program
+                            && m.operation == q.operation
+                            && (q.family != Family::Metadata || m.instance == Some("typical"))
+                    })
+                    .map(|m| format!("{name} {}", cell(m)))
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {borsh_cell} | {} |",
             q.account,
+            q.measured,
             q.operation_text,
             cheapest.join(", "),
-            borsh.map_or("-".into(), |m| {
-                let ratio = m.cus as f64 / least as f64;
-                let precision = if ratio < 10.0 { 1 } else { 0 };
-                format!("{} ({ratio:.precision$}x)", cell(m))
-            })
+            if in_frameworks.is_empty() {
+                "-".to_string()
+            } else {
+                in_frameworks.join(", ")
+            },
         );
     }
-    out.push_str("\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang 1.2.2 and 2.0.0-rc.2, solana-program 5.2.0, typhoon 0.3.0; [docs/frameworks.md](docs/frameworks.md)):\n\n");
+    let version = |name: &str| run.provenance.crates.get(name).map_or("?", String::as_str);
+    let _ = write!(
+        out,
+        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
+        version("anchor-lang (anchor1)"),
+        version("anchor-lang"),
+        version("solana-program"),
+        version("typhoon"),
+    );
     for FrameworkPath {
         path,
         framework,
@@ -333,6 +398,5 @@ pub fn markdown(
             "\n† faults with mainnet's runtime features (the LiteSVM replay); see [docs/replay.md](docs/replay.md).\n",
         );
     }
-    out.push_str("<!-- /answer -->\n");
     out
 }

@@ -3,6 +3,7 @@
 
 pub mod answer;
 pub mod charts;
+pub mod docs;
 pub mod page;
 mod summary;
 
@@ -159,6 +160,17 @@ impl Provenance {
     }
 
     pub fn markdown(&self) -> String {
+        format!(
+            "{}- commit: {}, {}\n",
+            self.stable_markdown(),
+            self.commit,
+            self.date
+        )
+    }
+
+    /// The provenance without the commit and the date: what the docs
+    /// quote, the same on every commit that builds the same programs.
+    pub fn stable_markdown(&self) -> String {
         let crates: Vec<String> = self
             .crates
             .iter()
@@ -169,11 +181,9 @@ impl Provenance {
             None => format!("- rustc: {}\n- linker: {}\n", self.rustc, self.linker),
         };
         format!(
-            "{toolchain}- sBPF arch: {}\n- crates: {}\n- commit: {}, {}\n",
+            "{toolchain}- sBPF arch: {}\n- crates: {}\n",
             self.sbpf_arch,
             crates.join(", "),
-            self.commit,
-            self.date
         )
     }
 
@@ -306,6 +316,9 @@ pub struct Run {
     pub encodings: BTreeMap<String, Encoding>,
     /// The rows that fault with mainnet's features (LiteSVM's replay).
     pub mainnet: Mainnet,
+    /// The committed baseline's CUs by row (`benches/baseline.json`; empty
+    /// where there is none): each record's change against it.
+    pub baseline: BTreeMap<String, u64>,
 }
 
 impl Run {
@@ -381,8 +394,13 @@ impl Run {
                 } else {
                     self.framework_floor(m.framework, &m.operation)
                 };
+                let delta_cus = self
+                    .baseline
+                    .get(&m.row())
+                    .map(|old| m.cus as i64 - *old as i64);
                 serde_json::json!({
                     "row": m.row(),
+                    "delta_cus": delta_cus,
                     "framework": m.framework,
                     "family": m.family,
                     "program": m.program,
@@ -460,10 +478,7 @@ pub fn write_files(run: &Run, cases: &CasesFile, out_dir: &Path) -> Result<(), S
             .map_err(|e| format!("writing target/benches/{file}: {e}"))
     };
     write("summary.md", run.summary_markdown())?;
-    write(
-        "answer.md",
-        answer::markdown(&run.measurements, &run.frameworks, &run.mainnet),
-    )?;
+    write("answer.md", answer::markdown(run))?;
     write(
         "results.json",
         serde_json::to_string_pretty(&run.results_json()).expect("JSON") + "\n",

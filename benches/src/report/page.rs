@@ -131,11 +131,29 @@ fn provenance_value(value: &Value) -> String {
 }
 
 /// The answer's markdown (its tables among it) as HTML, without the
-/// comments that fence it in the README.
+/// comments that fence it in the README. Its links are the README's,
+/// relative to the repository's root: the page, two folders down in
+/// `target/benches/`, reaches them through `../../`.
 fn markdown_to_html(markdown: &str) -> String {
-    use pulldown_cmark::{Event, Options, Parser, html};
+    use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, html};
     let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES)
-        .filter(|event| !matches!(event, Event::Html(_) | Event::InlineHtml(_)));
+        .filter(|event| !matches!(event, Event::Html(_) | Event::InlineHtml(_)))
+        .map(|event| match event {
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) if !dest_url.contains("://") && !dest_url.starts_with('#') => {
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url: CowStr::from(format!("../../{dest_url}")),
+                    title,
+                    id,
+                })
+            }
+            other => other,
+        });
     let mut out = String::new();
     html::push_html(&mut out, parser);
     out
@@ -163,5 +181,13 @@ mod tests {
         assert!(html.contains("<table>"), "{html}");
         assert!(html.contains("<td>2</td>"), "{html}");
         assert!(!html.contains("<!--"), "{html}");
+    }
+
+    #[test]
+    fn the_answers_links_reach_the_repository_from_target_benches() {
+        let html = markdown_to_html("[a](docs/a.md) [b](https://x.org/b) [c](#c)\n");
+        assert!(html.contains(r#"href="../../docs/a.md""#), "{html}");
+        assert!(html.contains(r#"href="https://x.org/b""#), "{html}");
+        assert!(html.contains(r##"href="#c""##), "{html}");
     }
 }

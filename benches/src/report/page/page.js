@@ -33,6 +33,11 @@ function number(value) {
   return typeof value === "number" ? value.toLocaleString("en-US", { maximumFractionDigits: 3 }) : "";
 }
 
+// A change: `+3`, `-2`, `0`; empty where the baseline has no such row.
+function signed(value) {
+  return typeof value === "number" ? (value > 0 ? "+" : "") + number(value) : "";
+}
+
 // ---- tooltip ----
 
 const tooltip = document.getElementById("tooltip");
@@ -133,7 +138,9 @@ function table(root, records, spec) {
       for (const column of columns()) {
         const value = row[column.key];
         const td = el("td", column.numeric ? { class: "num" } : {},
-          column.key === "ratio" ? value.toFixed(3) + "x" : column.numeric ? number(value) : (value ?? ""));
+          column.key === "ratio" ? value.toFixed(3) + "x"
+            : column.key === "delta_cus" ? signed(value)
+            : column.numeric ? number(value) : (value ?? ""));
         if (value !== null && value !== undefined) td.dataset.value = value;
         tr.append(td);
       }
@@ -149,6 +156,7 @@ function table(root, records, spec) {
 
 const NUMBERS = [
   { key: "cus", label: "CUs" },
+  { key: "delta_cus", label: "change vs baseline" },
   { key: "net_cus", label: "CUs above the floor" },
   { key: "instructions", label: "instructions" },
   { key: "syscall_cus", label: "syscall CUs" },
@@ -198,7 +206,7 @@ const IDL = {
     { key: "kind", label: "kind" },
     { key: "outcome", label: "outcome" },
     { key: "mainnet", label: "mainnet" },
-  ].concat(NUMBERS.filter(c => !["net_cus", "encoded_bytes", "so_bytes"].includes(c.key))),
+  ].concat(NUMBERS.filter(c => !["delta_cus", "net_cus", "encoded_bytes", "so_bytes"].includes(c.key))),
   filters: [
     { key: "site", label: "site" },
     { key: "name", label: "name" },

@@ -83,7 +83,28 @@ impl Run {
             out.push_str(&"---:|".repeat(columns.len()));
             out.push('\n');
         };
-        for op in self.metadata_operations() {
+        let operations = self.metadata_operations();
+        out.push_str(
+            "\n### The typical instance\n\nCUs of every operation on the `typical` instance, \
+             the cheapest `read_royalty` first.\n",
+        );
+        header(&mut out, &operations);
+        let mut programs = self.metadata_programs();
+        programs.sort_by_key(|p| {
+            self.metadata_cell(p, "read_royalty", "typical")
+                .map_or(u64::MAX, |m| m.cus)
+        });
+        for p in &programs {
+            let _ = write!(out, "| {p} |");
+            for op in &operations {
+                let cell = self
+                    .metadata_cell(p, op, "typical")
+                    .map_or("-".into(), |m| format!("{}{}", m.cus, self.mainnet_mark(m)));
+                let _ = write!(out, " {cell} |");
+            }
+            out.push('\n');
+        }
+        for op in operations {
             let _ = write!(out, "\n### {op}\n\nCUs by instance.\n");
             header(&mut out, &INSTANCES);
             let mut programs = self.metadata_programs();

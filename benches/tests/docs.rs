@@ -1,0 +1,136 @@
+//! What the README and the docs say is this tree's: every marked figure and
+//! block is the run's (`report::docs`), the README's answer is on its first
+//! screen, every link resolves, and no product text tells the project's
+//! history (that is git log's).
+
+use std::fs;
+
+use benches::{Workspace, bench, report::docs};
+
+#[test]
+fn every_marked_figure_and_block_is_this_runs() {
+    let workspace = Workspace::current();
+    let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let differs = docs::update(&workspace.root, &run, false).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        differs.is_empty(),
+        "figures in the docs differ from this tree's run; run `make docs` and commit the result:\n  {}",
+        differs.join("\n  ")
+    );
+}
+
+#[test]
+fn the_readme_answers_on_its_first_screen() {
+    let root = Workspace::current().root;
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let blocks = docs::find_blocks(&readme).unwrap();
+    let answer = blocks
+        .iter()
+        .find(|b| b.key == "answer")
+        .expect("README.md has the `answer` block");
+    // The block ends on the first screen (about 60 lines).
+    let end_line = readme[..answer.body.end].lines().count();
+    assert!(end_line <= 60, "the answer ends on line {end_line}");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 130,
+        "README.md is {lines} lines; the front door is about 120"
+    );
+}
+
+#[test]
+fn every_relative_link_resolves() {
+    let root = Workspace::current().root;
+    let mut broken = Vec::new();
+    for path in docs::files(&root).unwrap() {
+        let text = fs::read_to_string(&path).unwrap();
+        let dir = path.parent().unwrap();
+        for (at, _) in text.match_indices("](") {
+            let rest = &text[at + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = rest[..end].split('#').next().unwrap();
+            if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            if !dir.join(target).exists() {
+                broken.push(format!("{}: {target}", path.display()));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n  {}",
+        broken.join("\n  ")
+    );
+}
+
+#[test]
+fn product_text_tells_no_history() {
+    let root = Workspace::current().root;
+    // `issue 28`, `since issue`, `until issue`, in any case.
+    let tells_history = |line: &str| {
+        let line = line.to_ascii_lowercase();
+        line.contains("since issue")
+            || line.contains("until issue")
+            || line
+                .match_indices("issue ")
+                .any(|(at, m)| line[at + m.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let mut found = Vec::new();
+    for path in docs::files(&root).unwrap() {
+        let text = fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if tells_history(line) {
+                found.push(format!("{}:{}: {line}", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "history in product text (git log has it):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+/// `docs/architecture.md`'s tree: every folder it lists exists, and every
+/// folder git tracks to three levels is listed (the families' program
+/// folders, `programs/<family>/<crate>/`, by their family's line).
+#[test]
+fn the_architecture_tree_is_the_repositorys() {
+    let root = Workspace::current().root;
+    let doc = fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let tree = doc
+        .split("```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/architecture.md has a ```text tree");
+    let listed: Vec<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let missing: Vec<&&str> = listed.iter().filter(|p| !root.join(p).is_dir()).collect();
+    assert!(missing.is_empty(), "listed but not folders: {missing:?}");
+    let files = std::process::Command::new("git")
+        .args(["ls-files"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let files = String::from_utf8(files.stdout).unwrap();
+    let mut unlisted = std::collections::BTreeSet::new();
+    for file in files.lines() {
+        let parts: Vec<&str> = file.split('/').collect();
+        for depth in 1..parts.len().min(4) {
+            let dir = parts[..depth].join("/") + "/";
+            let family_program = parts[0] == "programs"
+                && depth == 3
+                && ["token", "message", "metadata", "stack"].contains(&parts[1]);
+            if !family_program && !listed.contains(&dir.as_str()) {
+                unlisted.insert(dir);
+            }
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "folders docs/architecture.md does not list: {unlisted:?}"
+    );
+}
