@@ -4,6 +4,7 @@
 //! into the spec's types, [`model`] resolves each account into one tree of
 //! types, and [`layout`] computes the bytes an account holds.
 
+pub mod gate;
 pub mod generate;
 pub mod guard;
 pub mod input;

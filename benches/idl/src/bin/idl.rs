@@ -1,11 +1,13 @@
 //! `make idl IDL=<file>`: the benchmark generated from a program's IDL
 //! (docs/idl.md). Options from the environment, as the Makefile passes
 //! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`, `ARG`,
-//! `STRING_LEN`, `VEC_LEN`, `DATA`.
+//! `STRING_LEN`, `VEC_LEN`, `DATA`, and `BASELINE` (an earlier run's
+//! `results.json`: exit 1 on any moved CU or byte).
 
 use std::{path::Path, process::ExitCode};
 
 use idl::{
+    gate,
     generate::FieldChoices,
     guard,
     input::Assumptions,
@@ -105,14 +107,42 @@ fn main() -> ExitCode {
             eprintln!("make idl: the page (target/benches/report.html) was not refreshed: {e}")
         }
     }
-    if run.failures.is_empty() {
-        ExitCode::SUCCESS
-    } else {
+    let mut status = ExitCode::SUCCESS;
+    if !run.failures.is_empty() {
         eprintln!(
             "make idl: {} cases broke the contract (a bug in the generated programs or the oracle):\n{}",
             run.failures.len(),
             run.failures.join("\n")
         );
-        ExitCode::FAILURE
+        status = ExitCode::FAILURE;
     }
+    let baseline = var("BASELINE");
+    if !baseline.is_empty() {
+        let compared = gate::read(Path::new(&baseline))
+            .and_then(|earlier| Ok((earlier, gate::read(&run.dir.join("results.json"))?)));
+        match compared {
+            Err(e) => {
+                eprintln!("make idl: {e}");
+                return ExitCode::from(2);
+            }
+            Ok((earlier, now)) => {
+                let moved = gate::moved(&earlier, &now);
+                if moved.is_empty() {
+                    println!(
+                        "make idl: BASELINE={baseline}: all {} rows unchanged (CUs, bytes, outcome)",
+                        now.len()
+                    );
+                } else {
+                    eprintln!(
+                        "make idl: BASELINE={baseline}: {} rows moved:\n  {}\nIf the change is intended, keep this run's {}/results.json as the new baseline.",
+                        moved.len(),
+                        moved.join("\n  "),
+                        relative
+                    );
+                    status = ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    status
 }
