@@ -331,7 +331,27 @@ fn the_page_in_a_real_browser() {
         &tab,
         "[...document.querySelectorAll('.chart')].map(c => [c.dataset.chart, c.querySelectorAll('[data-value]').length])",
     );
-    for chart in ["token", "message", "metadata", "footprint"] {
+    let idl_charts: Vec<String> = runs.iter().map(|(p, _)| format!("idl-{p}")).collect();
+    let with_accounts: Vec<&String> = idl_charts
+        .iter()
+        .filter(|chart| {
+            let program = chart.trim_start_matches("idl-");
+            records(&dir.join("idl").join(program).join("results.json"), None)
+                .iter()
+                .any(|r| r["site"] == "account" && r["cus"].is_u64())
+        })
+        .collect();
+    let expected = [
+        "token",
+        "message",
+        "metadata",
+        "frameworks",
+        "events",
+        "footprint",
+    ]
+    .into_iter()
+    .chain(with_accounts.iter().map(|c| c.as_str()));
+    for chart in expected {
         let marks = drawn
             .as_array()
             .unwrap()
@@ -339,6 +359,30 @@ fn the_page_in_a_real_browser() {
             .find(|c| c[0] == chart)
             .map_or(0, |c| c[1].as_u64().unwrap());
         assert!(marks > 0, "chart {chart}: nothing drawn ({drawn})");
+    }
+
+    // The message chart's sizes sit on a proportional (log) axis: the
+    // points' distances are the sizes' log distances.
+    let xs = eval(
+        &tab,
+        "[...document.querySelector('[data-chart=message] polyline').getAttribute('points').split(' ')].map(p => +p.split(',')[0])",
+    );
+    let xs: Vec<f64> = xs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let sizes = [160f64, 904., 3232., 5400., 7448., 10136.];
+    assert_eq!(xs.len(), sizes.len(), "{xs:?}");
+    for i in 1..sizes.len() - 1 {
+        let want = (sizes[i] / sizes[0]).log10() / (sizes[5] / sizes[0]).log10();
+        let got = (xs[i] - xs[0]) / (xs[5] - xs[0]);
+        assert!(
+            (want - got).abs() < 1e-6,
+            "size {}: at {got}, not {want}",
+            sizes[i]
+        );
     }
 
     // For people to look at: the top of the page, the table filtered.

@@ -72,6 +72,10 @@ pub struct Provenance {
     /// built the programs; `None` for the default upstream route.
     pub build_sbf: Option<String>,
     pub rustc: String,
+    /// The LLVM that rustc generates the programs' code with (`rustc -vV`).
+    pub llvm: String,
+    /// The workspace's `[profile.release]`, which builds every program.
+    pub profile: String,
     pub linker: String,
     pub sbpf_arch: String,
     /// Crate -> version from Cargo.lock: the runtime, the harness, and
@@ -147,9 +151,22 @@ impl Provenance {
                 }
             }
         }
+        let llvm = Command::new("rustc")
+            .arg("-vV")
+            .current_dir(&workspace.root)
+            .output()
+            .ok()
+            .and_then(|out| String::from_utf8(out.stdout).ok())
+            .and_then(|out| {
+                out.lines()
+                    .find_map(|l| l.strip_prefix("LLVM version: ").map(str::to_owned))
+            })
+            .unwrap_or_else(|| "unknown".into());
         Self {
             build_sbf: stamps.first().cloned(),
             rustc: run("rustc", &["--version"]),
+            llvm,
+            profile: release_profile(&workspace.root.join("Cargo.toml")),
             linker: run(linker.to_str().unwrap_or_default(), &["--version"]),
             sbpf_arch: sbpf_arches(elfs.iter().map(Vec::as_slice)),
             crates,
@@ -178,7 +195,10 @@ impl Provenance {
             .collect();
         let toolchain = match &self.build_sbf {
             Some(version) => format!("- toolchain: cargo build-sbf ({version})\n"),
-            None => format!("- rustc: {}\n- linker: {}\n", self.rustc, self.linker),
+            None => format!(
+                "- rustc: {}\n- LLVM: {}\n- build profile: {}\n- linker: {}\n",
+                self.rustc, self.llvm, self.profile, self.linker
+            ),
         };
         format!(
             "{toolchain}- sBPF arch: {}\n- crates: {}\n",
@@ -194,6 +214,26 @@ impl Provenance {
             None => format!("{}, {}, sBPF {}", self.rustc, self.linker, self.sbpf_arch),
         }
     }
+}
+
+/// The release profile as `Cargo.toml` sets it (`release: lto = "fat",
+/// codegen-units = 1`), with cargo's default `opt-level = 3` where unset.
+fn release_profile(manifest: &Path) -> String {
+    let table = read_toml(manifest);
+    let release = table
+        .get("profile")
+        .and_then(|p| p.get("release"))
+        .and_then(toml::Value::as_table);
+    let mut settings: Vec<String> = release
+        .into_iter()
+        .flatten()
+        .filter(|(_, v)| !v.is_table())
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    if !release.is_some_and(|r| r.contains_key("opt-level")) {
+        settings.insert(0, "opt-level = 3".into());
+    }
+    format!("release: {}", settings.join(", "))
 }
 
 /// Versions from Cargo.lock of the runtime and harness crates and of each

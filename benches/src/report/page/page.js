@@ -299,8 +299,15 @@ function plot(built, series) {
   svg.append(unit);
   const count = built.categories.length;
   const slot = plotWidth / Math.max(count, 1);
+  // Numeric categories on a log axis (`xLog`): each at its proportional
+  // place, half a slot in from either end.
+  const logs = built.xLog ? built.categories.map(c => Math.log10(Number(c))) : null;
+  const [xLow, xHigh] = logs ? [Math.min(...logs), Math.max(...logs)] : [0, 0];
+  const xAt = i => logs && xHigh > xLow
+    ? left + slot / 2 + (plotWidth - slot) * (logs[i] - xLow) / (xHigh - xLow)
+    : left + slot * (i + 0.5);
   built.categories.forEach((category, i) => {
-    const x = left + slot * (i + 0.5);
+    const x = xAt(i);
     const label = svgEl("text", { x, y: height - bottom + 12, "font-size": 11, "text-anchor": "end", transform: `rotate(-40 ${x} ${height - bottom + 12})` });
     label.textContent = String(category);
     svg.append(label);
@@ -308,7 +315,7 @@ function plot(built, series) {
   const base = top + plotHeight;
   if (built.kind === "line") {
     for (const s of series) {
-      const points = s.values.map((v, i) => [left + slot * (i + 0.5), v])
+      const points = s.values.map((v, i) => [xAt(i), v])
         .filter(([, v]) => typeof v === "number" && (!built.log || v > 0));
       svg.append(svgEl("polyline", { points: points.map(([x, v]) => `${x},${y(v)}`).join(" "), fill: "none", stroke: s.color, "stroke-width": 2 }));
       points.forEach(([x, v], i) => {
@@ -328,6 +335,11 @@ function plot(built, series) {
     }));
   }
   return svg;
+}
+
+// The CUs of the row named `name` (`framework/program`), for ordering.
+function cusOf(rows, name) {
+  return rows.find(r => r.framework + "/" + r.program === name)?.cus ?? 1e12;
 }
 
 function niceStep(raw) {
@@ -354,7 +366,7 @@ function cusChart(container, def) {
       const names = (def.series ?? distinct(rows.map(r => r[def.by])))
         .filter(name => rows.some(r => r[def.by] === name));
       return {
-        categories, unit: "CUs", log: true, kind: def.kind,
+        categories, unit: "CUs", log: true, kind: def.kind, xLog: def.xLog,
         series: names.map(name => ({
           name,
           values: categories.map(c => rows.find(r => r[def.category] === c && r[def.by] === name)?.cus ?? null),
@@ -375,13 +387,52 @@ function charts(container) {
     },
   });
   cusChart(container, {
-    id: "message", title: "Message: CUs by size, per format", kind: "line",
-    records: families("message"), category: "size", by: "program",
+    id: "message", title: "Message: CUs by encoded size (bytes, log), per format", kind: "line",
+    records: families("message"), category: "size", by: "program", xLog: true,
   });
   cusChart(container, {
     id: "metadata", title: "Metadata: CUs per format and instance", kind: "bar",
     records: families("metadata"), category: "program", by: "instance",
     series: ["minimal", "typical", "full"],
+  });
+  // Each framework's programs beside its floor, one family and operation
+  // at a time: CUs, and CUs above the framework's floor.
+  const frameworks = DATA.records.filter(r => r.framework !== "pinocchio" && !r.operation.startsWith("emit"));
+  if (frameworks.length) chart(container, {
+    id: "frameworks", title: "Frameworks: CUs per program, and above its framework's floor",
+    controls: [
+      { label: "family", values: distinct(frameworks.filter(r => r.family !== "idl").map(r => r.family)) },
+      { label: "operation", values: distinct(frameworks.map(r => r.operation)) },
+    ],
+    build: ({ family, operation }) => {
+      const rows = frameworks.filter(r => r.family === family && r.operation === operation
+        && (r.instance ?? "typical") === "typical");
+      const names = distinct(rows.map(r => r.framework + "/" + r.program))
+        .sort((a, b) => cusOf(rows, a) - cusOf(rows, b));
+      return {
+        categories: names, unit: "CUs", log: true, kind: "bar",
+        series: [["CUs", "cus"], ["above the floor", "net_cus"]].map(([name, key]) => ({
+          name, values: names.map(n => rows.find(r => r.framework + "/" + r.program === n)?.[key] ?? null),
+        })),
+      };
+    },
+  });
+  // Events: each framework's emit paths of each record.
+  const events = DATA.records.filter(r => r.operation.startsWith("emit"));
+  if (events.length) chart(container, {
+    id: "events", title: "Events: CUs of an emit, per framework and record",
+    controls: [{ label: "family", values: distinct(events.map(r => r.family)) }],
+    build: ({ family }) => {
+      const rows = events.filter(r => r.family === family && (r.instance ?? "typical") === "typical");
+      const operations = distinct(rows.map(r => r.operation));
+      const programs = distinct(rows.map(r => r.framework + "/" + r.program));
+      return {
+        categories: operations, unit: "CUs", log: false, kind: "bar",
+        series: programs.map(p => ({
+          name: p, values: operations.map(o => rows.find(r => r.framework + "/" + r.program === p && r.operation === o)?.cus ?? null),
+        })),
+      };
+    },
   });
   const footprint = DATA.records.filter(r => r.framework === "pinocchio" && !r.error_path && typeof r.stack_bytes === "number");
   if (footprint.length) chart(container, {
@@ -429,5 +480,30 @@ for (const root of document.querySelectorAll(".table[data-source]")) {
   } else {
     const run = DATA.idl.find(r => "idl:" + r.program === source);
     table(root, run ? run.records : [], IDL);
+    if (run) idlChart(root.parentElement, run);
   }
+}
+
+// A `make idl` run's accounts by format, one operation at a time.
+function idlChart(container, run) {
+  const rows = run.records.filter(r => r.site === "account" && typeof r.cus === "number"
+    && (r.instance === "full" || r.instance === "data"));
+  if (!rows.length) return;
+  const holder = el("div", { class: "charts" });
+  container.append(holder);
+  chart(holder, {
+    id: "idl-" + run.program, title: run.program + ": each account's CUs by format",
+    controls: [{ label: "operation", values: distinct(rows.map(r => r.operation)) }],
+    build: ({ operation }) => {
+      const picked = rows.filter(r => r.operation === operation);
+      const accounts = distinct(picked.map(r => r.name));
+      const formats = distinct(picked.map(r => r.format));
+      return {
+        categories: accounts, unit: "CUs", log: true, kind: "bar",
+        series: formats.map(f => ({
+          name: f, values: accounts.map(a => picked.find(r => r.name === a && r.format === f)?.cus ?? null),
+        })),
+      };
+    },
+  });
 }
