@@ -155,7 +155,7 @@ docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the REA
 sweep: $(TOOLCHAIN_READY) ## Where the stack runs out: build and run programs/stack/* at 1-32 accounts, both ways, into target/benches/sweep.*
 	cargo run -q -p benches --bin sweep
 
-toolchains: setup ## Build and measure every program with LLVM 21, 22, 23 and sBPF v3 into benches/toolchains.json (TOOLCHAINS="llvm22": only those)
+toolchains: setup ## The toolchain matrix into benches/toolchains.json: every program with LLVM 23 as sBPF v0 and v3, and LLVM 21 and 22 with why they build none (TOOLCHAINS="llvm23": only those)
 	cargo run -q -p benches --bin toolchains
 
 toolchains-report: ## The toolchain matrix's report from benches/toolchains.json into target/benches/toolchains.md
