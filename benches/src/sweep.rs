@@ -46,7 +46,7 @@ impl Variant {
 /// What one build and run came to.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum Attempt {
     /// The linker refused a frame past 4,096 bytes.
     LinkRefused,
     /// It ran and left the expected bytes.
@@ -64,7 +64,7 @@ pub struct Point {
     pub variant: Variant,
     pub accounts: usize,
     pub bytes: usize,
-    pub outcome: Outcome,
+    pub outcome: Attempt,
 }
 
 /// The crates with a sweep program, by folder name.
@@ -160,12 +160,12 @@ pub fn record(encoding: Encoding, accounts: usize) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// Runs the program at `so` on the record, traced.
-pub fn run(so: &Path, encoding: Encoding, accounts: usize) -> Outcome {
+pub fn run(so: &Path, encoding: Encoding, accounts: usize) -> Attempt {
     let program = Pubkey::new_unique();
     let mut mollusk = match std::fs::read(so).and_then(|elf| trace::traced_mollusk(&program, &elf))
     {
         Ok(mollusk) => mollusk,
-        Err(e) => return Outcome::Fault(format!("{}: {e}", so.display())),
+        Err(e) => return Attempt::Fault(format!("{}: {e}", so.display())),
     };
     let tracer = Tracer::default();
     tracer.install(&mut mollusk);
@@ -181,13 +181,13 @@ pub fn run(so: &Path, encoding: Encoding, accounts: usize) -> Outcome {
     let result = mollusk.process_instruction(&instruction, &[(key, account)]);
     let footprint = tracer.take().first().copied().unwrap_or_default();
     match result.program_result {
-        ProgramResult::Success if result.resulting_accounts[0].1.data == expected => Outcome::Ran {
+        ProgramResult::Success if result.resulting_accounts[0].1.data == expected => Attempt::Ran {
             cus: result.compute_units_consumed,
             footprint,
         },
-        ProgramResult::Success => Outcome::Wrong("left other bytes than expected".into()),
-        ProgramResult::Failure(error) => Outcome::Wrong(format!("{error:?}")),
-        ProgramResult::UnknownError(error) => Outcome::Fault(format!("{error:?}")),
+        ProgramResult::Success => Attempt::Wrong("left other bytes than expected".into()),
+        ProgramResult::Failure(error) => Attempt::Wrong(format!("{error:?}")),
+        ProgramResult::UnknownError(error) => Attempt::Fault(format!("{error:?}")),
     }
 }
 
@@ -203,7 +203,7 @@ pub fn sweep(workspace: &Workspace) -> Result<Vec<Point>, HarnessError> {
             for accounts in SIZES {
                 let outcome = match build(workspace, &krate, accounts, variant)? {
                     Some(so) => run(&so, encoding, accounts),
-                    None => Outcome::LinkRefused,
+                    None => Attempt::LinkRefused,
                 };
                 eprintln!(
                     "sweep: {krate}, {}, N = {accounts}: {outcome:?}",
@@ -245,10 +245,10 @@ pub fn markdown(points: &[Point]) -> String {
                 .iter()
                 .find(|p| p.krate == krate && p.variant == variant && p.accounts == n)
                 .map_or("-".to_string(), |p| match &p.outcome {
-                    Outcome::Ran { cus, footprint } => format!("{cus} / {}", footprint.stack_bytes),
-                    Outcome::LinkRefused => "link refused".into(),
-                    Outcome::Fault(fault) => format!("fault: {fault}"),
-                    Outcome::Wrong(what) => format!("wrong: {what}"),
+                    Attempt::Ran { cus, footprint } => format!("{cus} / {}", footprint.stack_bytes),
+                    Attempt::LinkRefused => "link refused".into(),
+                    Attempt::Fault(fault) => format!("fault: {fault}"),
+                    Attempt::Wrong(what) => format!("wrong: {what}"),
                 });
             let _ = write!(out, " {cell} |");
         }

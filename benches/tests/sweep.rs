@@ -6,7 +6,7 @@
 
 use benches::{
     Workspace,
-    sweep::{Outcome, Variant, build, record, run},
+    sweep::{Attempt, Variant, build, record, run},
     token::Encoding,
 };
 
@@ -17,7 +17,7 @@ fn borsh_by_value_links_at_one_account_and_is_refused_at_sixteen() {
         .unwrap_or_else(|e| panic!("{e}"))
         .expect("one account by value links");
     match run(&one, Encoding::Raw, 1) {
-        Outcome::Ran { cus, footprint } => {
+        Attempt::Ran { cus, footprint } => {
             assert!(cus > 0 && footprint.stack_bytes > 0 && footprint.stack_bytes <= 4096);
         }
         other => panic!("one account by value: {other:?}"),
@@ -34,7 +34,7 @@ fn borsh_by_value_links_at_one_account_and_is_refused_at_sixteen() {
     // A known heap: pinocchio's bump allocator keeps its position in the
     // heap's first 8 bytes, then one `Vec` of sixteen 160-byte accounts.
     match run(&off, Encoding::Raw, 16) {
-        Outcome::Ran { footprint, .. } => assert_eq!(footprint.heap_bytes, 8 + 16 * 160),
+        Attempt::Ran { footprint, .. } => assert_eq!(footprint.heap_bytes, 8 + 16 * 160),
         other => panic!("sixteen accounts off the stack: {other:?}"),
     }
 }
@@ -47,7 +47,7 @@ fn bytemuck_in_place_has_no_heap_and_one_frame() {
         .unwrap_or_else(|e| panic!("{e}"))
         .expect("the cast links");
     match run(&so, Encoding::Raw, 32) {
-        Outcome::Ran { footprint, .. } => {
+        Attempt::Ran { footprint, .. } => {
             assert_eq!((footprint.heap_bytes, footprint.call_depth), (0, 1));
         }
         other => panic!("bytemuck in place: {other:?}"),

@@ -14,9 +14,10 @@ use codama_nodes::{NodeTrait as _, RootNode};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-/// Which kind of IDL a file was.
+/// Which kind of IDL a file was: its dialect (a serialization format is
+/// `render::Format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum Dialect {
     /// Anchor 0.30 and later: `metadata.spec` 0.1.0, discriminators given.
     Anchor,
     /// Anchor before 0.30: `version` and `name` at the top, no
@@ -29,7 +30,7 @@ pub enum Format {
     Codama,
 }
 
-impl Format {
+impl Dialect {
     pub fn name(self) -> &'static str {
         match self {
             Self::Anchor => "Anchor (spec 0.1.0)",
@@ -70,7 +71,7 @@ impl Assumptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeclaredAccount {
     pub name: String,
-    /// Empty where the format has none (Shank).
+    /// Empty where the dialect has none (Shank).
     pub discriminator: Vec<u8>,
 }
 
@@ -107,7 +108,7 @@ pub struct Parsed {
     pub path: String,
     /// The program's name (the file's, or the file stem).
     pub program: String,
-    pub format: Format,
+    pub dialect: Dialect,
     pub accounts: Vec<DeclaredAccount>,
     pub instructions: Vec<DeclaredInstruction>,
     pub events: Vec<DeclaredEvent>,
@@ -184,8 +185,8 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
     };
     let text_of = |v: Option<&Value>| v.and_then(Value::as_str).map(String::from);
     let metadata = top.get("metadata").and_then(Value::as_object);
-    let format = if metadata.and_then(|m| m.get("spec")).is_some() {
-        Format::Anchor
+    let dialect = if metadata.and_then(|m| m.get("spec")).is_some() {
+        Dialect::Anchor
     } else if top.get("kind").and_then(Value::as_str) == Some("rootNode")
         || top.get("standard").and_then(Value::as_str) == Some("codama")
     {
@@ -195,14 +196,14 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
             .and_then(|m| m.get("origin"))
             .and_then(Value::as_str)
         {
-            Some("shank") => Format::Shank,
-            _ => Format::LegacyAnchor,
+            Some("shank") => Dialect::Shank,
+            _ => Dialect::LegacyAnchor,
         }
     } else {
         return Err(InputError::Unknown { path: path.into() });
     };
-    let program = match format {
-        Format::Anchor => text_of(metadata.and_then(|m| m.get("name"))),
+    let program = match dialect {
+        Dialect::Anchor => text_of(metadata.and_then(|m| m.get("name"))),
         _ => text_of(top.get("name")),
     }
     .unwrap_or_else(|| stem.into());
@@ -217,8 +218,8 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
             .map_err(|e| unreadable_field(&def).unwrap_or_else(|| e.to_string()));
         types.insert(name, parsed);
     };
-    match format {
-        Format::Anchor => {
+    match dialect {
+        Dialect::Anchor => {
             for def in listed("types") {
                 add_type(def.clone());
             }
@@ -235,8 +236,8 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
                 });
             }
         }
-        Format::Codama => unreachable!("read by codama()"),
-        Format::LegacyAnchor | Format::Shank => {
+        Dialect::Codama => unreachable!("read by codama()"),
+        Dialect::LegacyAnchor | Dialect::Shank => {
             for def in listed("types") {
                 add_type(legacy_type_def(def));
             }
@@ -249,8 +250,8 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
                     reason: "no `name`".into(),
                 })?;
                 add_type(legacy_type_def(account));
-                let discriminator = match format {
-                    Format::Shank => Vec::new(),
+                let discriminator = match dialect {
+                    Dialect::Shank => Vec::new(),
                     _ => legacy_discriminator(&name).to_vec(),
                 };
                 accounts.push(DeclaredAccount {
@@ -262,14 +263,14 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
     }
     let instructions: Vec<DeclaredInstruction> = listed("instructions")
         .iter()
-        .map(|ix| instruction(format, ix, &types))
+        .map(|ix| instruction(dialect, ix, &types))
         .collect();
     let events: Vec<DeclaredEvent> = listed("events")
         .iter()
         .map(|event| {
             let name = text_of(event.get("name")).unwrap_or_default();
-            let discriminator = match format {
-                Format::Anchor => bytes_of(event.get("discriminator")).unwrap_or_default(),
+            let discriminator = match dialect {
+                Dialect::Anchor => bytes_of(event.get("discriminator")).unwrap_or_default(),
                 _ => legacy_event_discriminator(&name).to_vec(),
             };
             let fields = event.get("fields").map(|_| {
@@ -292,7 +293,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
     Ok(Idl::Anchor(Parsed {
         path: path.into(),
         program,
-        format,
+        dialect,
         accounts,
         instructions,
         events,
@@ -468,7 +469,7 @@ fn bytes_of(value: Option<&Value>) -> Option<Vec<u8>> {
 
 /// One instruction: its discriminator and its arguments as a struct type.
 fn instruction(
-    format: Format,
+    dialect: Dialect,
     ix: &Value,
     types: &BTreeMap<String, Result<IdlTypeDef, String>>,
 ) -> DeclaredInstruction {
@@ -478,12 +479,12 @@ fn instruction(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let discriminator = match format {
-        Format::Anchor => bytes_of(ix.get("discriminator"))
+    let discriminator = match dialect {
+        Dialect::Anchor => bytes_of(ix.get("discriminator"))
             .ok_or_else(|| "no `discriminator` array of bytes".to_string()),
-        Format::LegacyAnchor => Ok(legacy_instruction_discriminator(&name).to_vec()),
-        Format::Codama => unreachable!("read by codama()"),
-        Format::Shank => match ix.get("discriminant") {
+        Dialect::LegacyAnchor => Ok(legacy_instruction_discriminator(&name).to_vec()),
+        Dialect::Codama => unreachable!("read by codama()"),
+        Dialect::Shank => match ix.get("discriminant") {
             Some(d) if d.get("type").and_then(Value::as_str) == Some("u8") => d
                 .get("value")
                 .and_then(Value::as_u64)
@@ -504,8 +505,8 @@ fn instruction(
     };
     let fields = ix.get("args").cloned().unwrap_or_else(|| json!([]));
     let def = json!({"name": struct_name, "type": {"kind": "struct", "fields": fields}});
-    let def = match format {
-        Format::Anchor => def,
+    let def = match dialect {
+        Dialect::Anchor => def,
         _ => legacy_type_def(&def),
     };
     DeclaredInstruction {
@@ -722,15 +723,15 @@ mod tests {
             "types": [{"name": "A", "type": {"kind": "struct", "fields": [{"name": "x", "type": "u64"}]}}]}"#;
         let parsed = parse("a.json", "a", anchor).unwrap();
         assert_eq!(
-            (parsed.format, parsed.program.as_str()),
-            (Format::Anchor, "p")
+            (parsed.dialect, parsed.program.as_str()),
+            (Dialect::Anchor, "p")
         );
         assert_eq!(parsed.accounts[0].discriminator, [1, 2, 3, 4, 5, 6, 7, 8]);
 
         let shank = r#"{"version": "1.0.0", "name": "s", "metadata": {"origin": "shank"},
             "accounts": [{"name": "B", "type": {"kind": "struct", "fields": [{"name": "k", "type": "publicKey"}]}}]}"#;
         let parsed = parse("s.json", "s", shank).unwrap();
-        assert_eq!(parsed.format, Format::Shank);
+        assert_eq!(parsed.dialect, Dialect::Shank);
         assert!(parsed.accounts[0].discriminator.is_empty());
         assert!(parsed.types["B"].is_ok());
 

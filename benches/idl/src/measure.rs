@@ -29,7 +29,7 @@ use crate::{
     model::Account,
     model::Site,
     render::Format,
-    value::{self, Instances, Lengths, Shape, Value},
+    value::{self, Fill, Instances, Lengths, Value},
 };
 
 /// The heap frame the generated programs run with (common's
@@ -43,7 +43,7 @@ const LAMPORTS: u64 = 1_000_000_000;
 
 /// What one case came to.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
+pub enum Measured {
     /// It ran and left the oracle's bytes.
     Ran { cus: u64, footprint: Footprint },
     /// The format cannot run it: a VM fault (a stack access violation, the
@@ -66,7 +66,7 @@ pub struct Row {
     /// The account's bytes (accounts), the instruction data's (arguments)
     /// or the logged data's (events).
     pub account_bytes: usize,
-    pub outcome: Outcome,
+    pub outcome: Measured,
     /// The call that ran, for `cases.json` (`None` where it could not run).
     pub called: Option<Called>,
 }
@@ -88,7 +88,7 @@ impl Row {
     /// The row as `cases.json` exports it, its program at `so` (relative to
     /// the project's root); `None` where it did not run.
     pub fn exported(&self, so: &str) -> Option<ExportedCase> {
-        let (called, Outcome::Ran { cus, footprint }) = (self.called.as_ref()?, &self.outcome)
+        let (called, Measured::Ran { cus, footprint }) = (self.called.as_ref()?, &self.outcome)
         else {
             return None;
         };
@@ -178,8 +178,8 @@ pub fn generated(account: &Account, lengths: Lengths) -> Vec<Instance> {
         record: Instances::new(shape, lengths).record(account),
         tail: Vec::new(),
     };
-    let full = instance("full", Shape::Full);
-    let empty = instance("empty", Shape::Empty);
+    let full = instance("full", Fill::Full);
+    let empty = instance("empty", Fill::Empty);
     if full.data(account, &full.record) == empty.data(account, &empty.record) {
         vec![full]
     } else {
@@ -233,7 +233,7 @@ impl Loaded {
         cus: u64,
         case: &str,
         failures: &mut Vec<String>,
-    ) -> Outcome {
+    ) -> Measured {
         let footprint = self
             .traced
             .as_ref()
@@ -247,17 +247,17 @@ impl Loaded {
                 }
                 Footprint::of_call(&tracer.take()).unwrap_or_default()
             });
-        Outcome::Ran { cus, footprint }
+        Measured::Ran { cus, footprint }
     }
 }
 
 /// What a valid call that did not succeed measured: a fault or the heap
 /// exhausted (a format that cannot hold it); `None` for an error, which
 /// breaks the contract.
-pub(crate) fn cannot_run(outcome: RunOutcome) -> Option<Outcome> {
+pub(crate) fn cannot_run(outcome: RunOutcome) -> Option<Measured> {
     match outcome {
-        RunOutcome::Fault(message) => Some(Outcome::CannotRun(message)),
-        RunOutcome::OutOfMemory => Some(Outcome::CannotRun(format!(
+        RunOutcome::Fault(message) => Some(Measured::CannotRun(message)),
+        RunOutcome::OutOfMemory => Some(Measured::CannotRun(format!(
             "the {} KiB heap exhausted",
             HEAP_FRAME / 1024
         ))),

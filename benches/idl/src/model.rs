@@ -10,7 +10,7 @@ use anchor_lang_idl_spec::{
 
 use std::collections::BTreeMap;
 
-use crate::input::{Assumptions, Format, Idl, Parsed};
+use crate::input::{Assumptions, Dialect, Idl, Parsed};
 
 mod codama;
 mod idents;
@@ -289,7 +289,7 @@ pub struct Unsupported {
 pub struct Program {
     pub name: String,
     pub path: String,
-    pub format: Format,
+    pub dialect: Dialect,
     pub accounts: Vec<Result<Account, Unsupported>>,
     pub instructions: Vec<Result<Instruction, Unsupported>>,
     pub events: Vec<Result<Event, Unsupported>>,
@@ -451,7 +451,7 @@ fn resolve_anchor(parsed: &Parsed, assumptions: &Assumptions) -> Program {
                     )));
                 }
             };
-            let (kind, assumed) = kind_of(parsed.format, def, &declared.name, assumptions);
+            let (kind, assumed) = kind_of(parsed.dialect, def, &declared.name, assumptions);
             let resolver = Resolver { parsed };
             let record = match resolver.def(def, 0) {
                 Ok(Ty::Struct(record)) => record,
@@ -472,7 +472,7 @@ fn resolve_anchor(parsed: &Parsed, assumptions: &Assumptions) -> Program {
     Program {
         name: parsed.program.clone(),
         path: parsed.path.clone(),
-        format: parsed.format,
+        dialect: parsed.dialect,
         accounts,
         instructions: instructions(parsed, &resolver),
         events: parsed
@@ -571,7 +571,7 @@ fn instructions(parsed: &Parsed, resolver: &Resolver) -> Vec<Result<Instruction,
 /// The account's kind: the IDL's `serialization` and `repr` in the spec,
 /// the user's lists for legacy files (borsh unless named).
 fn kind_of(
-    format: Format,
+    dialect: Dialect,
     def: &IdlTypeDef,
     name: &str,
     assumptions: &Assumptions,
@@ -581,8 +581,8 @@ fn kind_of(
         Some(IdlRepr::C(m)) | Some(IdlRepr::Rust(m)) if m.packed
     );
     let listed = |list: &[String]| list.iter().any(|n| n == name);
-    match format {
-        Format::Anchor => match def.serialization {
+    match dialect {
+        Dialect::Anchor => match def.serialization {
             IdlSerialization::Bytemuck | IdlSerialization::BytemuckUnsafe => (
                 Kind::ZeroCopy {
                     packed: packed_repr,
@@ -591,8 +591,8 @@ fn kind_of(
             ),
             _ => (Kind::Borsh, false),
         },
-        Format::Codama => unreachable!("a Codama file is resolved by model::codama"),
-        Format::LegacyAnchor | Format::Shank => {
+        Dialect::Codama => unreachable!("a Codama file is resolved by model::codama"),
+        Dialect::LegacyAnchor | Dialect::Shank => {
             if listed(&assumptions.zero_copy) || listed(&assumptions.packed) {
                 (
                     Kind::ZeroCopy {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::{
     generate::Plan,
     generate::Skipped,
-    measure::{Outcome, Row},
+    measure::{Measured, Row},
     model::{Account, Kind, Program, Site},
     render::Format,
 };
@@ -106,8 +106,8 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused], skipped: &[Ski
         .iter()
         .map(|row| {
             let (cus, footprint, outcome) = match &row.outcome {
-                Outcome::Ran { cus, footprint } => (Some(*cus), Some(*footprint), "ran".into()),
-                Outcome::CannotRun(why) => (None, None, why.clone()),
+                Measured::Ran { cus, footprint } => (Some(*cus), Some(*footprint), "ran".into()),
+                Measured::CannotRun(why) => (None, None, why.clone()),
             };
             Record {
                 operation: row.operation,
@@ -242,7 +242,7 @@ pub fn summary(
          `DATA=`); `-` where the account has no such operation.\n",
         program.name,
         program.path,
-        program.format.name(),
+        program.dialect.name(),
         hostile.values().sum::<u32>(),
     );
     let _ = writeln!(
@@ -324,16 +324,16 @@ pub fn summary(
                 };
                 let Some(full) = of("full") else { continue };
                 let cell = |op: &str| match of(op).map(|r| &r.outcome) {
-                    Some(Outcome::Ran { cus, .. }) => cus.to_string(),
-                    Some(Outcome::CannotRun(why)) => why.clone(),
+                    Some(Measured::Ran { cus, .. }) => cus.to_string(),
+                    Some(Measured::CannotRun(why)) => why.clone(),
                     None => "-".into(),
                 };
                 let (stack, heap) = match &full.outcome {
-                    Outcome::Ran { footprint, .. } => (
+                    Measured::Ran { footprint, .. } => (
                         footprint.stack_bytes.to_string(),
                         footprint.heap_bytes.to_string(),
                     ),
-                    Outcome::CannotRun(_) => ("-".into(), "-".into()),
+                    Measured::CannotRun(_) => ("-".into(), "-".into()),
                 };
                 let _ = writeln!(
                     out,
@@ -442,7 +442,7 @@ fn site_section(
             .find(|r| r.site == site && r.name == name && r.format == format)
     };
     let ran = |name: &str, format: Format| match of(name, format).map(|r| &r.outcome) {
-        Some(Outcome::Ran { cus, .. }) => Some(*cus),
+        Some(Measured::Ran { cus, .. }) => Some(*cus),
         _ => None,
     };
     for u in &unsupported {
@@ -462,8 +462,8 @@ fn site_section(
         let cells: Vec<String> = formats
             .iter()
             .map(|f| match of(name, *f).map(|r| &r.outcome) {
-                Some(Outcome::Ran { cus, .. }) => cus.to_string(),
-                Some(Outcome::CannotRun(why)) => why.clone(),
+                Some(Measured::Ran { cus, .. }) => cus.to_string(),
+                Some(Measured::CannotRun(why)) => why.clone(),
                 None if refused.iter().any(|r| r.site == site && r.format == *f) => {
                     "link refused".into()
                 }
@@ -471,7 +471,7 @@ fn site_section(
             })
             .collect();
         let log = match of(name, Format::Floor).map(|r| &r.outcome) {
-            Some(Outcome::Ran { cus, footprint }) if site == Site::Event => {
+            Some(Measured::Ran { cus, footprint }) if site == Site::Event => {
                 format!(" {} |", footprint.syscall_cus(*cus))
             }
             _ if site == Site::Event => " - |".into(),
@@ -536,8 +536,8 @@ fn cus(rows: &[Row], account: &str, format: Format, op: &str) -> Option<u64> {
             r.name == account && r.format == format && headline(r.instance) && r.operation == op
         })
         .and_then(|r| match r.outcome {
-            Outcome::Ran { cus, .. } => Some(cus),
-            Outcome::CannotRun(_) => None,
+            Measured::Ran { cus, .. } => Some(cus),
+            Measured::CannotRun(_) => None,
         })
 }
 

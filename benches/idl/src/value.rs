@@ -28,10 +28,10 @@ pub enum Value {
     Bytes(Vec<u8>),
 }
 
-/// Which instance: every option `Some` and every list at its length, or
+/// How an instance is filled: every option `Some` and every list at its length, or
 /// every option `None` and every list empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub enum Fill {
     Full,
     Empty,
 }
@@ -56,13 +56,13 @@ impl Default for Lengths {
 /// non-zero), pubkeys from their path's hash, bools alternating, the enum
 /// variant with the largest encoding, padding and reserved arrays zero.
 pub struct Instances {
-    pub shape: Shape,
+    pub shape: Fill,
     pub lengths: Lengths,
     bools: usize,
 }
 
 impl Instances {
-    pub fn new(shape: Shape, lengths: Lengths) -> Self {
+    pub fn new(shape: Fill, lengths: Lengths) -> Self {
         Self {
             shape,
             lengths,
@@ -154,8 +154,8 @@ impl Instances {
             Ty::Option(inner)
             | Ty::TaggedOption { item: inner, .. }
             | Ty::ZeroableOption(inner) => Value::Option(match self.shape {
-                Shape::Full => Some(Box::new(self.value(inner, &format!("{path}?"), zero))),
-                Shape::Empty => None,
+                Fill::Full => Some(Box::new(self.value(inner, &format!("{path}?"), zero))),
+                Fill::Empty => None,
             }),
             Ty::Vec(inner) | Ty::List { item: inner, .. } => Value::Vec(
                 (0..self.list_len())
@@ -164,14 +164,14 @@ impl Instances {
             ),
             Ty::String | Ty::Text(_) => Value::String(match self.shape {
                 // One two-byte character, then ASCII, to the length.
-                Shape::Full => {
+                Fill::Full => {
                     let rest = self.lengths.string.saturating_sub(2);
                     let ascii: String = (0..rest)
                         .map(|i| (b'a' + hash[i % 32] % 26) as char)
                         .collect();
                     format!("é{ascii}")
                 }
-                Shape::Empty => String::new(),
+                Fill::Empty => String::new(),
             }),
             Ty::Bytes => Value::Bytes(hash.iter().cycle().take(self.list_len()).copied().collect()),
             // Distinct keys, in the key's order: as a map holds them and
@@ -194,8 +194,8 @@ impl Instances {
 
     fn list_len(&self) -> usize {
         match self.shape {
-            Shape::Full => self.lengths.list,
-            Shape::Empty => 0,
+            Fill::Full => self.lengths.list,
+            Fill::Empty => 0,
         }
     }
 }
@@ -1157,7 +1157,7 @@ mod tests {
             assumed: false,
             record: record(),
         };
-        let value = Instances::new(Shape::Full, Lengths::default()).record(&account);
+        let value = Instances::new(Fill::Full, Lengths::default()).record(&account);
         let data = account_data(&account, &value);
         // flag at 0, padding to 8, big at 8..24, owner 24..56, count 56..58,
         // padding 58..61, then trailing padding to 64.

@@ -17,7 +17,7 @@ use idl::{
     input,
     model::{self, Account, Program},
     run::{Options, Run},
-    value::{self, Instances, Lengths, Shape, Value},
+    value::{self, Fill, Instances, Lengths, Value},
 };
 use solana_program_option::COption;
 use solana_program_pack::Pack;
@@ -138,7 +138,7 @@ fn assert_pack_equal<T: Pack + PartialEq + std::fmt::Debug>(
     to_crate: fn(&Value) -> T,
 ) {
     let account = account(program, name);
-    for shape in [Shape::Full, Shape::Empty] {
+    for shape in [Fill::Full, Fill::Empty] {
         let record = Instances::new(shape, Lengths::default()).record(account);
         let ours = value::account_data(account, &record);
         let theirs = to_crate(&record);
@@ -165,7 +165,7 @@ fn spl_token_accounts_are_the_bytes_pack_writes() {
     assert_eq!(transfer.discriminator, [3]);
     let checked = program.instructions[1].as_ref().unwrap();
     assert_eq!(checked.discriminator, [12]);
-    let args = Instances::new(Shape::Full, Lengths::default())
+    let args = Instances::new(Fill::Full, Lengths::default())
         .value_of(&model::Ty::Struct(checked.args.clone()), "transferChecked");
     let mut data = checked.discriminator.clone();
     value::encode(&args, &model::Ty::Struct(checked.args.clone()), &mut data);
@@ -186,7 +186,7 @@ fn the_nonce_account_is_the_bytes_the_system_program_writes() {
     };
     let program = resolve("nonce.codama.json");
     let account = account(&program, "nonce");
-    let record = Instances::new(Shape::Full, Lengths::default()).record(account);
+    let record = Instances::new(Fill::Full, Lengths::default()).record(account);
     let ours = value::account_data(account, &record);
     assert_eq!(ours.len(), 80);
     // The system program's own decode of our bytes holds the instance's values.

@@ -8,10 +8,10 @@ use base64::Engine as _;
 use idl::{
     generate::FieldChoices,
     input::{self, Assumptions},
-    measure::Outcome,
+    measure::Measured,
     model,
     run::{self, Options},
-    value::{self, Instances, Lengths, Shape},
+    value::{self, Fill, Instances, Lengths},
 };
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -40,7 +40,7 @@ fn an_accounts_own_bytes_are_the_instance_and_its_tail_is_kept() {
     let program = model::resolve(&parsed, &Assumptions::default());
     let account = program.accounts[0].as_ref().unwrap();
     // Another record than the generated one, in an account 16 bytes longer.
-    let record = Instances::new(Shape::Full, Lengths { string: 3, list: 1 }).record(account);
+    let record = Instances::new(Fill::Full, Lengths { string: 3, list: 1 }).record(account);
     let mut bytes = value::account_data(account, &record);
     bytes[8 + 64] ^= 0x5a;
     bytes.extend([0xEE; 16]);
@@ -66,7 +66,7 @@ fn an_accounts_own_bytes_are_the_instance_and_its_tail_is_kept() {
     assert!(rows.iter().all(|r| r.account_bytes == bytes.len()));
     assert!(
         rows.iter()
-            .any(|r| matches!(r.outcome, Outcome::Ran { .. }))
+            .any(|r| matches!(r.outcome, Measured::Ran { .. }))
     );
     // Every account row is of the data; the instructions' rows carry the
     // generated arguments.

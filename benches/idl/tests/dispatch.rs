@@ -8,7 +8,7 @@
 
 mod support;
 
-use idl::{input, measure::Outcome, model, model::Site, render::Format, run::Options};
+use idl::{input, measure::Measured, model, model::Site, render::Format, run::Options};
 use serde_json::{Value, json};
 use support::{root, run_idl};
 
@@ -36,7 +36,7 @@ fn two_tag_instructions_are_dispatched_on_both_and_measured() {
                 run.rows.iter().any(|r| r.site == Site::Instruction
                     && r.name == name
                     && r.format == format
-                    && matches!(r.outcome, Outcome::Ran { .. })),
+                    && matches!(r.outcome, Measured::Ran { .. })),
                 "{name} not measured in {}",
                 format.name()
             );

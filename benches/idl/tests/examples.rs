@@ -13,10 +13,10 @@ mod support;
 use common::metadata::host_format;
 use idl::{
     generate::FieldChoices,
-    measure::Outcome,
+    measure::Measured,
     render::Format,
     run::{Options, Run},
-    value::{self, Instances, Lengths, Shape, Value},
+    value::{self, Fill, Instances, Lengths, Value},
 };
 use mollusk_svm::{Mollusk, result::ProgramResult};
 use solana_account::Account;
@@ -110,8 +110,8 @@ fn cus(run: &Run, format: Format, operation: &str) -> u64 {
         .find(|r| r.format == format && r.operation == operation && r.instance == "full")
         .unwrap_or_else(|| panic!("no {} {operation} row", format.name()));
     match row.outcome {
-        Outcome::Ran { cus, .. } => cus,
-        Outcome::CannotRun(ref why) => panic!("{} {operation}: {why}", format.name()),
+        Measured::Ran { cus, .. } => cus,
+        Measured::CannotRun(ref why) => panic!("{} {operation}: {why}", format.name()),
     }
 }
 
@@ -143,7 +143,7 @@ fn baseline() -> BTreeMap<String, u64> {
 fn token_account_as_a_zero_copy_idl_is_the_token_family() {
     let run = run_token_example();
     let account = run.program.accounts[0].as_ref().unwrap();
-    let record = Instances::new(Shape::Full, Lengths::default()).record(account);
+    let record = Instances::new(Fill::Full, Lengths::default()).record(account);
     let data = value::account_data(account, &record);
     let Value::Struct(fields) = &record else {
         panic!()
@@ -293,7 +293,7 @@ fn token_record_as_instruction_arguments() {
                 .iter()
                 .find(|r| r.name == name && r.format == format && r.operation == "args")
                 .unwrap_or_else(|| panic!("no {} row for `{name}`", format.name()));
-            assert!(matches!(row.outcome, Outcome::Ran { .. }), "{row:?}");
+            assert!(matches!(row.outcome, Measured::Ran { .. }), "{row:?}");
         }
     }
     let family = common::token::Account {
@@ -475,7 +475,7 @@ fn metadata_record_as_an_event_logs_the_family_encoding() {
                 "the record has strings: no bytemuck row, with a reason"
             );
         } else {
-            assert!(matches!(row(format).outcome, Outcome::Ran { .. }));
+            assert!(matches!(row(format).outcome, Measured::Ran { .. }));
         }
     }
 }
@@ -497,8 +497,8 @@ fn example_runs_export_cases_that_replay_as_fixtures() {
             .rows
             .iter()
             .filter_map(|row| match row.outcome {
-                Outcome::Ran { cus, .. } => Some((row.key(), cus)),
-                Outcome::CannotRun(_) => None,
+                Measured::Ran { cus, .. } => Some((row.key(), cus)),
+                Measured::CannotRun(_) => None,
             })
             .collect();
         let exported: Vec<(String, u64)> = cases.iter().map(|c| (c.row.clone(), c.cus)).collect();

@@ -16,7 +16,7 @@ use idl::{
     measure,
     model::{self, Ty},
     render::{self, Target, arguments, events},
-    value::{self, Instances, Lengths, Shape},
+    value::{self, Fill, Instances, Lengths},
 };
 use proptest::{
     prelude::*,
@@ -324,7 +324,7 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
     for account in program.accounts.iter().flatten() {
         measure::generated(account, lengths);
     }
-    let mut full = Instances::new(Shape::Full, lengths);
+    let mut full = Instances::new(Fill::Full, lengths);
     for ix in program.instructions.iter().flatten() {
         full.value_of(&Ty::Struct(ix.args.clone()), &ix.name);
     }

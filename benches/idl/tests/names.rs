@@ -10,7 +10,7 @@ use std::{collections::BTreeSet, fs, sync::OnceLock};
 mod support;
 
 use idl::run::Run;
-use idl::{measure::Outcome, model::Site, render::Format, run::Options};
+use idl::{measure::Measured, model::Site, render::Format, run::Options};
 use support::run_idl;
 
 /// The run, once for both tests (a run rewrites its folder's files).
@@ -25,7 +25,7 @@ fn path_named_types_are_measured_everywhere() {
     let measured = |site: Site| -> BTreeSet<(String, &'static str)> {
         run.rows
             .iter()
-            .filter(|r| r.site == site && matches!(r.outcome, Outcome::Ran { .. }))
+            .filter(|r| r.site == site && matches!(r.outcome, Measured::Ran { .. }))
             .map(|r| (r.name.clone(), r.format.name()))
             .collect()
     };

@@ -8,7 +8,7 @@
 
 mod support;
 
-use idl::{measure::Outcome, model::Site, render::Format, run::Options};
+use idl::{measure::Measured, model::Site, render::Format, run::Options};
 use support::run_idl;
 
 /// Whether `run` has a row of instruction `name` in `format` that ran.
@@ -17,7 +17,7 @@ fn ran(run: &idl::run::Run, name: &str, format: Format) -> bool {
         r.site == Site::Instruction
             && r.name == name
             && r.format == format
-            && matches!(r.outcome, Outcome::Ran { .. })
+            && matches!(r.outcome, Measured::Ran { .. })
     })
 }
 

@@ -4,7 +4,7 @@
 //! error on an input made for it with nothing changed inside the VM, the
 //! traced pass, and the hostile generator on the instruction data.
 
-use benches::hostile::{LoggedMollusk, Outcome as RunOutcome};
+use benches::hostile::{LoggedMollusk, Outcome};
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
@@ -16,7 +16,7 @@ use super::{
 use crate::{
     model::{Instruction, Site, Ty},
     render::{Format, arguments::Handler},
-    value::{self, Instances, Lengths, Shape, Value},
+    value::{self, Fill, Instances, Lengths, Value},
 };
 
 const OUT_KEY: Pubkey = Pubkey::new_from_array([0x0A; 32]);
@@ -37,7 +37,7 @@ pub struct Call {
 /// The instance every instruction's call carries: the generated `full`
 /// arguments (every option `Some`, lists of `lengths`).
 pub fn arguments(instruction: &Instruction, lengths: Lengths) -> Value {
-    Instances::new(Shape::Full, lengths)
+    Instances::new(Fill::Full, lengths)
         .value_of(&Ty::Struct(instruction.args.clone()), &instruction.name)
 }
 
@@ -111,7 +111,7 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
         let (result, outcome) = logged.run_instruction(&instruction, &before);
         let mut called = None;
         let measured = match outcome {
-            RunOutcome::Success => {
+            Outcome::Success => {
                 let after = &result.resulting_accounts[0].1.data;
                 if *after != call.expected {
                     checked.failures.push(format!(
@@ -276,14 +276,12 @@ fn check_hostile(
         let instruction = solana_instruction(id, damaged, true, 1);
         let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, 1));
         match outcome {
-            RunOutcome::Fault(message) => Err(format!("VM fault: {message}")),
-            RunOutcome::ChangedBeforeFailure(what) => {
-                Err(format!("changed before a failure: {what}"))
-            }
-            RunOutcome::OutOfMemory if format == Format::Borsh => {
+            Outcome::Fault(message) => Err(format!("VM fault: {message}")),
+            Outcome::ChangedBeforeFailure(what) => Err(format!("changed before a failure: {what}")),
+            Outcome::OutOfMemory if format == Format::Borsh => {
                 Ok("out of memory (documented for borsh)".into())
             }
-            RunOutcome::Success if result.resulting_accounts[0].1.data.len() != OUT_LEN => {
+            Outcome::Success if result.resulting_accounts[0].1.data.len() != OUT_LEN => {
                 Err("the account's length changed".into())
             }
             other => Ok(other.name()),

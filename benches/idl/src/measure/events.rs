@@ -5,7 +5,7 @@
 //! hostile generator on the instruction data.
 
 use base64::Engine as _;
-use benches::hostile::{LoggedMollusk, Outcome as RunOutcome};
+use benches::hostile::{LoggedMollusk, Outcome};
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
@@ -18,7 +18,7 @@ use crate::{
         Format,
         events::{Emitter, SelfCpi},
     },
-    value::{self, Instances, Lengths, Shape},
+    value::{self, Fill, Instances, Lengths},
 };
 
 /// One event's valid call: its data, which is also what must be logged.
@@ -31,7 +31,7 @@ pub struct Call {
 /// generated event (every option `Some`, lists of `lengths`).
 pub fn call(event: &Event, lengths: Lengths) -> Call {
     let ty = Ty::Struct(event.record.clone());
-    let value = Instances::new(Shape::Full, lengths).value_of(&ty, &event.name);
+    let value = Instances::new(Fill::Full, lengths).value_of(&ty, &event.name);
     let mut data = event.discriminator.clone();
     value::encode(&value, &ty, &mut data);
     Call {
@@ -118,7 +118,7 @@ pub fn check(
         let (result, outcome) = logged_mollusk.run_instruction(&instruction, &before);
         let mut called = None;
         let measured = match outcome {
-            RunOutcome::Success => {
+            Outcome::Success => {
                 let emitted = if self_cpi.is_some() {
                     let expected = [&EVENT_IX_TAG.to_le_bytes()[..], &call.data].concat();
                     result
@@ -240,7 +240,7 @@ fn check_errors(
                 call.data[..call.data.len() - 1].to_vec(),
             ));
             let ty = Ty::Struct(event.record.clone());
-            let value = Instances::new(Shape::Full, Lengths::default()).value_of(&ty, &event.name);
+            let value = Instances::new(Fill::Full, Lengths::default()).value_of(&ty, &event.name);
             if let Some((offset, byte)) = value::first_invalid(&value, &ty) {
                 let mut data = call.data.clone();
                 data[8 + offset] = byte;
@@ -292,7 +292,7 @@ fn check_hostile(
         let (_, outcome) =
             logged.run_instruction(&target.instruction(damaged, false), &target.accounts());
         match outcome {
-            RunOutcome::Fault(message) => Err(format!("VM fault: {message}")),
+            Outcome::Fault(message) => Err(format!("VM fault: {message}")),
             other => Ok(other.name()),
         }
     });

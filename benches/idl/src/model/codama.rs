@@ -110,7 +110,7 @@ pub fn resolve(codama: &input::Codama) -> Program {
     Program {
         name: program.name.to_string(),
         path: codama.path.clone(),
-        format: input::Format::Codama,
+        dialect: input::Dialect::Codama,
         accounts,
         instructions,
         events,
