@@ -13,7 +13,7 @@ use solana_pubkey::Pubkey;
 use crate::{
     HarnessError, Program,
     exported::ExportedCase,
-    workspace::{Family, Framework, Shape},
+    program::{Family, Framework, Shape},
 };
 
 /// Key of account [0], the account holding the data.

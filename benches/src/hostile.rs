@@ -1,29 +1,18 @@
 //! Damaged accounts, for every family's property tests: how a valid
-//! encoding is damaged ([`Mutation`], [`mutation`]), and what a program did
-//! with it ([`Outcome`]), told apart from the runtime's own log, since an
-//! out-of-memory abort and an access violation both end the instruction
-//! with `ProgramFailedToComplete`. A call that fails is also checked where
-//! the program ran, before the runtime discards its writes
-//! ([`InsideVm`]): an error must change nothing.
+//! encoding is damaged ([`Mutation`], [`mutation`]), and each call checked
+//! against its contract ([`check_call`]) from what the VM reports of it
+//! ([`crate::vm::Outcome`]): an error must change nothing.
 
-use std::{cell::RefCell, collections::BTreeMap, fmt::Debug, rc::Rc};
+use std::{cell::RefCell, collections::BTreeMap, fmt::Debug};
 
-use mollusk_svm::{
-    InvocationInspectCallback, Mollusk, result::InstructionResult, result::ProgramResult,
+use crate::{
+    Case, Expected, Input, Program,
+    vm::{LoggedMollusk, Outcome},
 };
 use proptest::{
     prelude::*,
     test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner},
 };
-use solana_account::{Account, ReadableAccount};
-use solana_instruction::Instruction;
-use solana_program_error::ProgramError;
-use solana_program_runtime::invoke_context::InvokeContext;
-use solana_pubkey::Pubkey;
-use solana_svm_log_collector::LogCollector;
-use solana_transaction_context::instruction_accounts::InstructionAccount;
-
-use crate::{Case, Expected, Input, Program};
 
 /// The largest heap frame a transaction may request: length prefixes are
 /// set to values between the account's length and this (and beyond).
@@ -272,189 +261,6 @@ pub fn mutation() -> impl Strategy<Value = Mutation> {
         1 => prop::collection::vec(any::<u8>(), 1..40).prop_map(Mutation::Extend),
         1 => prop::collection::vec(any::<u8>(), 0..400).prop_map(Mutation::Random),
     ]
-}
-
-/// What a program did with an input, from the result and the runtime's log.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Success,
-    /// A program error (the contract's, or not).
-    Error(ProgramError),
-    /// The allocator refused an allocation and the program aborted in
-    /// `handle_alloc_error` (a panic in `alloc/src/alloc.rs`).
-    OutOfMemory,
-    /// Anything else that stopped the VM: an access violation, another
-    /// panic, an exceeded budget. Holds the runtime's message.
-    Fault(String),
-    /// The call failed (an error or an abort), but the program had changed
-    /// an account before it did: what the runtime then discarded. Holds
-    /// the failure and where the account first differs.
-    ChangedBeforeFailure(String),
-}
-
-impl Outcome {
-    /// The outcome's name in a test's tally.
-    pub fn name(&self) -> String {
-        match self {
-            Self::Success => "success".into(),
-            Self::Error(error) => format!("{error:?}"),
-            Self::OutOfMemory => "out of memory".into(),
-            Self::Fault(_) => "VM fault".into(),
-            Self::ChangedBeforeFailure(_) => "changed before a failure".into(),
-        }
-    }
-}
-
-/// Every account's key and data as the program left them, read when the
-/// invocation returns and before Mollusk rolls a failed one back: what a
-/// program that calls this code and handles its error would keep. (The
-/// programs' account data is mapped into the VM directly, so the
-/// transaction's accounts hold the program's writes at that point.)
-#[derive(Clone, Default)]
-pub struct InsideVm {
-    accounts: Rc<RefCell<Vec<KeyedData>>>,
-}
-
-/// An account's key and data.
-type KeyedData = (Pubkey, Vec<u8>);
-
-impl InsideVm {
-    /// The accounts the last invocation left, before any rollback.
-    pub fn take(&self) -> Vec<KeyedData> {
-        std::mem::take(&mut self.accounts.borrow_mut())
-    }
-}
-
-impl InvocationInspectCallback for InsideVm {
-    fn before_invocation(
-        &self,
-        _: &Mollusk,
-        _: &Pubkey,
-        _: &[u8],
-        _: &[InstructionAccount],
-        _: &mut InvokeContext,
-        _: bool,
-    ) {
-    }
-
-    fn after_invocation(&self, _: &Mollusk, invoke_context: &InvokeContext, _: bool) {
-        let context = &invoke_context.transaction_context;
-        let accounts = context.accounts();
-        let seen = (0..context.get_number_of_accounts())
-            .filter_map(|index| {
-                let key = *context.get_key_of_account_at_index(index).ok()?;
-                let data = accounts.try_borrow(index).ok()?.data().to_vec();
-                Some((key, data))
-            })
-            .collect();
-        *self.accounts.borrow_mut() = seen;
-    }
-}
-
-/// Runs cases with the runtime's log kept, so that an abort can be told
-/// from a fault, and with every account seen inside the VM, so that a
-/// failure that changed an account is caught before the rollback hides it.
-/// Neither changes a CU; the benchmark itself runs without.
-pub struct LoggedMollusk {
-    pub mollusk: Mollusk,
-    log: Rc<RefCell<LogCollector>>,
-    inside: InsideVm,
-}
-
-impl LoggedMollusk {
-    pub fn new(mut mollusk: Mollusk) -> Self {
-        let log = LogCollector::new_ref_with_limit(None);
-        mollusk.logger = Some(log.clone());
-        let inside = InsideVm::default();
-        mollusk.invocation_inspect_callback = Box::new(inside.clone());
-        Self {
-            mollusk,
-            log,
-            inside,
-        }
-    }
-
-    /// The runtime's log of the last run (`Program data: ...` lines
-    /// included).
-    pub fn messages(&self) -> Vec<String> {
-        self.log.borrow().messages.clone()
-    }
-
-    /// Runs `case`'s instruction (without checking it) and says what came
-    /// of it.
-    pub fn run(&self, case: &Case) -> (InstructionResult, Outcome) {
-        self.run_instruction(&case.instruction, &case.accounts)
-    }
-
-    /// Runs `instruction` on `accounts` and says what came of it (for
-    /// programs outside the families, as `make idl` generates them).
-    pub fn run_instruction(
-        &self,
-        instruction: &Instruction,
-        accounts: &[(Pubkey, Account)],
-    ) -> (InstructionResult, Outcome) {
-        self.log.borrow_mut().messages.clear();
-        self.inside.take();
-        let result = self.mollusk.process_instruction(instruction, accounts);
-        let outcome = self.outcome(&result);
-        if matches!(outcome, Outcome::Success | Outcome::Fault(_)) {
-            return (result, outcome);
-        }
-        match changed(accounts, &self.inside.take()) {
-            Some(change) => {
-                let failure = outcome.name();
-                let outcome = Outcome::ChangedBeforeFailure(format!("{failure}; {change}"));
-                (result, outcome)
-            }
-            None => (result, outcome),
-        }
-    }
-
-    fn outcome(&self, result: &InstructionResult) -> Outcome {
-        match &result.program_result {
-            ProgramResult::Success => Outcome::Success,
-            ProgramResult::Failure(error) => Outcome::Error(error.clone()),
-            ProgramResult::UnknownError(error) => {
-                let log = self.log.borrow();
-                let failed = log
-                    .messages
-                    .iter()
-                    .rev()
-                    .find(|line| line.contains(" failed: "))
-                    .cloned()
-                    .unwrap_or_else(|| format!("{error:?}"));
-                if failed.contains("Panicked in") && failed.contains("alloc/src/alloc.rs") {
-                    Outcome::OutOfMemory
-                } else {
-                    Outcome::Fault(failed)
-                }
-            }
-        }
-    }
-}
-
-/// Where an account seen inside the VM differs from the case's input: its
-/// index, length or first differing byte, or `None` where none does.
-fn changed(accounts: &[(Pubkey, Account)], inside: &[KeyedData]) -> Option<String> {
-    accounts
-        .iter()
-        .enumerate()
-        .find_map(|(index, (key, before))| {
-            let (_, after) = inside.iter().find(|(k, _)| k == key)?;
-            let before = &before.data;
-            if before.len() != after.len() {
-                return Some(format!(
-                    "account [{index}] resized from {} to {} bytes inside the VM",
-                    before.len(),
-                    after.len()
-                ));
-            }
-            let at = before.iter().zip(after).position(|(b, a)| b != a)?;
-            Some(format!(
-                "account [{index}] byte {at} changed inside the VM: {:#04x} -> {:#04x}",
-                before[at], after[at]
-            ))
-        })
 }
 
 /// One input against its contract ([`Case::new`]): no fault, no abort, no

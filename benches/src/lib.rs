@@ -6,6 +6,7 @@
 pub mod baseline;
 pub mod bench;
 pub mod case;
+pub mod error;
 pub mod exported;
 pub mod families;
 pub mod frameworks;
@@ -13,13 +14,17 @@ pub mod hostile;
 pub mod mainnet;
 pub mod message;
 pub mod metadata;
+pub mod program;
 pub mod report;
 pub mod scaffold;
 pub mod sweep;
 pub mod token;
 pub mod toolchains;
 pub mod trace;
+pub mod vm;
 pub mod workspace;
 
 pub use case::{Case, Emitted, Expected, Input};
-pub use workspace::{Family, Framework, HarnessError, Program, Shape, Workspace};
+pub use error::HarnessError;
+pub use program::{Family, Framework, Program, Shape};
+pub use workspace::Workspace;

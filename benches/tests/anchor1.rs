@@ -18,10 +18,11 @@ use benches::{
         },
         anchor2::calls::EVENT_IX_TAG,
     },
-    hostile::{self, LoggedMollusk, Outcome},
+    hostile,
     metadata::{INSTANCES, OPERATIONS, instance},
     token::fixture,
     token::record::Encoding,
+    vm::{LoggedMollusk, Outcome},
 };
 use borsh::BorshDeserialize;
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};

@@ -10,9 +10,10 @@ use benches::{
         discriminator, instruction, metadata as anchor_metadata,
         token::{self, AccountType, CONSTRAINT_ADDRESS, CONSTRAINT_MUT},
     },
-    hostile::{self, LoggedMollusk, Outcome as Seen},
+    hostile,
     metadata::{INSTANCES, OPERATIONS, instance, new_uri},
     token::fixture,
+    vm::{LoggedMollusk, Outcome as Seen},
 };
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use mollusk_svm::Mollusk;

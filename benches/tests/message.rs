@@ -3,9 +3,9 @@
 //! operation, and random or mutated encodings against the contract.
 
 use benches::{
-    Case, Expected, Family, Input, Program, Workspace,
-    hostile::{self, LoggedMollusk, Outcome},
+    Case, Expected, Family, Input, Program, Workspace, hostile,
     message::{self, OPERATIONS, SIZES, format_of, instance, valid_input},
+    vm::{LoggedMollusk, Outcome},
 };
 use common::message::{HostFormat, MAX_KEYS, Message, Operation};
 use mollusk_svm::Mollusk;

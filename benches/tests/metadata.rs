@@ -3,9 +3,9 @@
 //! operation, and random or mutated encodings against the contract.
 
 use benches::{
-    Case, Expected, Family, Input, Program, Workspace,
-    hostile::{self, LoggedMollusk, Outcome},
+    Case, Expected, Family, Input, Program, Workspace, hostile,
     metadata::{self, INSTANCES, OPERATIONS, format_of, instance, new_uri, valid_input},
+    vm::{LoggedMollusk, Outcome},
 };
 use common::metadata::{
     Collection, CollectionDetails, Creator, HostFormat, Key, MAX_URI, Metadata, Operation,

@@ -8,8 +8,8 @@ use std::iter;
 
 use benches::token::Encoding;
 use benches::{
-    Case, Expected, Family, Framework, Input, Program, Workspace,
-    hostile::{self, LoggedMollusk, Outcome},
+    Case, Expected, Family, Framework, Input, Program, Workspace, hostile,
+    vm::{LoggedMollusk, Outcome},
 };
 use common::token::Operation;
 use proptest::{collection::vec, option, prelude::*};

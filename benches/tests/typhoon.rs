@@ -8,8 +8,9 @@ use benches::{
     frameworks::typhoon::{
         self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION,
     },
-    hostile::{self, LoggedMollusk},
+    hostile,
     token::fixture,
+    vm::LoggedMollusk,
 };
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use mollusk_svm::Mollusk;

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 
 use benches::{
     exported::ExportedCase,
-    hostile::{self, LoggedMollusk, Outcome as RunOutcome},
+    hostile,
     trace::{self, Footprint, Tracer},
+    vm::{LoggedMollusk, Outcome as RunOutcome},
 };
 use mollusk_svm::{Mollusk, result::ProgramResult};
 use proptest::{

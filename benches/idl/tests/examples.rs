@@ -398,7 +398,7 @@ fn metadata_record_as_an_event_logs_the_family_encoding() {
             &solana_sdk_ids::bpf_loader_upgradeable::id(),
             &elf,
         );
-        let logged = benches::hostile::LoggedMollusk::new(mollusk);
+        let logged = benches::vm::LoggedMollusk::new(mollusk);
         let (result, _) =
             logged.run_instruction(&Instruction::new_with_bytes(id, &data, vec![]), &[]);
         assert_eq!(result.program_result, ProgramResult::Success, "{format}");

@@ -8,7 +8,7 @@
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
-use crate::{Case, Family, HarnessError, Input, Program, workspace::Shape};
+use crate::{Case, Family, HarnessError, Input, Program, program::Shape};
 
 /// What a solana-program token program (or the floor) must do with
 /// `input`.

@@ -15,10 +15,10 @@ use crate::{
     Program, Workspace,
     exported::CasesFile,
     mainnet::Mainnet,
+    program::read_toml,
+    program::{Family, Framework, Shape},
     token::{BASELINE, record::Encoding},
     trace::Footprint,
-    workspace::read_toml,
-    workspace::{Family, Framework, Shape},
 };
 
 /// One program x operation, from a run whose result was checked.

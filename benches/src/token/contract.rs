@@ -5,7 +5,7 @@ use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use solana_program_error::ProgramError;
 
 use super::record::{AMOUNT, Encoding, OWNER, STATE, fixture_owner};
-use crate::{Input, workspace::Shape};
+use crate::{Input, program::Shape};
 
 const FULL: u8 = Operation::Full as u8;
 const READ_OWNER: u8 = Operation::ReadOwner as u8;

@@ -5,7 +5,7 @@
 use std::{collections::BTreeMap, fs, path::Path, process::Command};
 
 use super::{Toolchain, matrix::Cell};
-use crate::{Program, Workspace, workspace::read_toml};
+use crate::{Program, Workspace, program::read_toml};
 
 /// Per program label: its `.so` size, or why it did not build.
 pub type Built = BTreeMap<String, Cell>;

@@ -4,7 +4,7 @@
 //! error on an input made for it with nothing changed inside the VM, the
 //! traced pass, and the hostile generator on the instruction data.
 
-use benches::hostile::{LoggedMollusk, Outcome};
+use benches::vm::{LoggedMollusk, Outcome};
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;

@@ -5,7 +5,7 @@
 //! hostile generator on the instruction data.
 
 use base64::Engine as _;
-use benches::hostile::{LoggedMollusk, Outcome};
+use benches::vm::{LoggedMollusk, Outcome};
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;

@@ -8,9 +8,9 @@ use plotters::{
 };
 
 use crate::{
+    program::{Family, Shape},
     report::Run,
     report::charts::{draw_legend, render},
-    workspace::{Family, Shape},
 };
 
 pub fn svg(run: &Run) -> Result<String, String> {

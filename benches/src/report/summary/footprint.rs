@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use crate::{
+    program::{Family, Framework, Shape},
     report::{Measurement, Run},
-    workspace::{Family, Framework, Shape},
 };
 
 /// The runtime's default heap frame.

@@ -10,8 +10,8 @@ use crate::{
         anchor2::calls::{Call, FOLDER},
     },
     metadata::INSTANCES,
+    program::{Family, Framework, Shape},
     report::{Measurement, Run},
-    workspace::{Family, Framework, Shape},
 };
 
 /// A column: a heading and how to find its measurement of an operation

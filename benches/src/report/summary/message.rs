@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use crate::{
+    program::Family,
     report::{Measurement, Run},
-    workspace::Family,
 };
 
 impl Run {

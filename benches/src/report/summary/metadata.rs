@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::{
+    program::Family,
     report::{Measurement, Run},
-    workspace::Family,
 };
 
 use crate::metadata::instances::INSTANCES;

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use crate::token::BASELINE;
 use crate::{
     Program,
+    program::{Family, Shape},
     report::{Measurement, Run},
-    workspace::{Family, Shape},
 };
 
 impl Run {
