@@ -33,7 +33,7 @@ pub enum HarnessError {
         name: String,
     },
     #[error(
-        "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of {known}, or add it to Encoding in benches/src/token/record.rs"
+        "program `{program}`: {path} names an unknown token encoding `{encoding}`; use one of {known}, or add it to Encoding in benches/src/program.rs (its bytes in benches/src/token/record.rs)"
     )]
     UnknownEncoding {
         program: String,

@@ -9,7 +9,7 @@ use std::{
 use sha2::{Digest, Sha256};
 use solana_pubkey::Pubkey;
 
-use crate::{error::HarnessError, token::record::Encoding};
+use crate::error::HarnessError;
 
 /// A family of programs: one logical record, its operations and contract.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -352,4 +352,38 @@ pub(crate) fn read_toml(path: &Path) -> toml::Table {
         .ok()
         .and_then(|text| text.parse().ok())
         .unwrap_or_default()
+}
+
+/// How a program stores `Account`: the raw 160 bytes (every fixed-width
+/// format), or a varint encoding of the same fields. A program names its
+/// encoding in its Cargo.toml (`[package.metadata.token] encoding = ...`);
+/// without one it is `raw`. Its bytes are `token::record`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// The `repr(C)` layout: fields in order, integers little-endian.
+    Raw,
+    /// postcard: each `u64` an LEB128 varint (7 bits a byte, low first; up
+    /// to 10 bytes, the 10th at most 1); bytes as they are.
+    Postcard,
+    /// bincode 2's `standard()`: each `u64` one byte below 251, else tag
+    /// 251/252/253 and the value in 2/4/8 little-endian bytes (254 and 255
+    /// are refused); bytes as they are.
+    BincodeVarint,
+}
+
+impl Encoding {
+    pub const ALL: [Encoding; 3] = [Self::Raw, Self::Postcard, Self::BincodeVarint];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Raw => "raw",
+            Self::Postcard => "postcard",
+            Self::BincodeVarint => "bincode_varint",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|e| e.name() == name)
+    }
 }

@@ -11,8 +11,7 @@ use walkdir::WalkDir;
 
 use crate::{
     error::HarnessError,
-    program::{Family, Framework, Program, Shape},
-    token::record::Encoding,
+    program::{Encoding, Family, Framework, Program, Shape},
 };
 
 /// A checkout of this workspace (or, in tests, a copy of one).

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+pub use crate::program::Encoding;
+
 /// Length of the raw layout, and of every fixed-width encoding of it.
 pub const ACCOUNT_LEN: usize = 160;
 // Field offsets, from the contract's field order (not from `common`).
@@ -25,40 +27,9 @@ const FIELDS: [(usize, bool); 9] = [
     (32, false),
 ];
 
-/// How a program stores `Account`: the raw 160 bytes (every fixed-width
-/// format), or a varint encoding of the same fields. A program names its
-/// encoding in its Cargo.toml (`[package.metadata.token] encoding = ...`);
-/// without one it is `raw`. Written here from each format's specification,
-/// not through the crates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Encoding {
-    /// The `repr(C)` layout: fields in order, integers little-endian.
-    Raw,
-    /// postcard: each `u64` an LEB128 varint (7 bits a byte, low first; up
-    /// to 10 bytes, the 10th at most 1); bytes as they are.
-    Postcard,
-    /// bincode 2's `standard()`: each `u64` one byte below 251, else tag
-    /// 251/252/253 and the value in 2/4/8 little-endian bytes (254 and 255
-    /// are refused); bytes as they are.
-    BincodeVarint,
-}
-
+/// Each encoding's bytes of `Account`, written here from each format's
+/// specification, not through the crates.
 impl Encoding {
-    pub const ALL: [Encoding; 3] = [Self::Raw, Self::Postcard, Self::BincodeVarint];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Raw => "raw",
-            Self::Postcard => "postcard",
-            Self::BincodeVarint => "bincode_varint",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.name() == name)
-    }
-
     /// The account's length: the encoding's largest, so that any value fits.
     pub const fn account_len(self) -> usize {
         let byte_fields = ACCOUNT_LEN - 3 * 8;
