@@ -234,7 +234,7 @@ pub fn rewrite(
             "{file}:{}: record `{}` has no number `{}`",
             figure.line, figure.row, figure.field
         ))?;
-        let wanted = formatted(value, figure.written.contains(',') || value >= 10_000);
+        let wanted = formatted(value, figure.written.contains(','));
         if figure.written != wanted {
             changed.push(format!(
                 "{file}:{}: `{} {}` is {wanted}, written {}",
