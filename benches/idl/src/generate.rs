@@ -526,6 +526,28 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     plans
 }
 
+/// The main lockfile as the generated workspace's first: the families'
+/// versions, less every `hashbrown` but the one a generated program pins
+/// (`render::HASHBROWN`). borsh's `hashbrown` feature accepts 0.11 to 0.15
+/// and cargo prefers a version its lock already holds: the main lock's
+/// 0.13.2 (the host's `ark-*` crates') would win the first build, and its
+/// default `ahash` does not build on SBF (`once_cell` needs atomics the
+/// target lacks), while a later build, its lock rewritten without 0.13.2,
+/// would take 0.15.5. Without the others, every build takes the pinned one.
+fn generated_lock(main: &str) -> String {
+    let mut blocks = main.split("\n[[package]]\n");
+    let mut out = blocks.next().unwrap_or_default().to_string();
+    for block in blocks {
+        let other_hashbrown = block.starts_with("name = \"hashbrown\"\n")
+            && !block.contains(&format!("version = \"{}\"", render::HASHBROWN));
+        if !other_hashbrown {
+            out.push_str("\n[[package]]\n");
+            out.push_str(block);
+        }
+    }
+    out
+}
+
 /// Writes the workspace and every planned crate; a file whose text did not
 /// change is left alone, so a second run rebuilds nothing. A program whose
 /// rendering panics (a bug) is not written: an account's plan becomes a
@@ -547,7 +569,7 @@ pub fn write(
     let lock =
         fs::read_to_string(root.join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
     if !dir.join("Cargo.lock").exists() {
-        write_if_changed(&dir.join("Cargo.lock"), &lock)?;
+        write_if_changed(&dir.join("Cargo.lock"), &generated_lock(&lock))?;
     }
     let common = root.join("common");
     let mut wanted = Vec::new();

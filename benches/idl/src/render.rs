@@ -292,6 +292,10 @@ pub fn program(target: &Target, format: Format) -> String {
 
 /// The crate's `Cargo.toml`: `common` from this repository, the crate at
 /// the workspace's pinned version.
+/// The `hashbrown` a generated program's hash maps are (`generate` keeps
+/// its lockfile to this one).
+pub const HASHBROWN: &str = "0.15.5";
+
 /// A crate that holds a hash map or set (`hash_maps`) also depends on
 /// `hashbrown`, through borsh's `hashbrown` feature, and on `foldhash` for
 /// its fixed-seed hasher.
@@ -301,7 +305,7 @@ pub fn manifest(package: &str, format: Format, common: &str, hash_maps: bool) ->
             concat!(
                 r#"borsh = { version = "=1.8.1", default-features = false, features = ["derive", "hashbrown"] }"#,
                 "\n",
-                r#"hashbrown = { version = "=0.15.5", default-features = false }"#,
+                r#"hashbrown = { version = "=0.15.5", default-features = false }"#, // HASHBROWN
                 "\n",
                 r#"foldhash = { version = "=0.1.5", default-features = false }"#,
             ),
