@@ -290,27 +290,22 @@ pub fn program(target: &Target, format: Format) -> String {
     unparse(file)
 }
 
-/// The crate's `Cargo.toml`: `common` from this repository, the crate at
-/// the workspace's pinned version.
 /// The `hashbrown` a generated program's hash maps are (`generate` keeps
 /// its lockfile to this one).
 pub const HASHBROWN: &str = "0.15.5";
 
-/// A crate that holds a hash map or set (`hash_maps`) also depends on
-/// `hashbrown`, through borsh's `hashbrown` feature, and on `foldhash` for
-/// its fixed-seed hasher.
+/// The crate's `Cargo.toml`: `common` from this repository, the crate at
+/// the workspace's pinned version. A crate that holds a hash map or set
+/// (`hash_maps`) also depends on `hashbrown`, through borsh's `hashbrown`
+/// feature, and on `foldhash` for its fixed-seed hasher.
 pub fn manifest(package: &str, format: Format, common: &str, hash_maps: bool) -> String {
+    let hashed_borsh = format!(
+        "borsh = {{ version = \"=1.8.1\", default-features = false, features = [\"derive\", \"hashbrown\"] }}\n\
+         hashbrown = {{ version = \"={HASHBROWN}\", default-features = false }}\n\
+         foldhash = {{ version = \"=0.1.5\", default-features = false }}"
+    );
     let (serializer, common_features) = match format {
-        Format::Borsh | Format::BorshBoxed if hash_maps => (
-            concat!(
-                r#"borsh = { version = "=1.8.1", default-features = false, features = ["derive", "hashbrown"] }"#,
-                "\n",
-                r#"hashbrown = { version = "=0.15.5", default-features = false }"#, // HASHBROWN
-                "\n",
-                r#"foldhash = { version = "=0.1.5", default-features = false }"#,
-            ),
-            "",
-        ),
+        Format::Borsh | Format::BorshBoxed if hash_maps => (hashed_borsh.as_str(), ""),
         Format::Borsh | Format::BorshBoxed => (
             r#"borsh = { version = "=1.8.1", default-features = false, features = ["derive"] }"#,
             "",
@@ -506,14 +501,7 @@ fn owned_types_with(roots: &[&Struct], derives: &TokenStream, maps: Maps) -> Tok
     let items = types.values().map(|ty| match ty {
         Ty::Struct(s) => {
             let name = ident(&s.ident, true);
-            let fields = s
-                .fields
-                .iter()
-                .zip(field_idents(&s.fields))
-                .map(|(f, field)| {
-                    let ty = owned_ty(&f.ty, maps);
-                    quote!(#field: #ty)
-                });
+            let fields = owned_fields(&s.fields, maps);
             quote! {
                 #derives
                 struct #name { #(#fields),* }
@@ -523,6 +511,18 @@ fn owned_types_with(roots: &[&Struct], derives: &TokenStream, maps: Maps) -> Tok
         _ => unreachable!(),
     });
     quote!(#(#items)*)
+}
+
+/// Named fields as an owned type declares them: `name: Type`.
+fn owned_fields(fields: &[Field], maps: Maps) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .zip(field_idents(fields))
+        .map(|(f, field)| {
+            let ty = owned_ty(&f.ty, maps);
+            quote!(#field: #ty)
+        })
+        .collect()
 }
 
 fn owned_enum(e: &Enum, derives: &TokenStream, maps: Maps) -> TokenStream {
@@ -539,14 +539,7 @@ fn owned_enum(e: &Enum, derives: &TokenStream, maps: Maps) -> TokenStream {
                 let types = v.fields.iter().map(|f| owned_ty(&f.ty, maps));
                 quote!(#variant(#(#types),*))
             } else {
-                let fields = v
-                    .fields
-                    .iter()
-                    .zip(field_idents(&v.fields))
-                    .map(|(f, field)| {
-                        let ty = owned_ty(&f.ty, maps);
-                        quote!(#field: #ty)
-                    });
+                let fields = owned_fields(&v.fields, maps);
                 quote!(#variant { #(#fields),* })
             }
         });
