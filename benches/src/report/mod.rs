@@ -105,8 +105,8 @@ impl Provenance {
         elfs: &[Vec<u8>],
         lock: &Lock,
     ) -> Self {
-        // The first line a command prints, if it succeeds and prints one.
-        let first_line = |program: &str, args: &[&str]| {
+        // What a command prints, if it succeeds.
+        let output = |program: &str, args: &[&str]| {
             Command::new(program)
                 .args(args)
                 .current_dir(&workspace.root)
@@ -114,7 +114,10 @@ impl Provenance {
                 .ok()
                 .filter(|out| out.status.success())
                 .and_then(|out| String::from_utf8(out.stdout).ok())
-                .and_then(|out| out.lines().next().map(str::to_owned))
+        };
+        // The first line a command prints, if it succeeds and prints one.
+        let first_line = |program: &str, args: &[&str]| {
+            output(program, args).and_then(|out| out.lines().next().map(str::to_owned))
         };
         let run = |program: &str, args: &[&str]| {
             first_line(program, args).unwrap_or_else(|| "unknown".into())
@@ -151,12 +154,7 @@ impl Provenance {
                 }
             }
         }
-        let llvm = Command::new("rustc")
-            .arg("-vV")
-            .current_dir(&workspace.root)
-            .output()
-            .ok()
-            .and_then(|out| String::from_utf8(out.stdout).ok())
+        let llvm = output("rustc", &["-vV"])
             .and_then(|out| {
                 out.lines()
                     .find_map(|l| l.strip_prefix("LLVM version: ").map(str::to_owned))
