@@ -337,9 +337,9 @@ function plot(built, series) {
   return svg;
 }
 
-// The CUs of the row named `name` (`framework/program`), for ordering.
+// The CUs of the row labelled `name`, for ordering.
 function cusOf(rows, name) {
-  return rows.find(r => r.framework + "/" + r.program === name)?.cus ?? 1e12;
+  return rows.find(r => r.label === name)?.cus ?? 1e12;
 }
 
 function niceStep(raw) {
@@ -400,19 +400,23 @@ function charts(container) {
   const frameworks = DATA.records.filter(r => r.framework !== "pinocchio" && !r.operation.startsWith("emit"));
   if (frameworks.length) chart(container, {
     id: "frameworks", title: "Frameworks: CUs per program, and above its framework's floor",
+    // The token family first (every framework has it), then the others.
     controls: [
-      { label: "family", values: distinct(frameworks.filter(r => r.family !== "idl").map(r => r.family)) },
+      { label: "family", values: distinct(frameworks.map(r => r.family)).sort((a, b) => (b === "token") - (a === "token")) },
       { label: "operation", values: distinct(frameworks.map(r => r.operation)) },
     ],
+    // A program is named by its framework and folder, its family dropped
+    // (the control names it): `anchor1/account`, `solana-program/borsh`.
     build: ({ family, operation }) => {
       const rows = frameworks.filter(r => r.family === family && r.operation === operation
-        && (r.instance ?? "typical") === "typical");
-      const names = distinct(rows.map(r => r.framework + "/" + r.program))
+        && (r.instance ?? "typical") === "typical")
+        .map(r => Object.assign({}, r, { label: r.framework + "/" + r.program.replace(family + "/", "") }));
+      const names = distinct(rows.map(r => r.label))
         .sort((a, b) => cusOf(rows, a) - cusOf(rows, b));
       return {
         categories: names, unit: "CUs", log: true, kind: "bar",
         series: [["CUs", "cus"], ["above the floor", "net_cus"]].map(([name, key]) => ({
-          name, values: names.map(n => rows.find(r => r.framework + "/" + r.program === n)?.[key] ?? null),
+          name, values: names.map(n => rows.find(r => r.label === n)?.[key] ?? null),
         })),
       };
     },
