@@ -294,13 +294,16 @@ fn copy_sources(from: &Path, to: &Path) {
 #[test]
 fn new_program_from_the_template_is_built_and_benched() {
     let current = Workspace::current();
-    // A fixed place kept between runs, so only the first run compiles
-    // everything; the new program is made afresh each time. Outside the
-    // workspace, or cargo would merge both trees' .cargo/config.toml.
+    // The copy of the sources sits outside the workspace, or cargo would
+    // merge both trees' .cargo/config.toml; its build (a gigabyte) sits in
+    // this checkout's `target/`, kept between runs so only the first
+    // compiles everything, and gone with the checkout. The new program is
+    // made afresh each time.
     let scratch = std::env::temp_dir().join(format!(
         "serialization-bench-template-test-{}",
         benches::Program::id_for(&current.root.to_string_lossy())
     ));
+    let build = current.root.join("target/template-test");
     let copy = scratch.join("tree");
     let _ = fs::remove_dir_all(copy.join("programs/token/fresh_crate"));
     let _ = fs::remove_dir_all(copy.join("target/benches"));
@@ -318,7 +321,7 @@ fn new_program_from_the_template_is_built_and_benched() {
         Command::new("make")
             .args(["--no-print-directory", target])
             .current_dir(&copy)
-            .env("CARGO_TARGET_DIR", scratch.join("target"))
+            .env("CARGO_TARGET_DIR", &build)
             // Under `make test`, the outer make's choices are not the copy's.
             .env_remove("BUILD_LOG")
             .env_remove("DEPLOY")
@@ -361,7 +364,7 @@ fn new_program_from_the_template_is_built_and_benched() {
             "{stdout}{stderr}"
         );
     }
-    let log = fs::read_to_string(scratch.join("target/build.log")).unwrap();
+    let log = fs::read_to_string(build.join("build.log")).unwrap();
     assert!(log.contains("-p fresh_crate-program"), "{log}");
 
     let (ok, stderr) = run_bench(&workspace);
@@ -385,13 +388,14 @@ fn new_program_from_the_template_is_built_and_benched() {
     let failed = make_all("build-token-fresh_crate");
     let stderr = String::from_utf8_lossy(&failed.stderr);
     assert!(!failed.status.success());
+    let log = build.join("build.log").display().to_string();
     for says in [
         "build failed: token/exact (cargo build",
         "-p fresh_crate-program), exit 101",
         "error: this file contains an unclosed delimiter",
         "programs/token/fresh_crate/src/lib.rs",
         "cargo's whole output: ",
-        "target/build.log",
+        log.as_str(),
     ] {
         assert!(stderr.contains(says), "{says}: {stderr}");
     }
