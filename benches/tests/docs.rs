@@ -5,13 +5,15 @@
 
 use std::fs;
 
-use benches::{Workspace, bench, report::docs};
+use benches::{Workspace, bench, report::docs, toolchains};
 
 #[test]
 fn every_marked_figure_and_block_is_this_runs() {
     let workspace = Workspace::current();
     let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
-    let differs = docs::update(&workspace.root, &run, false).unwrap_or_else(|e| panic!("{e}"));
+    let differs = toolchains::report::doc_blocks(&workspace.root)
+        .and_then(|committed| docs::update(&workspace.root, &run, committed, false))
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         differs.is_empty(),
         "figures in the docs differ from this tree's run; run `make docs` and commit the result:\n  {}",

@@ -5,6 +5,7 @@
 
 use std::{collections::BTreeMap, fmt::Write as _};
 
+use benches::report::Provenance;
 use serde::Serialize;
 
 use crate::{
@@ -23,27 +24,6 @@ pub struct Refused {
     pub name: String,
     pub format: Format,
     pub reason: String,
-}
-
-/// Who built and measured it.
-#[derive(Clone, Debug)]
-pub struct Provenance {
-    pub rustc: String,
-    pub linker: String,
-    pub sbpf_arch: String,
-    pub crates: String,
-}
-
-impl Provenance {
-    /// As `cases.json` records it.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "rustc": self.rustc,
-            "linker": self.linker,
-            "sbpf_arch": self.sbpf_arch,
-            "crates": self.crates,
-        })
-    }
 }
 
 /// One record of `results.json`.
@@ -245,11 +225,7 @@ pub fn summary(
         program.dialect.name(),
         hostile.values().sum::<u32>(),
     );
-    let _ = writeln!(
-        out,
-        "- rustc: {}\n- linker: {}\n- sBPF arch: {}\n- crates: {}\n",
-        provenance.rustc, provenance.linker, provenance.sbpf_arch, provenance.crates
-    );
+    let _ = writeln!(out, "{}", provenance.stable_markdown());
     let _ = writeln!(
         out,
         "| account | kind | bytes | full | read | update | borsh full (x the cheapest) |\n|---|---|---:|---|---|---|---:|"

@@ -5,10 +5,12 @@ use std::{
     collections::BTreeMap,
     fs,
     path::{Path, PathBuf},
-    process::Command,
 };
 
-use benches::exported::{CasesFile, ExportedCase};
+use benches::{
+    exported::{CasesFile, ExportedCase},
+    report::{Lock, Provenance},
+};
 
 use crate::{
     generate::{self, Built, FieldChoices, Plan, PlannedArguments, Skipped},
@@ -16,7 +18,7 @@ use crate::{
     input::{self, Assumptions},
     measure::{self, Row},
     model::{self, Program, Site},
-    report::{self, Provenance, Refused},
+    report::{self, Refused},
     value::{self, Lengths},
 };
 
@@ -193,7 +195,7 @@ pub fn run(
         elfs,
         cases,
     } = measured;
-    let provenance = provenance(root, &elfs);
+    let provenance = provenance(root, &dir, &elfs);
     let summary = report::summary(
         &program,
         &plans,
@@ -204,7 +206,7 @@ pub fn run(
         &hostile,
     );
     let cases = CasesFile {
-        provenance: provenance.to_json(),
+        provenance: serde_json::to_value(&provenance).expect("JSON"),
         cases,
     };
     let report = [
@@ -575,32 +577,21 @@ fn zero_copy_hint(account: &model::Account, len: usize) -> String {
     }
 }
 
-fn provenance(root: &Path, elfs: &[Vec<u8>]) -> Provenance {
-    let first_line = |program: &Path, args: &[&str]| {
-        Command::new(program)
-            .args(args)
-            .current_dir(root)
-            .output()
-            .ok()
-            .and_then(|out| String::from_utf8(out.stdout).ok())
-            .and_then(|out| out.lines().next().map(str::to_owned))
-            .unwrap_or_else(|| "unknown".into())
-    };
-    Provenance {
-        rustc: first_line(Path::new("rustc"), &["--version"]),
-        linker: first_line(&root.join(".tools/bin/sbpf-linker"), &["--version"]),
-        sbpf_arch: benches::report::sbpf_arches(elfs.iter().map(Vec::as_slice)),
-        crates: std::iter::once("pinocchio 0.12.0".to_string())
-            .chain(
-                crate::render::Format::ALL
-                    .iter()
-                    .filter(|f| f.crate_name() != "none")
-                    .map(|f| format!("{} {}", f.crate_name(), f.crate_version())),
-            )
-            .chain(std::iter::once("mollusk-svm 0.16.4".to_string()))
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect::<Vec<_>>()
-            .join(", "),
-    }
+/// What built and ran the generated programs: the toolchain, and the
+/// versions the generated workspace's lock (`dir`) resolved for pinocchio
+/// and each format's crate, with the harness's mollusk-svm from the main
+/// lock.
+fn provenance(root: &Path, dir: &Path, elfs: &[Vec<u8>]) -> Provenance {
+    let generated = Lock::read_file(&dir.join("Cargo.lock"));
+    let main = Lock::read_file(&root.join("Cargo.lock"));
+    let crates = std::iter::once("pinocchio")
+        .chain(crate::render::Format::ALL.iter().map(|f| f.crate_name()))
+        .filter(|name| *name != "none")
+        .filter_map(|name| Some((name.to_string(), generated.version(name)?)))
+        .chain(
+            main.version("mollusk-svm")
+                .map(|v| ("mollusk-svm".to_string(), v)),
+        )
+        .collect();
+    Provenance::of_upstream(root, elfs, crates)
 }

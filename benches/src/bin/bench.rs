@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use benches::{
     HarnessError, Workspace, bench,
     report::{answer, docs, page},
+    toolchains,
 };
 
 fn main() -> ExitCode {
@@ -66,8 +67,9 @@ fn run(mode: Option<&str>) -> Result<(), String> {
         }
         Some("docs") => {
             let run = bench::run(&workspace).map_err(fail("docs"))?;
-            let changed =
-                docs::update(&workspace.root, &run, true).map_err(|e| format!("make docs: {e}"))?;
+            let changed = toolchains::report::doc_blocks(&workspace.root)
+                .and_then(|committed| docs::update(&workspace.root, &run, committed, true))
+                .map_err(|e| format!("make docs: {e}"))?;
             if changed.is_empty() {
                 println!("make docs: every marked figure and block is this run's already");
             } else {

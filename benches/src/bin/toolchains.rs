@@ -22,7 +22,7 @@ fn main() -> ExitCode {
 
 fn run(mode: Option<&str>) -> Result<(), String> {
     let workspace = Workspace::from_env();
-    let committed = workspace.root.join("benches/toolchains.json");
+    let committed = workspace.root.join(Matrix::COMMITTED);
     let matrix = match mode {
         None => {
             let start = Instant::now();

@@ -265,10 +265,17 @@ pub fn files(root: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-/// Every document's marks against `run`: what differs (`file:line: ...`),
-/// each rewritten in place where `write`.
-pub fn update(root: &Path, run: &Run, write: bool) -> Result<Vec<String>, String> {
-    let blocks = blocks(run);
+/// Every document's marks against `run` and `committed` (blocks of
+/// results committed beside the code, such as the toolchain matrix's):
+/// what differs (`file:line: ...`), each rewritten in place where `write`.
+pub fn update(
+    root: &Path,
+    run: &Run,
+    committed: BTreeMap<String, String>,
+    write: bool,
+) -> Result<Vec<String>, String> {
+    let mut blocks = blocks(run);
+    blocks.extend(committed);
     let results = run.results_json();
     let records = records(&results);
     let mut changed = Vec::new();

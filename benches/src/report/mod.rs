@@ -99,37 +99,14 @@ pub fn sbpf_arches<'a>(elfs: impl Iterator<Item = &'a [u8]>) -> String {
 }
 
 impl Provenance {
+    /// What built `programs` (their `elfs`), with the crate versions from
+    /// `lock` and each other framework's own lock.
     pub fn collect(
         workspace: &Workspace,
         programs: &[Program],
         elfs: &[Vec<u8>],
         lock: &Lock,
     ) -> Self {
-        // What a command prints, if it succeeds.
-        let output = |program: &str, args: &[&str]| {
-            Command::new(program)
-                .args(args)
-                .current_dir(&workspace.root)
-                .output()
-                .ok()
-                .filter(|out| out.status.success())
-                .and_then(|out| String::from_utf8(out.stdout).ok())
-        };
-        // The first line a command prints, if it succeeds and prints one.
-        let first_line = |program: &str, args: &[&str]| {
-            output(program, args).and_then(|out| out.lines().next().map(str::to_owned))
-        };
-        let run = |program: &str, args: &[&str]| {
-            first_line(program, args).unwrap_or_else(|| "unknown".into())
-        };
-        let linker = workspace.root.join(".tools/bin/sbpf-linker");
-        let dirty = first_line("git", &["status", "--porcelain", "--untracked-files=no"]).is_some();
-        let stamps: Vec<String> = programs
-            .iter()
-            .filter_map(|p| std::fs::read_to_string(p.so_path.with_extension("toolchain")).ok())
-            .map(|stamp| stamp.trim().to_string())
-            .filter(|stamp| stamp != "upstream")
-            .collect();
         let mut crates = crate_versions(lock, programs);
         // Each other framework's own lock: the framework and the pinocchio
         // it is built on.
@@ -154,6 +131,41 @@ impl Provenance {
                 }
             }
         }
+        let stamps: Vec<String> = programs
+            .iter()
+            .filter_map(|p| std::fs::read_to_string(p.so_path.with_extension("toolchain")).ok())
+            .map(|stamp| stamp.trim().to_string())
+            .filter(|stamp| stamp != "upstream")
+            .collect();
+        Self {
+            build_sbf: stamps.first().cloned(),
+            ..Self::of_upstream(&workspace.root, elfs, crates)
+        }
+    }
+
+    /// What the upstream route (this checkout's rustc and sbpf-linker)
+    /// built `elfs` with, and the `crates` they were built from: the
+    /// toolchain read from the tools themselves, the commit from git.
+    pub fn of_upstream(root: &Path, elfs: &[Vec<u8>], crates: BTreeMap<String, String>) -> Self {
+        // What a command prints, if it succeeds.
+        let output = |program: &str, args: &[&str]| {
+            Command::new(program)
+                .args(args)
+                .current_dir(root)
+                .output()
+                .ok()
+                .filter(|out| out.status.success())
+                .and_then(|out| String::from_utf8(out.stdout).ok())
+        };
+        // The first line a command prints, if it succeeds and prints one.
+        let first_line = |program: &str, args: &[&str]| {
+            output(program, args).and_then(|out| out.lines().next().map(str::to_owned))
+        };
+        let run = |program: &str, args: &[&str]| {
+            first_line(program, args).unwrap_or_else(|| "unknown".into())
+        };
+        let linker = root.join(".tools/bin/sbpf-linker");
+        let dirty = first_line("git", &["status", "--porcelain", "--untracked-files=no"]).is_some();
         let llvm = output("rustc", &["-vV"])
             .and_then(|out| {
                 out.lines()
@@ -161,10 +173,10 @@ impl Provenance {
             })
             .unwrap_or_else(|| "unknown".into());
         Self {
-            build_sbf: stamps.first().cloned(),
+            build_sbf: None,
             rustc: run("rustc", &["--version"]),
             llvm,
-            profile: release_profile(&workspace.root.join("Cargo.toml")),
+            profile: release_profile(&root.join("Cargo.toml")),
             linker: run(linker.to_str().unwrap_or_default(), &["--version"]),
             sbpf_arch: sbpf_arches(elfs.iter().map(Vec::as_slice)),
             crates,
@@ -427,7 +439,7 @@ impl Run {
                     .encodings
                     .get(&m.program)
                     .filter(|_| m.family == Family::Token && pinocchio);
-                let net_cus = if pinocchio {
+                let floor_cus = if pinocchio {
                     self.floor(m.shape, &m.operation)
                 } else {
                     self.framework_floor(m.framework, &m.operation)
@@ -459,7 +471,8 @@ impl Run {
                     "call_depth": m.footprint.map(|f| f.call_depth),
                     "heap_bytes": m.footprint.map(|f| f.heap_bytes),
                     "error_path": m.error,
-                    "net_cus": net_cus.map(|f| m.cus as i64 - f as i64),
+                    "floor_cus": floor_cus,
+                    "net_cus": floor_cus.map(|f| m.cus as i64 - f as i64),
                     "ratio": pinocchio.then(|| self.ratio(m.shape, &m.program, &m.operation)).flatten(),
                     "so_bytes": self.sizes.get(&label),
                 })

@@ -73,6 +73,9 @@ pub struct Matrix {
 }
 
 impl Matrix {
+    /// Where the committed matrix lives, from the workspace root.
+    pub const COMMITTED: &str = "benches/toolchains.json";
+
     pub fn read(path: &Path) -> Result<Self, String> {
         let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))

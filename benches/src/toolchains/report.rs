@@ -2,7 +2,7 @@
 //! tables): each cell per toolchain with min, max and spread, and per
 //! operation whether the order of crates is the same on every toolchain.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, path::Path};
 
 use super::{
     REFERENCE,
@@ -367,6 +367,17 @@ pub fn family_summary(matrix: &Matrix) -> String {
         ));
     }
     out
+}
+
+/// The blocks `docs/toolchain.md` quotes (`report::docs`), from the
+/// committed matrix: `toolchains` (one row a toolchain) and
+/// `toolchains/by-family`.
+pub fn doc_blocks(root: &Path) -> Result<BTreeMap<String, String>, String> {
+    let matrix = &Matrix::read(&root.join(Matrix::COMMITTED))?;
+    Ok(BTreeMap::from([
+        ("toolchains".to_string(), toolchain_table(matrix)),
+        ("toolchains/by-family".to_string(), family_summary(matrix)),
+    ]))
 }
 
 /// The whole report.
