@@ -60,7 +60,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline docs sweep toolchains toolchains-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -160,6 +160,15 @@ toolchains: setup ## The toolchain matrix into benches/toolchains.json: every pr
 
 toolchains-report: ## The toolchain matrix's report from benches/toolchains.json into target/benches/toolchains.md
 	cargo run -q -p benches --bin toolchains -- report
+
+anchor-versions: $(TOOLCHAIN_READY) ## The Anchor 1.x programs on every anchor-lang release from 0.29 into target/benches/anchor_versions.md (after make all; ANCHOR_VERSIONS="0.32.2": only those)
+	cargo run -q -p benches --bin anchor_versions
+
+anchor-versions-baseline: $(TOOLCHAIN_READY) ## make anchor-versions, then rewrite benches/anchor_versions.json and each release's lockfile
+	cargo run -q -p benches --bin anchor_versions -- baseline
+
+anchor-versions-report: ## The release matrix's report from benches/anchor_versions.json into target/benches/anchor_versions.md
+	cargo run -q -p benches --bin anchor_versions -- report
 
 wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
 	cargo run -p wire --bin wire

@@ -8,7 +8,9 @@
 #
 # Environment: DEPLOY (default target/deploy), BUILD_LOG (default
 # target/build.log), CARGO_TARGET_DIR, SBF_TOOLCHAIN (upstream | build-sbf),
-# START (the make run's start, for the elapsed seconds on each line).
+# START (the make run's start, for the elapsed seconds on each line),
+# FRAMEWORK_WORKSPACE (another copy of the framework's workspace to build
+# the same packages in: `make anchor-versions`' per-release copies).
 set -uo pipefail
 
 subfolder=$1 features=$2
@@ -85,7 +87,7 @@ for dir in "$@"; do
 		fi
 		if [[ -n $framework ]]; then
 			abs_target=$(realpath -m "$target_dir")
-			run env -C "programs/$framework" "${cargo[@]}" build "${target_args[@]}" --release \
+			run env -C "${FRAMEWORK_WORKSPACE:-programs/$framework}" "${cargo[@]}" build "${target_args[@]}" --release \
 				--target-dir "$abs_target/$framework" -p "$package" "${feature_args[@]}" || exit $?
 			built=$target_dir/$framework/$triple/release/lib${package//-/_}.so
 		else

@@ -3,6 +3,7 @@
 //! Mollusk and checks each result against the contract before any number is
 //! reported.
 
+pub mod anchor_versions;
 pub mod baseline;
 pub mod bench;
 pub mod case;
@@ -28,3 +29,13 @@ pub use case::{Case, Emitted, Expected, Input};
 pub use error::HarnessError;
 pub use program::{Family, Framework, Program, Shape};
 pub use workspace::Workspace;
+
+/// The blocks the docs quote from results committed beside the code (the
+/// toolchain matrix, the Anchor release matrix), for `report::docs`.
+pub fn committed_doc_blocks(
+    root: &std::path::Path,
+) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let mut blocks = toolchains::report::doc_blocks(root)?;
+    blocks.extend(anchor_versions::report::doc_blocks(root)?);
+    Ok(blocks)
+}

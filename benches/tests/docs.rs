@@ -5,13 +5,13 @@
 
 use std::fs;
 
-use benches::{Workspace, bench, report::docs, toolchains};
+use benches::{Workspace, bench, report::docs};
 
 #[test]
 fn every_marked_figure_and_block_is_this_runs() {
     let workspace = Workspace::current();
     let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
-    let differs = toolchains::report::doc_blocks(&workspace.root)
+    let differs = benches::committed_doc_blocks(&workspace.root)
         .and_then(|committed| docs::update(&workspace.root, &run, committed, false))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(

@@ -348,6 +348,7 @@ fn the_page_in_a_real_browser() {
         "frameworks",
         "events",
         "footprint",
+        "anchor-versions",
     ]
     .into_iter()
     .chain(with_accounts.iter().map(|c| c.as_str()));
@@ -360,6 +361,41 @@ fn the_page_in_a_real_browser() {
             .map_or(0, |c| c[1].as_u64().unwrap());
         assert!(marks > 0, "chart {chart}: nothing drawn ({drawn})");
     }
+
+    // The release chart: one dot per measured cell of its first operation
+    // (the committed matrix's rows, in the order the page lists them).
+    let matrix: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(dir.join("anchor_versions.json"))
+            .or_else(|_| fs::read_to_string(dir.join("../../benches/anchor_versions.json")))
+            .unwrap(),
+    )
+    .unwrap();
+    let rows = matrix["rows"].as_object().unwrap();
+    let key = |r: &serde_json::Value| {
+        let group = r["group"].as_str().unwrap();
+        let operation = r["operation"].as_str().unwrap().to_string();
+        if group.is_empty() || group == "exact" {
+            operation
+        } else {
+            format!("{operation} / {group}")
+        }
+    };
+    let first = key(rows.values().next().unwrap());
+    let cells = rows
+        .values()
+        .filter(|r| key(r) == first)
+        .flat_map(|r| r["cells"].as_object().unwrap().values())
+        .filter(|c| c.is_u64())
+        .count();
+    let dots = eval(
+        &tab,
+        "document.querySelectorAll('[data-chart=anchor-versions] circle').length",
+    );
+    assert_eq!(
+        dots.as_u64(),
+        Some(cells as u64),
+        "release chart for {first}"
+    );
 
     // The message chart's sizes sit on a proportional (log) axis: the
     // points' distances are the sizes' log distances.

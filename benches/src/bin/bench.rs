@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use benches::{
     HarnessError, Workspace, bench,
     report::{answer, docs, page},
-    toolchains,
 };
 
 fn main() -> ExitCode {
@@ -67,7 +66,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
         }
         Some("docs") => {
             let run = bench::run(&workspace).map_err(fail("docs"))?;
-            let changed = toolchains::report::doc_blocks(&workspace.root)
+            let changed = benches::committed_doc_blocks(&workspace.root)
                 .and_then(|committed| docs::update(&workspace.root, &run, committed, true))
                 .map_err(|e| format!("make docs: {e}"))?;
             if changed.is_empty() {

@@ -297,6 +297,22 @@ impl Lock {
             .unwrap_or_default()
     }
 
+    /// Every version of a crate in the lock, oldest first.
+    pub fn versions(&self, name: &str) -> Vec<String> {
+        let mut versions: Vec<String> = self
+            .packages
+            .iter()
+            .filter(|p| Self::field(p, "name") == name)
+            .map(|p| Self::field(p, "version").to_string())
+            .collect();
+        versions.sort_by_key(|v| {
+            v.split('.')
+                .map(|n| n.parse::<u64>().unwrap_or(0))
+                .collect::<Vec<_>>()
+        });
+        versions
+    }
+
     /// The version of a crate that appears once in the lock.
     pub fn version(&self, name: &str) -> Option<String> {
         let mut found = self

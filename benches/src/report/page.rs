@@ -40,9 +40,21 @@ pub fn write(benches_dir: &Path) -> Result<PathBuf, String> {
     };
     let results = read_json("results.json")?;
     let wire = read_json("wire.json")?;
+    // The Anchor release matrix: a `make anchor-versions` run's, or the
+    // committed one (`benches/anchor_versions.json`, two folders up).
+    let anchor_versions = match read_json("anchor_versions.json")? {
+        Some(run) => Some(run),
+        None => read_json("../../benches/anchor_versions.json")?,
+    };
     let answer = fs::read_to_string(benches_dir.join("answer.md")).unwrap_or_default();
     let runs = idl_runs(&benches_dir.join("idl"))?;
-    let html = render(results.as_ref(), &answer, wire.as_ref(), &runs)?;
+    let html = render(
+        results.as_ref(),
+        &answer,
+        wire.as_ref(),
+        anchor_versions.as_ref(),
+        &runs,
+    )?;
     let path = benches_dir.join(FILE);
     fs::write(&path, html).map_err(|e| format!("writing {}: {e}", path.display()))?;
     Ok(path)
@@ -76,6 +88,7 @@ fn render(
     results: Option<&Value>,
     answer: &str,
     wire: Option<&Value>,
+    anchor_versions: Option<&Value>,
     runs: &[IdlRun],
 ) -> Result<String, String> {
     let records = results
@@ -95,6 +108,7 @@ fn render(
         "records": records,
         "floor": results.map(|r| r["floor"].clone()).unwrap_or(Value::Null),
         "wire": wire.map(|w| w["rows"].clone()).unwrap_or(Value::Null),
+        "anchorVersions": anchor_versions.cloned().unwrap_or(Value::Null),
         "idl": runs
             .iter()
             .map(|run| json!({ "program": run.program, "records": run.records }))

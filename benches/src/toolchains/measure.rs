@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::matrix::{Cell, Row};
-use crate::{Case, Family, Program, Workspace, bench::floor_cases, families::cases};
+use crate::{Case, Family, HarnessError, Program, Workspace};
 
 /// Per row name: the row and this toolchain's cell.
 pub type Measured = BTreeMap<String, (Row, Cell)>;
@@ -44,35 +44,32 @@ fn run_program(workspace: &Workspace, program: &Program, cases: &[Case], out: &m
     }
 }
 
-/// Every case of the programs that built (the floor's too).
+/// Every case of the programs that built, each program's from `cases_of`
+/// (a program whose cases cannot be made gets one failed cell naming why).
 pub fn measure(
     workspace: &Workspace,
     programs: &[Program],
     built: &BTreeMap<String, Cell>,
+    cases_of: &dyn Fn(&Program) -> Result<Vec<Case>, HarnessError>,
 ) -> Measured {
     let mut out = Measured::new();
     for program in programs {
         if !matches!(built.get(&program.label()), Some(Cell::Cus(_))) {
             continue;
         }
-        let one = std::slice::from_ref(program);
-        let program_cases = if program.dir.ends_with("benches/noop") {
-            floor_cases(one)
-        } else {
-            match cases(one) {
-                Ok(cases) => cases,
-                // No cases to run: one failed cell names why.
-                Err(e) => {
-                    let row = Row {
-                        family: program.family.name().into(),
-                        program: program.name.clone(),
-                        operation: "(cases)".into(),
-                        group: program.shape.name().into(),
-                        cells: BTreeMap::new(),
-                    };
-                    out.insert(program.label(), (row, Cell::Failed(e.to_string())));
-                    continue;
-                }
+        let program_cases = match cases_of(program) {
+            Ok(cases) => cases,
+            // No cases to run: one failed cell names why.
+            Err(e) => {
+                let row = Row {
+                    family: program.family.name().into(),
+                    program: program.name.clone(),
+                    operation: "(cases)".into(),
+                    group: program.shape.name().into(),
+                    cells: BTreeMap::new(),
+                };
+                out.insert(program.label(), (row, Cell::Failed(e.to_string())));
+                continue;
             }
         };
         run_program(workspace, program, &program_cases, &mut out);

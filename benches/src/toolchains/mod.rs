@@ -15,8 +15,19 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::Workspace;
+use crate::{Case, HarnessError, Program, Workspace, bench::floor_cases, families::cases};
 use matrix::{Column, Matrix, Row};
+
+/// A crate program's cases as `make bench` runs them; the floor's are the
+/// same calls, which must change nothing.
+fn crate_cases(program: &Program) -> Result<Vec<Case>, HarnessError> {
+    let one = std::slice::from_ref(program);
+    if program.dir.ends_with("benches/noop") {
+        Ok(floor_cases(one))
+    } else {
+        cases(one)
+    }
+}
 
 /// One (nightly, linker, arch) triple the matrix measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +165,7 @@ pub fn run(
         programs.extend(deployed.floor());
         let built = build::build_all(&deployed, toolchain, &programs, progress)?;
         progress(&format!("{}: measuring", toolchain.name));
-        for (name, (row, cell)) in measure::measure(&deployed, &programs, &built) {
+        for (name, (row, cell)) in measure::measure(&deployed, &programs, &built, &crate_cases) {
             rows.entry(name)
                 .or_insert(row)
                 .cells

@@ -458,6 +458,27 @@ function charts(container) {
       };
     },
   });
+  // The Anchor 1.x programs on each anchor-lang release (make
+  // anchor-versions): one operation at a time, a line per program.
+  const versions = DATA.anchorVersions;
+  if (versions && versions.rows) {
+    const releases = versions.releases.map(c => c.release);
+    const rows = Object.values(versions.rows);
+    const key = r => r.operation + (r.group && r.group !== "exact" ? " / " + r.group : "");
+    chart(container, {
+      id: "anchor-versions", title: "Anchor releases: each Anchor 1.x program's CUs per anchor-lang release (Anchor 2's counterpart last)",
+      controls: [{ label: "operation", values: distinct(rows.map(key)) }],
+      build: ({ operation }) => {
+        const picked = rows.filter(r => key(r) === operation);
+        return {
+          categories: releases, unit: "CUs", log: false, kind: "line",
+          series: picked.map(r => ({
+            name: r.program, values: releases.map(v => typeof r.cells[v] === "number" ? r.cells[v] : null),
+          })),
+        };
+      },
+    });
+  }
   const wire = Array.isArray(DATA.wire) ? DATA.wire.filter(r => r.family === "message") : [];
   if (wire.length) chart(container, {
     id: "wire", title: "On the wire: a message's bytes per format and encoding (make wire)",

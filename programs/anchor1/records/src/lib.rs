@@ -72,3 +72,34 @@ pub fn store(out: &AccountInfo, field: &[u8]) -> Result<()> {
         .copy_from_slice(field);
     Ok(())
 }
+
+/// The length of `value`'s borsh encoding, for a write that must know
+/// whether the record still fits its account before it writes.
+///
+/// anchor-lang re-exports borsh 1.x from 1.0 on, which has
+/// `borsh::object_length`; 0.29 to 0.32 re-export borsh 0.10, which has
+/// none. There (the `borsh-0-10` feature, which `make anchor-versions`
+/// sets for those releases) the encoding is written to a writer that only
+/// counts: the one place the programs' sources differ between releases.
+pub fn encoded_len<T: AnchorSerialize>(value: &T) -> std::io::Result<usize> {
+    #[cfg(not(feature = "borsh-0-10"))]
+    {
+        borsh::object_length(value)
+    }
+    #[cfg(feature = "borsh-0-10")]
+    {
+        struct Counter(usize);
+        impl std::io::Write for Counter {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0 += bytes.len();
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut counter = Counter(0);
+        value.serialize(&mut counter)?;
+        Ok(counter.0)
+    }
+}

@@ -96,9 +96,12 @@ pub mod metadata_account {
         if !record.is_mutable || uri.len() > MAX_URI {
             return Err(ProgramError::InvalidArgument.into());
         }
-        let size = borsh::object_length(&**record).map_err(|_| ProgramError::InvalidAccountData)?;
+        let size = anchor1_records::encoded_len(&**record)
+            .map_err(|_| ProgramError::InvalidAccountData)?;
         let new_size = size - record.uri.len() + uri.len();
-        if Metadata::DISCRIMINATOR.len() + new_size > record.to_account_info().data_len() {
+        if <Metadata as anchor_lang::Discriminator>::DISCRIMINATOR.len() + new_size
+            > record.to_account_info().data_len()
+        {
             return Err(ProgramError::InvalidAccountData.into());
         }
         record.uri = uri;

@@ -102,11 +102,13 @@ pub mod metadata_lazy_account {
         if !*record.load_is_mutable()? || uri.len() > MAX_URI {
             return Err(ProgramError::InvalidArgument.into());
         }
-        let size =
-            borsh::object_length(&*record.load()?).map_err(|_| ProgramError::InvalidAccountData)?;
+        let size = anchor1_records::encoded_len(&*record.load()?)
+            .map_err(|_| ProgramError::InvalidAccountData)?;
         let mut stored = record.load_mut_uri()?;
         let new_size = size - stored.len() + uri.len();
-        if Metadata::DISCRIMINATOR.len() + new_size > record.to_account_info().data_len() {
+        if <Metadata as anchor_lang::Discriminator>::DISCRIMINATOR.len() + new_size
+            > record.to_account_info().data_len()
+        {
             return Err(ProgramError::InvalidAccountData.into());
         }
         *stored = uri;
