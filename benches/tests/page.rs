@@ -362,8 +362,8 @@ fn the_page_in_a_real_browser() {
         assert!(marks > 0, "chart {chart}: nothing drawn ({drawn})");
     }
 
-    // The release chart: one dot per measured cell of its first operation
-    // (the committed matrix's rows, in the order the page lists them).
+    // The release chart: one dot per measured cell of the operation it
+    // shows.
     let matrix: serde_json::Value = serde_json::from_str(
         &fs::read_to_string(dir.join("anchor_versions.json"))
             .or_else(|_| fs::read_to_string(dir.join("../../benches/anchor_versions.json")))
@@ -380,7 +380,12 @@ fn the_page_in_a_real_browser() {
             format!("{operation} / {group}")
         }
     };
-    let first = key(rows.values().next().unwrap());
+    // The operation the chart opens on, as the page chose it.
+    let first = eval(
+        &tab,
+        "document.querySelector('[data-chart=anchor-versions] select').value",
+    );
+    let first = first.as_str().unwrap().to_string();
     let cells = rows
         .values()
         .filter(|r| key(r) == first)
