@@ -6,7 +6,7 @@ use std::{collections::BTreeMap, fs, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::toolchains::matrix::{Cell, Row};
+pub use crate::toolchains::matrix::{Cell, Row, built, measured};
 
 /// One release's column.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 
 use std::{collections::BTreeMap, path::Path};
 
-use super::matrix::{Cell, Matrix, Row};
+use super::matrix::{self, Cell, Matrix, Row};
 
 /// `941`, `952 (+11)`, `-` where the release has no cell.
 fn cell_text(cell: Option<&Cell>, before: Option<u64>) -> String {
@@ -97,16 +97,8 @@ pub fn release_table(matrix: &Matrix) -> String {
         "| release | anchor-lang | borsh | programs built | calls measured |\n|---|---|---|---:|---:|\n",
     );
     for column in &matrix.releases {
-        let built = column
-            .programs
-            .values()
-            .filter(|c| c.cus().is_some())
-            .count();
-        let measured = matrix
-            .rows
-            .values()
-            .filter(|r| r.cells.get(&column.release).and_then(Cell::cus).is_some())
-            .count();
+        let built = matrix::built(&column.programs);
+        let measured = matrix::measured(matrix.rows.values(), &column.release);
         let rows = matrix
             .rows
             .values()

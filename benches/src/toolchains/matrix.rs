@@ -31,6 +31,18 @@ impl From<Result<u64, String>> for Cell {
     }
 }
 
+/// How many of a column's programs built.
+pub fn built(programs: &BTreeMap<String, Cell>) -> usize {
+    programs.values().filter(|c| c.cus().is_some()).count()
+}
+
+/// How many of `rows` have CUs in `column`.
+pub fn measured<'a>(rows: impl IntoIterator<Item = &'a Row>, column: &str) -> usize {
+    rows.into_iter()
+        .filter(|r| r.cells.get(column).and_then(Cell::cus).is_some())
+        .count()
+}
+
 /// One toolchain's column.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Column {

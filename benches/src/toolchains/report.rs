@@ -6,7 +6,7 @@ use std::{collections::BTreeMap, path::Path};
 
 use super::{
     REFERENCE,
-    matrix::{Matrix, Row},
+    matrix::{self, Matrix, Row},
 };
 
 /// Spearman's rank correlation of two equally long samples (ties get
@@ -139,16 +139,8 @@ fn toolchain_table(matrix: &Matrix) -> String {
         "| toolchain | rustc | LLVM | linker | sBPF | programs built | cases measured |\n|---|---|---|---|---|---:|---:|\n",
     );
     for column in &matrix.toolchains {
-        let built = column
-            .programs
-            .values()
-            .filter(|c| c.cus().is_some())
-            .count();
-        let measured = matrix
-            .rows
-            .values()
-            .filter(|r| r.cells.get(&column.name).and_then(|c| c.cus()).is_some())
-            .count();
+        let built = matrix::built(&column.programs);
+        let measured = matrix::measured(matrix.rows.values(), &column.name);
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {built}/{} | {measured}/{} |\n",
             column.name,
