@@ -308,17 +308,9 @@ pub fn run(
         "anchor-lang {ANCHOR2} (programs/anchor2): measuring"
     ));
     releases.push(measure_anchor2(root, &mut rows)?);
-    let commit = Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
-        .current_dir(root)
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| s.trim().to_string())
-        .unwrap_or_default();
     Ok(Matrix {
         command: "make anchor-versions".into(),
-        commit,
+        commit: crate::report::head_commit(root),
         date: chrono::Utc::now().format("%Y-%m-%d").to_string(),
         releases,
         rows,

@@ -85,6 +85,18 @@ pub struct Provenance {
     pub date: String,
 }
 
+/// The checkout's commit, as the committed matrices record it (12 hex
+/// digits; empty where git cannot say).
+pub fn head_commit(root: &Path) -> String {
+    Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
 /// The sBPF versions of `elfs`, each once, sorted: `V0`, or `V0, V3`.
 pub fn sbpf_arches<'a>(elfs: impl Iterator<Item = &'a [u8]>) -> String {
     let mut arches: Vec<String> = elfs

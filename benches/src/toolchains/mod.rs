@@ -187,18 +187,9 @@ pub fn run(
     // Columns in the matrix's order; rows without any cell dropped.
     toolchains.sort_by_key(|c| TOOLCHAINS.iter().position(|t| t.name == c.name));
     rows.retain(|_, row: &mut Row| !row.cells.is_empty());
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .output()
-            .ok()
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-            .unwrap_or_default()
-    };
     Ok(Matrix {
         command: "make toolchains".into(),
-        commit: git(&["rev-parse", "--short=12", "HEAD"]),
+        commit: crate::report::head_commit(root),
         date: chrono::Utc::now().format("%Y-%m-%d").to_string(),
         toolchains,
         rows,
