@@ -2,7 +2,9 @@
 //! measures their own accounts (`docs/idl.md`). A stage each:
 //! [`input`] reads an IDL file (Anchor spec 0.1.0, legacy Anchor, Shank)
 //! into the spec's types, [`model`] resolves each account into one tree of
-//! types, and [`layout`] computes the bytes an account holds.
+//! types, and [`layout`] computes the bytes an account holds; [`render`]
+//! writes one module per target. Stages import forward only: the model
+//! knows nothing of layouts, values or renderers.
 
 pub mod gate;
 pub mod generate;

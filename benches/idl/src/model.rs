@@ -760,3 +760,41 @@ impl Resolver<'_> {
         }
     }
 }
+
+/// The length of `ty`'s encoding (borsh's, or the bytes a Codama IDL
+/// describes) where every value has the same one (no strings, lists,
+/// options that are not `fixed`, or enums whose variants differ).
+pub fn encoded_len(ty: &Ty) -> Option<usize> {
+    match ty {
+        Ty::BigEndian { bytes, .. } => Some(*bytes as usize),
+        Ty::TaggedOption {
+            tag,
+            fixed: true,
+            item,
+        } => encoded_len(item)?.checked_add(*tag as usize),
+        Ty::ZeroableOption(item) => encoded_len(item),
+        Ty::TaggedOption { .. } | Ty::ShortU16 | Ty::List { .. } | Ty::Text(_) => None,
+        Ty::Bool => Some(1),
+        Ty::Int { bytes, .. } | Ty::Float { bytes } => Some(*bytes as usize),
+        Ty::Pubkey => Some(32),
+        Ty::Array(inner, len) => encoded_len(inner)?.checked_mul(*len),
+        Ty::Struct(s) => sum_len(&s.fields),
+        Ty::Enum(e) => {
+            let lens: Option<Vec<usize>> = e.variants.iter().map(|v| sum_len(&v.fields)).collect();
+            let lens = lens?;
+            let first = *lens.first()?;
+            lens.iter()
+                .all(|&l| l == first)
+                .then_some(first.checked_add(e.tag as usize)?)
+        }
+        Ty::Option(_) | Ty::Vec(_) | Ty::String | Ty::Bytes | Ty::Map { .. } => None,
+    }
+}
+
+/// The fields' encodings' total length, where each is fixed (and the total
+/// fits a `usize`).
+fn sum_len(fields: &[Field]) -> Option<usize> {
+    fields
+        .iter()
+        .try_fold(0usize, |sum, f| sum.checked_add(encoded_len(&f.ty)?))
+}

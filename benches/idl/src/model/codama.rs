@@ -15,11 +15,12 @@ use codama_nodes::{
     NumberTypeNode, ProgramNode, StructFieldTypeNode, StructTypeNode, TypeNode, ValueNode,
 };
 
+use super::encoded_len;
 use super::{
     Account, Count, Enum, Event, Field, Instruction, Kind, MAX_DEPTH, Program, Struct, Ty,
     Unsupported, Variant,
 };
-use crate::{input, layout, value};
+use crate::input;
 
 /// Resolves every account, instruction and event of `codama`.
 pub fn resolve(codama: &input::Codama) -> Program {
@@ -257,7 +258,7 @@ impl<'a> Resolver<'a> {
                         .first()
                         .map(|f| self.ty(&f.r#type, name, 0))
                         .transpose()?
-                        .and_then(|ty| layout::encoded_len(&ty));
+                        .and_then(|ty| encoded_len(&ty));
                     if first != Some(bytes.len()) {
                         return Err(format!(
                             "a constant discriminator of {} bytes that is not its first field",
@@ -271,8 +272,7 @@ impl<'a> Resolver<'a> {
         }
         let record = self.fields_struct(name, &fields, 0)?;
         remainder_last(&record, true)?;
-        let computed =
-            layout::encoded_len(&Ty::Struct(record.clone())).map(|len| prefix.len() + len);
+        let computed = encoded_len(&Ty::Struct(record.clone())).map(|len| prefix.len() + len);
         for declared in sizes {
             match computed {
                 Some(len) if len as u64 == declared => {}
@@ -358,7 +358,7 @@ impl<'a> Resolver<'a> {
                 }
                 inner => {
                     let ty = self.ty(inner, name, depth + 1)?;
-                    match layout::encoded_len(&ty) {
+                    match encoded_len(&ty) {
                         Some(len) if len == f.size => Ok(ty),
                         _ => Err(format!(
                             "a `fixedSizeTypeNode` of {} bytes around a `{}` of another size; make idl pads or truncates bytes and strings only",
@@ -398,7 +398,7 @@ impl<'a> Resolver<'a> {
                     _ => return Err("an option whose tag is a `shortU16`".into()),
                 };
                 let fixed = o.fixed.unwrap_or(false);
-                if fixed && layout::encoded_len(&item).is_none() {
+                if fixed && encoded_len(&item).is_none() {
                     return Err("a fixed option around an item of no fixed size".into());
                 }
                 Ok(if tag == 1 && !fixed {
@@ -415,7 +415,7 @@ impl<'a> Resolver<'a> {
                     );
                 }
                 let item = self.ty(&z.item, name, depth + 1)?;
-                if layout::encoded_len(&item).is_none() {
+                if encoded_len(&item).is_none() {
                     return Err("a zeroable option around an item of no fixed size".into());
                 }
                 Ok(Ty::ZeroableOption(Box::new(item)))
@@ -649,13 +649,11 @@ fn constant(value: &ValueNode, ty: &Ty) -> Result<Vec<u8>, String> {
                 Number::SignedInteger(v) => v as i128 as u128,
                 Number::Float(_) => return Err("a float default".into()),
             };
-            let mut out = Vec::new();
-            value::encode(
-                &value::Value::Int(value::truncate(wide, *bytes)),
-                ty,
-                &mut out,
-            );
-            Ok(out)
+            let width = usize::from(*bytes);
+            Ok(match ty {
+                Ty::BigEndian { .. } => wide.to_be_bytes()[16 - width..].to_vec(),
+                _ => wide.to_le_bytes()[..width].to_vec(),
+            })
         }
         (ValueNode::Bytes(b), _) => {
             use base64::Engine as _;
