@@ -12,6 +12,7 @@ use std::{
 
 use crate::{
     guard,
+    input::Dialect,
     layout::account_len,
     model::Site,
     model::{Account, Event, Instruction, Program, Struct, Ty},
@@ -477,9 +478,16 @@ const MAX_ACCOUNT_LEN: usize = 10 * 1024 * 1024;
 /// The plan for every account and format of `program`.
 pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     let mut plans = Vec::new();
+    // An Anchor IDL's accounts also as the user's own program holds them.
+    let anchor = matches!(program.dialect, Dialect::Anchor | Dialect::LegacyAnchor);
+    let formats: Vec<Format> = if anchor {
+        Format::ALL.into_iter().chain(Format::ANCHOR1).collect()
+    } else {
+        Format::ALL.to_vec()
+    };
     for (index, account) in program.accounts.iter().enumerate() {
         let Ok(account) = account else { continue };
-        for format in Format::ALL {
+        for &format in &formats {
             let skip = |reason: String| Plan::Skip {
                 account: account.name.clone(),
                 format,
@@ -573,6 +581,7 @@ pub fn write(
     }
     let common = root.join("common");
     let mut wanted = Vec::new();
+    let mut anchor1_wanted = Vec::new();
     for plan in plans.iter_mut() {
         let Plan::Build(planned) = plan else { continue };
         guard::stage("rendering", &planned.name);
@@ -585,6 +594,23 @@ pub fn write(
             read: planned.read.clone(),
             update: planned.update.clone(),
         };
+        if planned.format.framework() == "anchor1" {
+            let id = crate::measure::program_id(&planned.name).to_string();
+            match guard::caught(|| render::anchor1::program(&target, planned.format, &id)) {
+                Ok(lib) => {
+                    write_anchor1_crate(root, &dir, planned, &lib)?;
+                    anchor1_wanted.push(planned.name.clone());
+                }
+                Err(reason) => {
+                    *plan = Plan::Skip {
+                        account: planned.account.clone(),
+                        format: planned.format,
+                        reason,
+                    };
+                }
+            }
+            continue;
+        }
         let lib = match guard::caught(|| render::program(&target, planned.format)) {
             Ok(lib) => lib,
             Err(reason) => {
@@ -627,18 +653,56 @@ pub fn write(
         }
     }
     *events = kept;
-    // A crate from an earlier run that is not planned now would stay a
-    // member of the workspace: remove it.
-    for entry in fs::read_dir(&programs)
-        .map_err(|e| e.to_string())?
-        .flatten()
-    {
+    remove_unplanned(&programs, &wanted)?;
+    remove_unplanned(&dir.join(ANCHOR1).join("programs"), &anchor1_wanted)?;
+    Ok(dir)
+}
+
+/// A crate from an earlier run that is not planned now would stay a
+/// member of its workspace: removes every folder of `programs` not in
+/// `wanted`.
+fn remove_unplanned(programs: &Path, wanted: &[String]) -> Result<(), String> {
+    let Ok(entries) = fs::read_dir(programs) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !wanted.contains(&name) {
             fs::remove_dir_all(entry.path()).map_err(|e| format!("removing {name}: {e}"))?;
         }
     }
-    Ok(dir)
+    Ok(())
+}
+
+/// The Anchor 1.x programs' workspace, under a run's folder.
+pub const ANCHOR1: &str = "anchor1";
+
+/// Writes one Anchor 1.x crate into the run's Anchor workspace
+/// (`anchor1/`), with the workspace's manifest and, the first time,
+/// `programs/anchor1/`'s lockfile: the hand-written programs' versions.
+fn write_anchor1_crate(
+    root: &Path,
+    dir: &Path,
+    planned: &Planned,
+    lib: &str,
+) -> Result<(), String> {
+    let workspace = dir.join(ANCHOR1);
+    fs::create_dir_all(&workspace).map_err(|e| format!("creating {}: {e}", workspace.display()))?;
+    write_if_changed(
+        &workspace.join("Cargo.toml"),
+        &render::anchor1::workspace_manifest(),
+    )?;
+    if !workspace.join("Cargo.lock").exists() {
+        let lock = fs::read_to_string(root.join("programs/anchor1/Cargo.lock"))
+            .map_err(|e| format!("programs/anchor1/Cargo.lock: {e}"))?;
+        write_if_changed(&workspace.join("Cargo.lock"), &lock)?;
+    }
+    write_crate(
+        &workspace,
+        &planned.name,
+        &render::anchor1::manifest(&planned.package, planned.format),
+        lib,
+    )
 }
 
 /// The `read` and `update` fields of `account`: the user's where given
@@ -717,17 +781,50 @@ pub enum Built {
 /// a recorded refusal) newer than everything it is built from is reused:
 /// a second run with nothing changed builds nothing.
 pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
-    let so = dir.join("deploy").join(format!("{name}.so"));
-    let refused = so.with_extension("refused");
-    let crate_dir = dir.join("programs").join(name);
-    let inputs = newest(&[
-        crate_dir.clone(),
+    let inputs = [
         dir.join("Cargo.toml"),
         root.join("common/src"),
         root.join("common/Cargo.toml"),
+    ];
+    reuse_or(root, dir, dir, name, &inputs, || {
+        compile(root, dir, name, package, Route::Core)
+    })
+}
+
+/// Builds one Anchor 1.x crate of the run's Anchor workspace as
+/// `make all` builds `programs/anchor1/` (the std target, std's patched
+/// sources), reused as [`build`]'s are.
+pub fn build_anchor1(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
+    let workspace = dir.join(ANCHOR1);
+    let inputs = [
+        workspace.join("Cargo.toml"),
+        root.join("benches/std/bpfel-solana.json"),
+    ];
+    reuse_or(root, dir, &workspace, name, &inputs, || {
+        compile(root, &workspace, name, package, Route::Std)
+    })
+}
+
+/// The `.so` in `dir`'s `deploy/` (or its recorded refusal) where it is
+/// newer than the crate in `workspace`, the toolchain's files and
+/// `inputs`; else what `compile` builds.
+fn reuse_or(
+    root: &Path,
+    dir: &Path,
+    workspace: &Path,
+    name: &str,
+    inputs: &[PathBuf],
+    compile: impl FnOnce() -> Built,
+) -> Built {
+    let so = dir.join("deploy").join(format!("{name}.so"));
+    let refused = so.with_extension("refused");
+    let mut paths = vec![
+        workspace.join("programs").join(name),
         root.join(".cargo/config.toml"),
         root.join("rust-toolchain.toml"),
-    ]);
+    ];
+    paths.extend_from_slice(inputs);
+    let inputs = newest(&paths);
     if modified(&so).is_some_and(|built| built > inputs) {
         return Built::Program(so);
     }
@@ -736,13 +833,22 @@ pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
     {
         return Built::Refused(reason);
     }
-    let built = compile(root, dir, name, package);
+    let built = compile();
     let _ = fs::remove_file(&refused);
     if let Built::Refused(reason) = &built {
         let _ = fs::create_dir_all(dir.join("deploy"));
         let _ = fs::write(&refused, reason);
     }
     built
+}
+
+/// How a crate is built: for `bpfel-unknown-none` with core and alloc (the
+/// generated pinocchio programs), or for the std target with std (Anchor
+/// 1.x's, as benches/build-programs.sh builds `programs/anchor1/`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Route {
+    Core,
+    Std,
 }
 
 fn modified(path: &Path) -> Option<std::time::SystemTime> {
@@ -763,20 +869,45 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
     newest
 }
 
-fn compile(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
+/// Builds `package` of the workspace in `workspace`, the `.so` copied to
+/// the run's `deploy/<name>.so` (the run's folder is the workspace's, or
+/// its parent for the Anchor workspace).
+fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
     let started = Instant::now();
-    let target_dir = root.join("target/idl-build");
-    let output = Command::new("cargo")
-        .current_dir(root)
+    let mut command = Command::new("cargo");
+    command.current_dir(root);
+    let (target_dir, triple) = match route {
+        Route::Core => {
+            command.args(["build", "-Z", "build-std=core,alloc", "--release"]);
+            command.args(["--target", "bpfel-unknown-none"]);
+            (root.join("target/idl-build"), "bpfel-unknown-none")
+        }
+        Route::Std => {
+            // Where -Zbuild-std reads std's patched sources (make setup).
+            command.env(
+                "__CARGO_TESTS_ONLY_SRC_ROOT",
+                root.join(".tools/std/library"),
+            );
+            command.args(["build", "-Zjson-target-spec", "-Zbuild-std=std,panic_abort"]);
+            command.args(["-Zbuild-std-features=", "--release", "--target"]);
+            command.arg(root.join("benches/std/bpfel-solana.json"));
+            (root.join("target/idl-build-anchor1"), "bpfel-solana")
+        }
+    };
+    let output = command
         .env("CARGO_TARGET_DIR", &target_dir)
-        .args(["build", "-Z", "build-std=core,alloc", "--release"])
-        .args(["--target", "bpfel-unknown-none", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
+        .arg("--manifest-path")
+        .arg(workspace.join("Cargo.toml"))
         .args(["-p", package])
         .output();
     let output = match output {
         Ok(output) => output,
         Err(e) => return Built::Refused(format!("cargo did not start: {e}")),
+    };
+    let dir = if route == Route::Std {
+        workspace.parent().unwrap_or(workspace)
+    } else {
+        workspace
     };
     let stderr = String::from_utf8_lossy(&output.stderr);
     let log = dir.join("build.log");
@@ -793,7 +924,8 @@ fn compile(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
         return Built::Refused(refusal(&stderr));
     }
     let built = target_dir
-        .join("bpfel-unknown-none/release")
+        .join(triple)
+        .join("release")
         .join(format!("lib{}.so", package.replace('-', "_")));
     let deploy = dir.join("deploy");
     let so = deploy.join(format!("{name}.so"));

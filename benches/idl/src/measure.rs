@@ -52,6 +52,7 @@ pub enum Measured {
     CannotRun(String),
 }
 
+pub mod anchor1;
 pub mod arguments;
 pub mod events;
 
@@ -95,7 +96,7 @@ impl Row {
         };
         let case = ExportedCase::new(
             self.key(),
-            "pinocchio",
+            self.format.framework(),
             "idl",
             so,
             HEAP_FRAME,

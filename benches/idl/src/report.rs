@@ -30,6 +30,9 @@ pub struct Refused {
 #[derive(Serialize)]
 struct Record<'a> {
     family: &'static str,
+    /// `pinocchio` (the generated formats) or `anchor1` (the program as
+    /// Anchor 1.x holds the account: `make idl` on an Anchor IDL).
+    framework: &'static str,
     program: &'a str,
     /// The row's name, as `cases.json` names its case (measured rows).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -165,6 +168,7 @@ fn base<'a>(program: &'a Program, site: Site, name: &'a str, format: Format) -> 
     };
     Record {
         family: "idl",
+        framework: format.framework(),
         program: &program.name,
         site: site.name(),
         name,
@@ -281,7 +285,7 @@ pub fn summary(
             out,
             "| format | instance | full | read | update | stack (full) | heap (full) |\n|---|---|---:|---:|---:|---:|---:|"
         );
-        for format in Format::ALL {
+        for format in Format::ALL.into_iter().chain(Format::ANCHOR1) {
             if let Some(r) = refused
                 .iter()
                 .find(|r| r.name == account.name && r.format == format)

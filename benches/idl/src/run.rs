@@ -94,7 +94,13 @@ pub fn run(
         let account = program
             .account(&planned.account)
             .expect("planned from the program's accounts");
-        match generate::build(root, &dir, &planned.name, &planned.package) {
+        let anchor1 = planned.format.framework() == "anchor1";
+        let built = if anchor1 {
+            generate::build_anchor1(root, &dir, &planned.name, &planned.package)
+        } else {
+            generate::build(root, &dir, &planned.name, &planned.package)
+        };
+        match built {
             Built::Refused(reason) => {
                 progress(&format!("  {}: {reason}", planned.name));
                 refused.push(Refused {
@@ -107,8 +113,13 @@ pub fn run(
             Built::Program(so) => {
                 guard::stage("measuring", &planned.name);
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+                let instances = &instances[&account.name];
                 match guard::caught(|| {
-                    measure::check(planned, account, &elf, &instances[&account.name])
+                    if anchor1 {
+                        measure::anchor1::check(planned, account, &elf, instances)
+                    } else {
+                        measure::check(planned, account, &elf, instances)
+                    }
                 }) {
                     Ok(checked) => {
                         measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress)

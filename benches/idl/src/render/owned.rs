@@ -66,19 +66,32 @@ pub(super) fn owned_types_with(
     for root in &roots {
         reachable(root, &mut types);
     }
-    let items = types.values().map(|ty| match ty {
+    let items = types
+        .values()
+        .map(|ty| owned_item(ty, derives, maps, &quote!()));
+    quote!(#(#items)*)
+}
+
+/// One struct or enum with `derives`, declared with `vis` (and a struct's
+/// fields with it too: an Anchor program's types are `pub`).
+pub(super) fn owned_item(
+    ty: &Ty,
+    derives: &TokenStream,
+    maps: Maps,
+    vis: &TokenStream,
+) -> TokenStream {
+    match ty {
         Ty::Struct(s) => {
             let name = ident(&s.ident, true);
             let fields = owned_fields(&s.fields, maps);
             quote! {
                 #derives
-                struct #name { #(#fields),* }
+                #vis struct #name { #(#vis #fields),* }
             }
         }
-        Ty::Enum(e) => owned_enum(e, derives, maps),
-        _ => unreachable!(),
-    });
-    quote!(#(#items)*)
+        Ty::Enum(e) => owned_enum(e, derives, maps, vis),
+        _ => unreachable!("reachable() keeps structs and enums"),
+    }
 }
 
 /// Named fields as an owned type declares them: `name: Type`.
@@ -93,7 +106,12 @@ pub(super) fn owned_fields(fields: &[Field], maps: Maps) -> Vec<TokenStream> {
         .collect()
 }
 
-pub(super) fn owned_enum(e: &Enum, derives: &TokenStream, maps: Maps) -> TokenStream {
+pub(super) fn owned_enum(
+    e: &Enum,
+    derives: &TokenStream,
+    maps: Maps,
+    vis: &TokenStream,
+) -> TokenStream {
     let name = ident(&e.ident, true);
     let variants = e
         .variants
@@ -114,7 +132,7 @@ pub(super) fn owned_enum(e: &Enum, derives: &TokenStream, maps: Maps) -> TokenSt
     quote! {
         #[allow(dead_code)]
         #derives
-        enum #name { #(#variants),* }
+        #vis enum #name { #(#variants),* }
     }
 }
 
