@@ -18,8 +18,8 @@ use benches::vm::Outcome as RunOutcome;
 use solana_program_error::ProgramError;
 
 use super::{
-    Called, Checked, Instance, Loaded, Row, accounts, cannot_run, expect_error, first_difference,
-    hostile_inputs, instruction, program_id,
+    Called, Checked, ErrorCase, Instance, Loaded, Row, accounts, cannot_run, expect_error,
+    first_difference, hostile_inputs, instruction, program_id,
 };
 use crate::{
     generate::Planned,
@@ -169,110 +169,91 @@ fn check_errors(
     let discriminator_len = account.discriminator.len();
     let mut wrong = data.clone();
     wrong[0] ^= 0xff;
-    // (what, instruction data, writable, accounts, account data, owned by the program, error)
-    let cases: Vec<(&str, Vec<u8>, bool, usize, Vec<u8>, bool, ProgramError)> = vec![
-        (
-            "no accounts",
-            full.clone(),
-            true,
-            0,
-            data.clone(),
-            true,
-            NOT_ENOUGH_KEYS,
-        ),
-        (
+    let case = |name, instruction: &[u8], writable, count, data: &[u8], error| ErrorCase {
+        name,
+        instruction: instruction.to_vec(),
+        writable,
+        count,
+        data: data.to_vec(),
+        error,
+    };
+    let short = &full[..7];
+    let cut = &data[..data.len() - instance.tail.len() - 1];
+    let cases = [
+        case("no accounts", &full, true, 0, &data, NOT_ENOUGH_KEYS),
+        case(
             "data shorter than a handler's discriminator",
-            full[..7].to_vec(),
+            short,
             true,
             2,
-            data.clone(),
-            true,
-            no_handler(&full[..7]),
+            &data,
+            no_handler(short),
         ),
-        (
+        case(
             "no handler's discriminator",
-            unknown.clone(),
+            &unknown,
             true,
             2,
-            data.clone(),
-            true,
+            &data,
             no_handler(&unknown),
         ),
-        (
-            "read-only account",
-            full.clone(),
-            false,
-            2,
-            data.clone(),
-            true,
-            CONSTRAINT_MUT,
-        ),
-        (
+        case("read-only account", &full, false, 2, &data, CONSTRAINT_MUT),
+        case(
             "read of another value",
-            handler_data("read", &other),
+            &handler_data("read", &other),
             true,
             2,
-            data.clone(),
-            true,
+            &data,
             ProgramError::InvalidArgument,
         ),
-        (
+        case(
             "read value too short",
-            handler_data("read", &other[1..]),
+            &handler_data("read", &other[1..]),
             true,
             2,
-            data.clone(),
-            true,
+            &data,
             DID_NOT_DESERIALIZE_ARGS,
         ),
-        (
+        case(
             "another discriminator",
-            full.clone(),
+            &full,
             true,
             2,
-            wrong,
-            true,
+            &wrong,
             DISCRIMINATOR_MISMATCH,
         ),
-        (
+        case(
             "data shorter than the discriminator",
-            full.clone(),
+            &full,
             true,
             2,
-            data[..discriminator_len - 1].to_vec(),
-            true,
+            &data[..discriminator_len - 1],
             DISCRIMINATOR_NOT_FOUND,
         ),
-        (
-            "record cut short",
-            full.clone(),
-            true,
-            2,
-            data[..data.len() - instance.tail.len() - 1].to_vec(),
-            true,
-            DID_NOT_DESERIALIZE,
-        ),
-        (
+        case("record cut short", &full, true, 2, cut, DID_NOT_DESERIALIZE),
+        // The same bytes, owned by another program.
+        case(
             "another program's account",
-            full.clone(),
+            &full,
             true,
             2,
-            data.clone(),
-            false,
+            &data,
             OWNED_BY_WRONG_PROGRAM,
         ),
     ];
-    for (what, ix, writable, count, account_data, owned, error) in cases {
-        let mut before = accounts(id, &account_data, count);
-        if !owned && let Some((_, account)) = before.first_mut() {
+    for case in cases {
+        let mut before = accounts(id, &case.data, case.count);
+        if case.error == OWNED_BY_WRONG_PROGRAM
+            && let Some((_, account)) = before.first_mut()
+        {
             account.owner = solana_pubkey::Pubkey::new_from_array([0x0E; 32]);
         }
         expect_error(
             &loaded.logged,
-            &instruction(id, &ix, writable, count),
+            &instruction(id, &case.instruction, case.writable, case.count),
             &before,
-            &error,
-            &format!("{label}, {what}"),
+            &case.error,
+            &format!("{label}, {}", case.name),
             &mut checked.failures,
         );
     }
