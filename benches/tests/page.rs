@@ -115,19 +115,19 @@ fn records(path: &Path, key: Option<&str>) -> Vec<Value> {
     list.as_array().unwrap().clone()
 }
 
-/// Every `make idl` run under `dir`: its folder's name and its records.
-fn idl_runs(dir: &Path) -> Vec<(String, usize)> {
-    let mut runs: Vec<(String, usize)> = fs::read_dir(dir)
+/// Every `make idl` run under `dir`: its folder's name, its records but
+/// the moves table's, and the moves table's (operation `move`).
+fn idl_runs(dir: &Path) -> Vec<(String, usize, usize)> {
+    let mut runs: Vec<(String, usize, usize)> = fs::read_dir(dir)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
         .filter(|entry| entry.path().join("results.json").is_file())
         .map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
-            (
-                name,
-                records(&entry.path().join("results.json"), None).len(),
-            )
+            let all = records(&entry.path().join("results.json"), None);
+            let moves = all.iter().filter(|r| r["operation"] == "move").count();
+            (name, all.len() - moves, moves)
         })
         .collect();
     runs.sort();
@@ -316,7 +316,8 @@ fn the_page_in_a_real_browser() {
     }
 
     // Each make idl run has its section, holding all its records.
-    for (program, count) in &runs {
+    // An Anchor IDL's run also has its moves table, holding every move.
+    for (program, count, moves) in &runs {
         let table = format!("#idl-{program}");
         let (shown_count, total, _) = shown(&tab, &table);
         assert_eq!(
@@ -324,6 +325,23 @@ fn the_page_in_a_real_browser() {
             (*count as u64, *count as u64),
             "{program}"
         );
+        let present = eval(
+            &tab,
+            &format!("!!document.querySelector('[data-moves=\"{program}\"]')"),
+        );
+        assert_eq!(
+            present,
+            *moves > 0,
+            "{program}: a moves table where it has moves"
+        );
+        if *moves > 0 {
+            let (shown_count, total, _) = shown(&tab, &format!("[data-moves=\"{program}\"]"));
+            assert_eq!(
+                (shown_count, total),
+                (*moves as u64, *moves as u64),
+                "{program}'s moves"
+            );
+        }
     }
 
     // The charts are drawn, with their values on the bars and points.
@@ -331,7 +349,7 @@ fn the_page_in_a_real_browser() {
         &tab,
         "[...document.querySelectorAll('.chart')].map(c => [c.dataset.chart, c.querySelectorAll('[data-value]').length])",
     );
-    let idl_charts: Vec<String> = runs.iter().map(|(p, _)| format!("idl-{p}")).collect();
+    let idl_charts: Vec<String> = runs.iter().map(|(p, ..)| format!("idl-{p}")).collect();
     let with_accounts: Vec<&String> = idl_charts
         .iter()
         .filter(|chart| {

@@ -480,14 +480,10 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     let mut plans = Vec::new();
     // An Anchor IDL's accounts also as the user's own program holds them.
     let anchor = matches!(program.dialect, Dialect::Anchor | Dialect::LegacyAnchor);
-    let formats: Vec<Format> = if anchor {
-        Format::ALL.into_iter().chain(Format::ANCHOR1).collect()
-    } else {
-        Format::ALL.to_vec()
-    };
     for (index, account) in program.accounts.iter().enumerate() {
         let Ok(account) = account else { continue };
-        for &format in &formats {
+        let own = render::anchor1::format_for(account).filter(|_| anchor);
+        for format in Format::ALL.into_iter().chain(own) {
             let skip = |reason: String| Plan::Skip {
                 account: account.name.clone(),
                 format,
@@ -594,24 +590,7 @@ pub fn write(
             read: planned.read.clone(),
             update: planned.update.clone(),
         };
-        if planned.format.framework() == "anchor1" {
-            let id = crate::measure::program_id(&planned.name).to_string();
-            match guard::caught(|| render::anchor1::program(&target, planned.format, &id)) {
-                Ok(lib) => {
-                    write_anchor1_crate(root, &dir, planned, &lib)?;
-                    anchor1_wanted.push(planned.name.clone());
-                }
-                Err(reason) => {
-                    *plan = Plan::Skip {
-                        account: planned.account.clone(),
-                        format: planned.format,
-                        reason,
-                    };
-                }
-            }
-            continue;
-        }
-        let lib = match guard::caught(|| render::program(&target, planned.format)) {
+        let lib = match guard::caught(|| source(&target, planned)) {
             Ok(lib) => lib,
             Err(reason) => {
                 *plan = Plan::Skip {
@@ -622,6 +601,11 @@ pub fn write(
                 continue;
             }
         };
+        if planned.format.framework() == "anchor1" {
+            write_anchor1_crate(root, &dir, planned, &lib)?;
+            anchor1_wanted.push(planned.name.clone());
+            continue;
+        }
         write_crate(
             &dir,
             &planned.name,
@@ -656,6 +640,17 @@ pub fn write(
     remove_unplanned(&programs, &wanted)?;
     remove_unplanned(&dir.join(ANCHOR1).join("programs"), &anchor1_wanted)?;
     Ok(dir)
+}
+
+/// The `src/lib.rs` of `planned` (`target` its account): a pinocchio
+/// format's, or an Anchor 1.x program's at the key the harness loads it at.
+pub fn source(target: &Target, planned: &Planned) -> String {
+    if planned.format.framework() == "anchor1" {
+        let id = crate::measure::program_id(&planned.name).to_string();
+        render::anchor1::program(target, planned.format, &id)
+    } else {
+        render::program(target, planned.format)
+    }
 }
 
 /// A crate from an earlier run that is not planned now would stay a

@@ -15,7 +15,7 @@ use idl::{
     input::{self, Assumptions},
     measure,
     model::{self, Ty},
-    render::{self, Target, arguments, events},
+    render::{Target, arguments, events},
     value::{self, Fill, Instances, Lengths},
 };
 use proptest::{
@@ -343,7 +343,7 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
                     read: planned.read.clone(),
                     update: planned.update.clone(),
                 };
-                declares_each_once(&render::program(&target, planned.format))?;
+                declares_each_once(&generate::source(&target, &planned))?;
             }
             Plan::Skip {
                 reason, account, ..
@@ -385,14 +385,26 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
 fn declares_each_once(source: &str) -> Result<(), TestCaseError> {
     let file =
         syn::parse_file(source).map_err(|e| TestCaseError::fail(format!("{e}:\n{source}")))?;
+    items_declared_once(&file.items, source)
+}
+
+/// Each module's items (an Anchor program's types are in `mod state`),
+/// each name once in its module.
+fn items_declared_once(items: &[syn::Item], source: &str) -> Result<(), TestCaseError> {
     let mut seen = BTreeSet::new();
-    for item in &file.items {
+    for item in items {
         let name = match item {
             syn::Item::Struct(s) => s.ident.to_string(),
             syn::Item::Enum(e) => e.ident.to_string(),
             syn::Item::Fn(f) => f.sig.ident.to_string(),
             syn::Item::Const(c) if c.ident != "_" => c.ident.to_string(),
             syn::Item::Static(s) => s.ident.to_string(),
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    items_declared_once(inner, source)?;
+                }
+                m.ident.to_string()
+            }
             _ => continue,
         };
         prop_assert!(

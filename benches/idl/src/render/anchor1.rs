@@ -32,6 +32,17 @@ pub const ANCHOR_LANG: &str = "1.2.2";
 /// (the stack frame is 4 KiB).
 const BOX_ABOVE: usize = 1024;
 
+/// The Anchor 1.x path a program takes for `account`, as its IDL says:
+/// `Account<T>` for a borsh account, `AccountLoader<T>` for a zero-copy
+/// one (none for a Codama layout).
+pub fn format_for(account: &Account) -> Option<Format> {
+    match account.kind {
+        Kind::Borsh => Some(Format::Anchor1Account),
+        Kind::ZeroCopy { .. } => Some(Format::Anchor1AccountLoader),
+        Kind::Codama => None,
+    }
+}
+
 /// Whether an Anchor 1.x program of `format` can hold `account`, or why not.
 pub fn fits(format: Format, account: &Account) -> Result<(), String> {
     if account.kind == Kind::Codama {

@@ -199,6 +199,7 @@ const IDL = {
   columns: [
     { key: "site", label: "site" },
     { key: "name", label: "name" },
+    { key: "framework", label: "framework" },
     { key: "format", label: "format" },
     { key: "crate", label: "crate" },
     { key: "operation", label: "operation" },
@@ -504,14 +505,52 @@ for (const root of document.querySelectorAll(".table[data-source]")) {
     table(root, DATA.records, FAMILIES);
   } else {
     const run = DATA.idl.find(r => "idl:" + r.program === source);
-    table(root, run ? run.records : [], IDL);
+    table(root, run ? run.records.filter(r => r.operation !== "move") : [], IDL);
+    if (run) movesTable(root.parentElement, run);
     if (run) idlChart(root.parentElement, run);
   }
 }
 
+// A `make idl` run's moves table (an Anchor IDL's): per account type, the
+// path the program runs today, then each measured alternative, cheapest first.
+const MOVES = {
+  columns: [
+    { key: "name", label: "account" },
+    { key: "path", label: "path" },
+    { key: "framework", label: "framework" },
+    { key: "cus", label: "full", numeric: true },
+    { key: "read_cus", label: "read", numeric: true },
+    { key: "update_cus", label: "update", numeric: true },
+    { key: "change", label: "change (full)", numeric: true },
+    { key: "account_bytes", label: "bytes", numeric: true },
+    { key: "rent_lamports", label: "rent (lamports)", numeric: true },
+    { key: "reordered", label: "reordered, no padding" },
+  ],
+  filters: [{ key: "name", label: "account" }, { key: "framework", label: "framework" }],
+  compare: "path",
+  match: ["name"],
+  derive: r => ({
+    path: r.format + (r.move.rank === 0 ? " (today)" : ""),
+    read_cus: r.move.read_cus,
+    update_cus: r.move.update_cus,
+    change: r.move.rank === 0 ? "today" : r.move.change_cus,
+    rent_lamports: r.move.rent_lamports,
+    reordered: r.move.reordered_bytes === undefined ? ""
+      : r.move.reordered_bytes + " bytes, " + r.move.reordered_rent_saved + " lamports less rent",
+  }),
+};
+
+function movesTable(container, run) {
+  const moves = run.records.filter(r => r.operation === "move");
+  if (!moves.length) return;
+  const root = el("div", { class: "table", "data-moves": run.program });
+  container.append(el("h3", {}, run.program + ": what each move would save"), root);
+  table(root, moves, MOVES);
+}
+
 // A `make idl` run's accounts by format, one operation at a time.
 function idlChart(container, run) {
-  const rows = run.records.filter(r => r.site === "account" && typeof r.cus === "number"
+  const rows = run.records.filter(r => r.site === "account" && r.operation !== "move" && typeof r.cus === "number"
     && (r.instance === "full" || r.instance === "data"));
   if (!rows.length) return;
   const holder = el("div", { class: "charts" });

@@ -8,6 +8,8 @@ use std::{collections::BTreeMap, fmt::Write as _};
 use benches::report::Provenance;
 use serde::Serialize;
 
+pub mod moves;
+
 use crate::{
     generate::Plan,
     generate::Skipped,
@@ -69,6 +71,29 @@ struct Record<'a> {
     /// Whether the row runs alike with mainnet's runtime features: `null`
     /// until `make litesvm IDL_RUN=<this run>` replays it and says.
     mainnet_ok: Option<bool>,
+    /// A row of the moves table (operation `move`): a path the account
+    /// could take, against the one it takes today.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    move_of: Option<MoveMark>,
+}
+
+/// What a `move` record adds: today's path, the change of `full`'s CUs
+/// against it, and the account's rent-exempt minimum.
+#[derive(Serialize)]
+struct MoveMark {
+    today: &'static str,
+    /// 0 for today's path, then 1, 2, ... cheapest first.
+    rank: usize,
+    change_cus: Option<i64>,
+    read_cus: Option<u64>,
+    update_cus: Option<u64>,
+    rent_lamports: u64,
+    /// The same fields reordered with no padding (today's row only, where
+    /// the layout has padding): its bytes and the rent it saves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reordered_bytes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reordered_rent_saved: Option<u64>,
 }
 
 fn kind_name(account: &Account) -> &'static str {
@@ -117,6 +142,30 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused], skipped: &[Ski
         outcome: format!("not measured: {}", s.reason),
         ..record(s.site, &s.name, s.format)
     }));
+    let all_moves = moves::of(program, rows);
+    for m in &all_moves {
+        for (rank, path) in m.paths.iter().enumerate() {
+            let reorder = m.reorder.as_ref().filter(|_| rank == 0);
+            records.push(Record {
+                operation: "move",
+                instance: m.instance,
+                account_bytes: Some(path.bytes),
+                cus: path.cus[0],
+                outcome: "move".into(),
+                move_of: Some(MoveMark {
+                    today: m.today.name(),
+                    rank,
+                    change_cus: path.change,
+                    read_cus: path.cus[1],
+                    update_cus: path.cus[2],
+                    rent_lamports: path.rent,
+                    reordered_bytes: reorder.map(|r| r.bytes),
+                    reordered_rent_saved: reorder.map(|r| r.rent_saved),
+                }),
+                ..record(Site::Account, &m.account, path.format)
+            });
+        }
+    }
     let unsupported = program
         .instructions
         .iter()
@@ -190,6 +239,7 @@ fn base<'a>(program: &'a Program, site: Site, name: &'a str, format: Format) -> 
         outcome: String::new(),
         row: None,
         mainnet_ok: None,
+        move_of: None,
     }
 }
 
@@ -337,6 +387,7 @@ pub fn summary(
             }
         }
     }
+    out.push_str(&moves::section(&moves::of(program, rows)));
     site_section(&mut out, program, Site::Instruction, rows, refused, skipped);
     site_section(&mut out, program, Site::Event, rows, refused, skipped);
     let tally: Vec<String> = hostile.iter().map(|(k, v)| format!("{k} {v}")).collect();

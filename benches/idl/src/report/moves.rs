@@ -1,0 +1,225 @@
+//! What each move would save: per account type of an Anchor IDL, the path
+//! the program runs today (as its IDL says: `Account<T>` for a borsh
+//! account, `AccountLoader<T>` for a zero-copy one, in Anchor 1.x), then
+//! every measured alternative on the same data, cheapest `full` first,
+//! with its CUs, the change against today, and the account's bytes and
+//! rent-exempt lamports; and for a zero-copy record with padding, the same
+//! fields ordered with none and the rent that saves. Built from the run's
+//! rows only: every figure is a measured case's, or a layout's.
+
+use std::fmt::Write as _;
+
+use crate::{
+    input::Dialect,
+    layout::{struct_layout, zero_copy},
+    measure::{Measured, Row},
+    model::{Account, Kind, Program, Site, Struct},
+    render::Format,
+};
+
+/// The operations a path is measured on, in the table's order.
+pub const OPERATIONS: [&str; 3] = ["full", "read", "update"];
+
+/// One path an account can take, measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Path {
+    pub format: Format,
+    /// CUs of `full`, `read`, `update` (`None`: not measured, or could not
+    /// run).
+    pub cus: [Option<u64>; 3],
+    /// `full`'s CUs minus today's (negative: a saving).
+    pub change: Option<i64>,
+    pub bytes: usize,
+    pub rent: u64,
+}
+
+/// The same top-level fields ordered by alignment, largest first: a
+/// zero-copy layout with no padding between them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reorder {
+    /// The fields in their new order.
+    pub fields: Vec<String>,
+    /// The account's bytes now and reordered (discriminator included).
+    pub bytes_now: usize,
+    pub bytes: usize,
+    /// Rent-exempt lamports saved.
+    pub rent_saved: u64,
+}
+
+/// One account type's moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moves {
+    pub account: String,
+    /// The path the IDL says the program runs.
+    pub today: Format,
+    /// The instance the CUs are of (`data` where given, else `full`).
+    pub instance: &'static str,
+    /// Today's path first, then the alternatives, cheapest `full` first.
+    pub paths: Vec<Path>,
+    pub reorder: Option<Reorder>,
+}
+
+/// The rent-exempt minimum of an account of `len` data bytes, at the
+/// runtime's default rent (solana-rent's `Rent::default()`).
+pub fn rent(len: usize) -> u64 {
+    solana_rent::Rent::default().minimum_balance(len)
+}
+
+/// Every account type's moves in `program` (an Anchor IDL's only: another
+/// has no path of its own to move from).
+pub fn of(program: &Program, rows: &[Row]) -> Vec<Moves> {
+    if !matches!(program.dialect, Dialect::Anchor | Dialect::LegacyAnchor) {
+        return Vec::new();
+    }
+    let mut all = Vec::new();
+    for account in program.accounts.iter().flatten() {
+        let Some(today) = crate::render::anchor1::format_for(account) else {
+            continue;
+        };
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.site == Site::Account && r.name == account.name)
+            .collect();
+        let instance = if mine.iter().any(|r| r.instance == "data") {
+            "data"
+        } else {
+            "full"
+        };
+        let mut formats: Vec<Format> = Vec::new();
+        for row in &mine {
+            if row.instance == instance && !formats.contains(&row.format) {
+                formats.push(row.format);
+            }
+        }
+        let path = |format: Format| {
+            let cus = OPERATIONS.map(|op| {
+                mine.iter()
+                    .find(|r| r.format == format && r.instance == instance && r.operation == op)
+                    .and_then(|r| match r.outcome {
+                        Measured::Ran { cus, .. } => Some(cus),
+                        Measured::CannotRun(_) => None,
+                    })
+            });
+            let bytes = mine
+                .iter()
+                .find(|r| r.format == format && r.instance == instance)
+                .map_or(0, |r| r.account_bytes);
+            Path {
+                format,
+                cus,
+                change: None,
+                bytes,
+                rent: rent(bytes),
+            }
+        };
+        let mut paths: Vec<Path> = formats.into_iter().map(path).collect();
+        let today_full = paths
+            .iter()
+            .find(|p| p.format == today)
+            .and_then(|p| p.cus[0]);
+        for p in &mut paths {
+            p.change = p.cus[0]
+                .zip(today_full)
+                .map(|(cus, today)| cus as i64 - today as i64);
+        }
+        // Today's first, then the rest cheapest `full` first (a path that
+        // could not run `full` last).
+        paths.sort_by_key(|p| (p.format != today, p.cus[0].unwrap_or(u64::MAX)));
+        if paths.is_empty() {
+            continue;
+        }
+        all.push(Moves {
+            account: account.name.clone(),
+            today,
+            instance,
+            paths,
+            reorder: reorder(account),
+        });
+    }
+    all
+}
+
+/// For a zero-copy (not packed) record with padding between or after its
+/// top-level fields: the same fields ordered by alignment, largest first
+/// (nested structs keep their own layout), where that is smaller.
+pub fn reorder(account: &Account) -> Option<Reorder> {
+    let Kind::ZeroCopy { packed: false } = account.kind else {
+        return None;
+    };
+    let record = &account.record;
+    let now = struct_layout(record, false).ok()?.layout.size;
+    let mut fields = record.fields.clone();
+    let align = |f: &crate::model::Field| zero_copy(&f.ty, record.packed).map_or(1, |l| l.align);
+    fields.sort_by_key(|f| std::cmp::Reverse(align(f)));
+    let reordered = Struct {
+        fields,
+        ..record.clone()
+    };
+    let size = struct_layout(&reordered, false).ok()?.layout.size;
+    if size >= now {
+        return None;
+    }
+    let header = account.discriminator.len();
+    Some(Reorder {
+        fields: reordered.fields.iter().map(|f| f.name.clone()).collect(),
+        bytes_now: header + now,
+        bytes: header + size,
+        rent_saved: rent(header + now) - rent(header + size),
+    })
+}
+
+/// The section of `summary.md`.
+pub fn section(moves: &[Moves]) -> String {
+    let mut out = String::new();
+    if moves.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "\n## What each move would save\n\nPer account type: the path your program runs today as its IDL says \
+         (Anchor {}: `anchor1_account` is `Account<T>`, `anchor1_account_loader` is `AccountLoader<T>`), \
+         then every path measured on the same data, cheapest `full` first. `change` is `full`'s CUs minus \
+         today's. Rent is the rent-exempt minimum of the account's bytes. The pinocchio formats are what a \
+         rewrite of that account's handling would pay (docs/idl.md).",
+        crate::render::anchor1::ANCHOR_LANG
+    );
+    for m in moves {
+        let _ = writeln!(
+            out,
+            "\n### {} (today: `{}`, the `{}` instance)\n\n| path | full | read | update | change | bytes | rent (lamports) |\n|---|---:|---:|---:|---:|---:|---:|",
+            m.account,
+            m.today.name(),
+            m.instance
+        );
+        for p in &m.paths {
+            let cell = |c: Option<u64>| c.map_or("-".into(), |c| c.to_string());
+            let change = match (p.format == m.today, p.change) {
+                (true, _) => "today".to_string(),
+                (false, Some(change)) => format!("{change:+}"),
+                (false, None) => "-".into(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {change} | {} | {} |",
+                p.format.name(),
+                cell(p.cus[0]),
+                cell(p.cus[1]),
+                cell(p.cus[2]),
+                p.bytes,
+                p.rent
+            );
+        }
+        if let Some(r) = &m.reorder {
+            let _ = writeln!(
+                out,
+                "\nReordered by alignment (largest first: {}), the record has no padding between its fields: \
+                 {} bytes instead of {}, {} lamports less rent.",
+                r.fields.join(", "),
+                r.bytes,
+                r.bytes_now,
+                r.rent_saved
+            );
+        }
+    }
+    out
+}
