@@ -1,0 +1,181 @@
+//! `make idl`'s Anchor 1.x programs are the hand-written ones' equals: the
+//! token family's record as an IDL (`token.json` zero-copy,
+//! `token_borsh.json` borsh), rendered as Anchor 1.x programs, costs what
+//! `programs/anchor1/token/account_loader` and `.../account` cost in this
+//! tree's `make bench`, within [`TOLERANCE`]. The programs differ in what
+//! their handlers do, and only there:
+//! - the hand-written `full` and `read_owner` check the owner with
+//!   `has_one` (a 32-byte compare with account [1]'s key; `AccountLoader<T>`
+//!   loads the record for it), the generated ones do not;
+//! - the hand-written `full` and `update_amount` set two fields (`state`
+//!   and `amount`), the generated ones one (`delegated_amount`);
+//! - the generated `read` compares a pubkey with its argument, which Anchor
+//!   decodes (32 bytes).
+//!
+//! Everything else (the entrypoint, the instruction-name log, the account
+//! checks, borsh's decode and encode of the whole record) is the same
+//! code, so the two stay within a few percent; a generator that paid for
+//! something the hand-written programs do not would leave the band.
+//!
+//! It also holds the moves table's arithmetic, and a zero-copy record with
+//! padding reordered.
+
+mod support;
+
+use benches::{Workspace, bench};
+use idl::{
+    measure::Measured,
+    model::{Account, Field, Kind, Struct, Ty},
+    render::Format,
+    report::moves,
+    run::Options,
+};
+
+/// How far a generated program's CUs may be from the hand-written one's.
+const TOLERANCE: f64 = 0.12;
+
+/// The generated row's CUs: `format`, `operation`, the `full` instance.
+fn generated(run: &idl::run::Run, format: Format, operation: &str) -> u64 {
+    let row = run
+        .rows
+        .iter()
+        .find(|r| r.format == format && r.operation == operation && r.instance == "full")
+        .unwrap_or_else(|| panic!("no {} {operation} row", format.name()));
+    match row.outcome {
+        Measured::Ran { cus, .. } => cus,
+        Measured::CannotRun(ref why) => panic!("{} {operation}: {why}", format.name()),
+    }
+}
+
+#[test]
+fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
+    let workspace = Workspace::current();
+    let bench = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let results = bench.results_json();
+    let records = benches::report::docs::records(&results);
+    let mut out_of_band = Vec::new();
+    for (file, format, hand) in [
+        (
+            "token.json",
+            Format::Anchor1AccountLoader,
+            "anchor1/token/account_loader",
+        ),
+        (
+            "token_borsh.json",
+            Format::Anchor1Account,
+            "anchor1/token/account",
+        ),
+    ] {
+        let run = support::run_idl(file, &Options::default());
+        for (operation, hand_operation) in [
+            ("full", "full"),
+            ("read", "read_owner"),
+            ("update", "update_amount"),
+        ] {
+            let ours = generated(&run, format, operation);
+            let row = format!("{hand}::{hand_operation}");
+            let theirs = records
+                .get(&row)
+                .and_then(|r| r["cus"].as_u64())
+                .unwrap_or_else(|| panic!("make bench has no row {row}"));
+            let off = (ours as f64 - theirs as f64).abs() / theirs as f64;
+            if off > TOLERANCE {
+                out_of_band.push(format!(
+                    "{file} {} {operation}: {ours} CUs, {row} {theirs} ({:.1}% apart)",
+                    format.name(),
+                    off * 100.0
+                ));
+            }
+        }
+    }
+    assert!(out_of_band.is_empty(), "{}", out_of_band.join("\n"));
+}
+
+#[test]
+fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
+    let run = support::run_idl("token.json", &Options::default());
+    let all = moves::of(&run.program, &run.rows);
+    let [token] = &all[..] else {
+        panic!("one account, one table: {all:?}")
+    };
+    assert_eq!(token.today, Format::Anchor1AccountLoader);
+    assert_eq!(token.paths[0].format, token.today);
+    let today = generated(&run, token.today, "full");
+    assert_eq!(token.paths[0].cus[0], Some(today));
+    let mut last = 0;
+    for path in &token.paths[1..] {
+        let full = generated(&run, path.format, "full");
+        assert_eq!(path.cus[0], Some(full), "{}", path.format.name());
+        assert_eq!(path.change, Some(full as i64 - today as i64));
+        assert!(full >= last, "cheapest first: {:?}", token.paths);
+        last = full;
+        assert_eq!(path.bytes, 168);
+        // The rent-exempt minimum: (128 + bytes) x 3,480 lamports a
+        // byte-year x 2 years (solana-rent's defaults).
+        assert_eq!(path.rent, (128 + 168) * 3480 * 2);
+    }
+    // Every pinocchio format that runs the account is an alternative.
+    for format in [Format::Bytemuck, Format::Zerocopy, Format::Walk] {
+        assert!(token.paths.iter().any(|p| p.format == format), "{format:?}");
+    }
+    // The token record's padding is explicit (`_padding: [u8; 7]`): none
+    // to remove.
+    assert_eq!(token.reorder, None);
+    let summary = &run.summary;
+    assert!(
+        summary.contains("## What each move would save"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(&format!(
+            "| anchor1_account_loader | {today} | {} | {} | today | 168 | {} |",
+            generated(&run, token.today, "read"),
+            generated(&run, token.today, "update"),
+            (128 + 168) * 3480 * 2
+        )),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_zero_copy_record_with_padding_is_reordered_and_saves_its_rent() {
+    let field = |name: &str, ty: Ty| Field {
+        name: name.into(),
+        ty,
+    };
+    let int = |bytes| Ty::Int {
+        bytes,
+        signed: false,
+    };
+    // u8, u64, u16, u32: 1 + 7 (pad) + 8 + 2 + 2 (pad) + 4 = 24 bytes;
+    // ordered u64, u32, u16, u8 it is 15, padded to 16.
+    let record = Struct {
+        name: "Padded".into(),
+        ident: "Padded".into(),
+        fields: vec![
+            field("flag", int(1)),
+            field("amount", int(8)),
+            field("count", int(2)),
+            field("slot", int(4)),
+        ],
+        packed: false,
+    };
+    let account = Account {
+        name: "Padded".into(),
+        ident: "padded".into(),
+        discriminator: vec![9; 8],
+        kind: Kind::ZeroCopy { packed: false },
+        assumed: false,
+        record,
+    };
+    let reorder = moves::reorder(&account).expect("the layout has padding");
+    assert_eq!(reorder.fields, ["amount", "slot", "count", "flag"]);
+    assert_eq!((reorder.bytes_now, reorder.bytes), (8 + 24, 8 + 16));
+    assert_eq!(reorder.rent_saved, 8 * 3480 * 2);
+    // Packed, or already in order: nothing to save.
+    let packed = Account {
+        kind: Kind::ZeroCopy { packed: true },
+        ..account.clone()
+    };
+    assert_eq!(moves::reorder(&packed), None);
+}
