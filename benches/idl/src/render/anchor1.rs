@@ -101,7 +101,6 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
     );
     let loader = matches!(account.kind, Kind::ZeroCopy { .. });
     let handlers = handlers(target, loader);
-    let (read_accounts, write_accounts) = accounts_names(record);
     let file = quote! {
         #![doc = #doc]
         extern crate alloc;
@@ -129,13 +128,13 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
 
         /// `read`'s account: the record, read-only.
         #[derive(Accounts)]
-        pub struct #read_accounts<'info> {
+        pub struct ReadRecord<'info> {
             pub record: #wrapper,
         }
 
         /// `full`'s and `update`'s account: the record, written.
         #[derive(Accounts)]
-        pub struct #write_accounts<'info> {
+        pub struct WriteRecord<'info> {
             #[account(mut)]
             pub record: #wrapper,
         }
@@ -143,35 +142,11 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
     unparse(file)
 }
 
-/// The names of the two `Accounts` structs, clear of the IDL's types.
-fn accounts_names(record: &Struct) -> (proc_macro2::Ident, proc_macro2::Ident) {
-    let root = Ty::Struct(record.clone());
-    let mut types = BTreeMap::new();
-    reachable(&root, &mut types);
-    let taken: Vec<String> = types
-        .values()
-        .map(|ty| match ty {
-            Ty::Struct(s) => ident(&s.ident, true).to_string(),
-            Ty::Enum(e) => ident(&e.ident, true).to_string(),
-            _ => String::new(),
-        })
-        .collect();
-    let free = |base: &str| {
-        let mut name = base.to_string();
-        while taken.contains(&name) {
-            name.push('_');
-        }
-        format_ident!("{name}")
-    };
-    (free("ReadRecord"), free("WriteRecord"))
-}
-
 /// The three handlers: `full` adds one to the `update` field, `read`
 /// compares the `read` field's bytes with its argument, `update` stores its
 /// argument in the `update` field.
 fn handlers(target: &Target, loader: bool) -> TokenStream {
     let record = &target.account.record;
-    let (read_accounts, write_accounts) = accounts_names(record);
     let (load, load_mut) = if loader {
         (
             quote!(let record = ctx.accounts.record.load()?;),
@@ -209,7 +184,7 @@ fn handlers(target: &Target, loader: bool) -> TokenStream {
             };
             let full = quote! {
                 /// Load the record, add one to the `update` field.
-                pub fn full(ctx: Context<#write_accounts>) -> Result<()> {
+                pub fn full(ctx: Context<WriteRecord>) -> Result<()> {
                     #load_mut
                     #bump
                     Ok(())
@@ -217,7 +192,7 @@ fn handlers(target: &Target, loader: bool) -> TokenStream {
             };
             let update = quote! {
                 /// Store `value` in the `update` field, keeping every other one.
-                pub fn update(ctx: Context<#write_accounts>, value: #int) -> Result<()> {
+                pub fn update(ctx: Context<WriteRecord>, value: #int) -> Result<()> {
                     #load_mut
                     #store
                     Ok(())
@@ -230,7 +205,7 @@ fn handlers(target: &Target, loader: bool) -> TokenStream {
         None => (
             quote! {
                 /// Load the record; nothing to change.
-                pub fn full(ctx: Context<#write_accounts>) -> Result<()> {
+                pub fn full(ctx: Context<WriteRecord>) -> Result<()> {
                     #load_mut
                     let _ = &mut *record;
                     Ok(())
@@ -243,7 +218,7 @@ fn handlers(target: &Target, loader: bool) -> TokenStream {
         #full
 
         /// Succeed if the `read` field's bytes are `value`.
-        pub fn read(ctx: Context<#read_accounts>, value: [u8; #read_len]) -> Result<()> {
+        pub fn read(ctx: Context<ReadRecord>, value: [u8; #read_len]) -> Result<()> {
             #load
             if #read_bytes == value {
                 Ok(())
