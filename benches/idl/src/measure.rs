@@ -348,16 +348,42 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
     let mut checked = Checked::default();
     let id = program_id(&planned.name);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
-    let logged = &loaded.logged;
+    run_cases(&loaded, planned, account, instances, dispatch, &mut checked);
+    if let Some(first) = instances.first() {
+        let subject = Subject {
+            logged: &loaded.logged,
+            id,
+            planned,
+            account,
+            label: &label,
+        };
+        check_errors(&subject, first, &mut checked);
+        check_hostile(&subject, first, &mut checked);
+    }
+    checked
+}
+
+/// Every operation on every instance, each result held against the
+/// oracle's bytes before its CUs are kept as a row.
+pub(crate) fn run_cases(
+    loaded: &Loaded,
+    planned: &Planned,
+    account: &Account,
+    instances: &[Instance],
+    encode: Encode,
+    checked: &mut Checked,
+) {
+    let label = format!("{} {}", account.name, planned.format.name());
+    let id = program_id(&planned.name);
     for instance in instances {
         let data = instance.data(account, &instance.record);
         let name = instance.name;
-        for call in calls(planned, account, &instance.record) {
+        for call in calls(planned, account, &instance.record, encode) {
             let case = format!("{label}, {} on the `{name}` instance", call.operation);
             let expected = instance.data(account, &call.after);
             let instruction = instruction(id, &call.data, true, 2);
             let before = accounts(id, &data, 2);
-            let (result, outcome) = logged.run_instruction(&instruction, &before);
+            let (result, outcome) = loaded.logged.run_instruction(&instruction, &before);
             let mut called = None;
             let measured = match outcome {
                 RunOutcome::Success => {
@@ -400,26 +426,27 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
             });
         }
     }
-    if let Some(first) = instances.first() {
-        let subject = Subject {
-            logged,
-            id,
-            planned,
-            account,
-            label: &label,
-        };
-        check_errors(&subject, first, &mut checked);
-        check_hostile(&subject, first, &mut checked);
-    }
-    checked
+}
+
+/// An operation's instruction data from its name and argument: common's
+/// dispatch (`[op, type, value]`) or an Anchor handler's.
+pub(crate) type Encode = fn(&Planned, &'static str, &[u8]) -> Vec<u8>;
+
+/// common's dispatch: the operation's byte, the account type's, the value.
+fn dispatch(planned: &Planned, operation: &'static str, argument: &[u8]) -> Vec<u8> {
+    let op = match operation {
+        "full" => 0,
+        "read" => 1,
+        _ => 2,
+    };
+    [&[op, planned.index][..], argument].concat()
 }
 
 /// The three operations on `record`: `full` and `update` leave the update
 /// field one higher; `read` asks for the read field's value.
-fn calls(planned: &Planned, account: &Account, record: &Value) -> Vec<Call> {
+fn calls(planned: &Planned, account: &Account, record: &Value, encode: Encode) -> Vec<Call> {
     let read_ty = value::ty_at(&account.record, &planned.read);
     let read = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
-    let index = planned.index;
     let mut calls = Vec::new();
     let updated = planned.update.as_ref().map(|path| {
         let ty = value::ty_at(&account.record, path);
@@ -431,20 +458,20 @@ fn calls(planned: &Planned, account: &Account, record: &Value) -> Vec<Call> {
     });
     calls.push(Call {
         operation: "full",
-        data: vec![0, index],
+        data: encode(planned, "full", &[]),
         after: updated
             .as_ref()
             .map_or(record.clone(), |(_, after)| after.clone()),
     });
     calls.push(Call {
         operation: "read",
-        data: [&[1, index][..], &read].concat(),
+        data: encode(planned, "read", &read),
         after: record.clone(),
     });
     if let Some((bytes, after)) = updated {
         calls.push(Call {
             operation: "update",
-            data: [&[2, index][..], &bytes].concat(),
+            data: encode(planned, "update", &bytes),
             after,
         });
     }
@@ -645,7 +672,7 @@ fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) 
     } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
-    let calls = calls(planned, account, record);
+    let calls = calls(planned, account, record, dispatch);
     // Each operation on the same account data, damaged.
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()

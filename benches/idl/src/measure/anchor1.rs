@@ -18,23 +18,10 @@ use benches::vm::Outcome as RunOutcome;
 use solana_program_error::ProgramError;
 
 use super::{
-    Called, Checked, ErrorCase, Instance, Loaded, Row, accounts, cannot_run, expect_error,
-    first_difference, hostile_inputs, instruction, program_id,
+    Checked, ErrorCase, Instance, Loaded, accounts, calls, expect_error, hostile_inputs,
+    instruction, program_id, run_cases,
 };
-use crate::{
-    generate::Planned,
-    model::{Account, Site},
-    render::Format,
-    value::{self, Value},
-};
-
-/// One handler's call: its name, its instruction data (the handler's
-/// discriminator and its argument) and the record it leaves.
-struct Call {
-    operation: &'static str,
-    data: Vec<u8>,
-    after: Value,
-}
+use crate::{generate::Planned, model::Account, render::Format, value};
 
 /// Anchor's instruction data for `handler` with `argument` (borsh's bytes
 /// of a `uN` or a `[u8; N]` are the value's bytes).
@@ -42,42 +29,9 @@ fn handler_data(handler: &str, argument: &[u8]) -> Vec<u8> {
     [&discriminator("global", handler)[..], argument].concat()
 }
 
-/// `full`, `read` and (where the record has an integer) `update` on
-/// `record`, as the pinocchio programs' operations: the same fields, the
-/// same records left.
-fn calls(planned: &Planned, account: &Account, record: &Value) -> Vec<Call> {
-    let read_ty = value::ty_at(&account.record, &planned.read);
-    let read = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
-    let updated = planned.update.as_ref().map(|path| {
-        let ty = value::ty_at(&account.record, path);
-        let new = value::updated(value::value_at(record, path), ty);
-        (
-            value::scalar_bytes(&new, ty),
-            value::with_path(record, path, new),
-        )
-    });
-    let mut calls = vec![
-        Call {
-            operation: "full",
-            data: handler_data("full", &[]),
-            after: updated
-                .as_ref()
-                .map_or(record.clone(), |(_, after)| after.clone()),
-        },
-        Call {
-            operation: "read",
-            data: handler_data("read", &read),
-            after: record.clone(),
-        },
-    ];
-    if let Some((bytes, after)) = updated {
-        calls.push(Call {
-            operation: "update",
-            data: handler_data("update", &bytes),
-            after,
-        });
-    }
-    calls
+/// The same operations as Anchor handlers of the same names.
+fn handlers(_: &Planned, operation: &'static str, argument: &[u8]) -> Vec<u8> {
+    handler_data(operation, argument)
 }
 
 /// Runs every case of the Anchor 1.x program `planned` (its `.so` is
@@ -87,60 +41,7 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
     let mut checked = Checked::default();
     let id = program_id(&planned.name);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
-    let logged = &loaded.logged;
-    for instance in instances {
-        let data = instance.data(account, &instance.record);
-        for call in calls(planned, account, &instance.record) {
-            let case = format!(
-                "{label}, {} on the `{}` instance",
-                call.operation, instance.name
-            );
-            let expected = instance.data(account, &call.after);
-            let instruction = instruction(id, &call.data, true, 2);
-            let before = accounts(id, &data, 2);
-            let (result, outcome) = logged.run_instruction(&instruction, &before);
-            let mut called = None;
-            let measured = match outcome {
-                RunOutcome::Success => {
-                    let after = &result.resulting_accounts[0].1.data;
-                    if *after != expected {
-                        checked
-                            .failures
-                            .push(format!("{case}: {}", first_difference(after, &expected)));
-                        continue;
-                    }
-                    called = Some(Called::new(&instruction, &before, Some(&expected)));
-                    loaded.ran(
-                        &instruction,
-                        &before,
-                        result.compute_units_consumed,
-                        &case,
-                        &mut checked.failures,
-                    )
-                }
-                other => match cannot_run(other) {
-                    Some(measured) => measured,
-                    None => {
-                        checked.failures.push(format!(
-                            "{case}: a valid record refused ({:?})",
-                            result.program_result
-                        ));
-                        continue;
-                    }
-                },
-            };
-            checked.rows.push(Row {
-                site: Site::Account,
-                name: account.name.clone(),
-                format: planned.format,
-                operation: call.operation,
-                instance: instance.name,
-                account_bytes: data.len(),
-                outcome: measured,
-                called,
-            });
-        }
-    }
+    run_cases(&loaded, planned, account, instances, handlers, &mut checked);
     if let Some(first) = instances.first() {
         check_errors(&loaded, planned, account, first, &label, &mut checked);
         check_hostile(&loaded, planned, account, first, &label, &mut checked);
@@ -272,7 +173,7 @@ fn check_hostile(
 ) {
     let id = program_id(&planned.name);
     let data = instance.data(account, &instance.record);
-    let calls = calls(planned, account, &instance.record);
+    let calls = calls(planned, account, &instance.record, handlers);
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()
         .map(|c| (c.operation, data.as_slice()))
