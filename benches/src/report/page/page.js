@@ -223,6 +223,35 @@ const IDL = {
   }),
 };
 
+// A `make idl` run's moves table (an Anchor IDL's): per account type, the
+// path the program runs today, then each measured alternative, cheapest first.
+const MOVES = {
+  columns: [
+    { key: "name", label: "account" },
+    { key: "path", label: "path" },
+    { key: "framework", label: "framework" },
+    { key: "cus", label: "full", numeric: true },
+    { key: "read_cus", label: "read", numeric: true },
+    { key: "update_cus", label: "update", numeric: true },
+    { key: "change", label: "change (full)", numeric: true },
+    { key: "account_bytes", label: "bytes", numeric: true },
+    { key: "rent_lamports", label: "rent (lamports)", numeric: true },
+    { key: "reordered", label: "reordered, no padding" },
+  ],
+  filters: [{ key: "name", label: "account" }, { key: "framework", label: "framework" }],
+  compare: "path",
+  match: ["name"],
+  derive: r => ({
+    path: r.format + (r.move.rank === 0 ? " (today)" : ""),
+    read_cus: r.move.read_cus,
+    update_cus: r.move.update_cus,
+    change: r.move.rank === 0 ? "today" : r.move.change_cus,
+    rent_lamports: r.move.rent_lamports,
+    reordered: r.move.reordered_bytes === undefined ? ""
+      : r.move.reordered_bytes + " bytes, " + r.move.reordered_rent_saved + " lamports less rent",
+  }),
+};
+
 // ---- charts ----
 
 // `def`: a title, controls [{label, values}] and `build(choices)` giving
@@ -510,35 +539,6 @@ for (const root of document.querySelectorAll(".table[data-source]")) {
     if (run) idlChart(root.parentElement, run);
   }
 }
-
-// A `make idl` run's moves table (an Anchor IDL's): per account type, the
-// path the program runs today, then each measured alternative, cheapest first.
-const MOVES = {
-  columns: [
-    { key: "name", label: "account" },
-    { key: "path", label: "path" },
-    { key: "framework", label: "framework" },
-    { key: "cus", label: "full", numeric: true },
-    { key: "read_cus", label: "read", numeric: true },
-    { key: "update_cus", label: "update", numeric: true },
-    { key: "change", label: "change (full)", numeric: true },
-    { key: "account_bytes", label: "bytes", numeric: true },
-    { key: "rent_lamports", label: "rent (lamports)", numeric: true },
-    { key: "reordered", label: "reordered, no padding" },
-  ],
-  filters: [{ key: "name", label: "account" }, { key: "framework", label: "framework" }],
-  compare: "path",
-  match: ["name"],
-  derive: r => ({
-    path: r.format + (r.move.rank === 0 ? " (today)" : ""),
-    read_cus: r.move.read_cus,
-    update_cus: r.move.update_cus,
-    change: r.move.rank === 0 ? "today" : r.move.change_cus,
-    rent_lamports: r.move.rent_lamports,
-    reordered: r.move.reordered_bytes === undefined ? ""
-      : r.move.reordered_bytes + " bytes, " + r.move.reordered_rent_saved + " lamports less rent",
-  }),
-};
 
 function movesTable(container, run) {
   const moves = run.records.filter(r => r.operation === "move");
