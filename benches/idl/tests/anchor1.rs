@@ -24,7 +24,6 @@ mod support;
 
 use benches::{Workspace, bench};
 use idl::{
-    measure::Measured,
     model::{Account, Field, Kind, Struct, Ty},
     render::Format,
     report::moves,
@@ -33,19 +32,6 @@ use idl::{
 
 /// How far a generated program's CUs may be from the hand-written one's.
 const TOLERANCE: f64 = 0.12;
-
-/// The generated row's CUs: `format`, `operation`, the `full` instance.
-fn generated(run: &idl::run::Run, format: Format, operation: &str) -> u64 {
-    let row = run
-        .rows
-        .iter()
-        .find(|r| r.format == format && r.operation == operation && r.instance == "full")
-        .unwrap_or_else(|| panic!("no {} {operation} row", format.name()));
-    match row.outcome {
-        Measured::Ran { cus, .. } => cus,
-        Measured::CannotRun(ref why) => panic!("{} {operation}: {why}", format.name()),
-    }
-}
 
 #[test]
 fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
@@ -72,7 +58,7 @@ fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
             ("read", "read_owner"),
             ("update", "update_amount"),
         ] {
-            let ours = generated(&run, format, operation);
+            let ours = support::cus(&run, format, operation);
             let row = format!("{hand}::{hand_operation}");
             let theirs = records
                 .get(&row)
@@ -100,11 +86,11 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
     };
     assert_eq!(token.today, Format::Anchor1AccountLoader);
     assert_eq!(token.paths[0].format, token.today);
-    let today = generated(&run, token.today, "full");
+    let today = support::cus(&run, token.today, "full");
     assert_eq!(token.paths[0].cus[0], Some(today));
     let mut last = 0;
     for path in &token.paths[1..] {
-        let full = generated(&run, path.format, "full");
+        let full = support::cus(&run, path.format, "full");
         assert_eq!(path.cus[0], Some(full), "{}", path.format.name());
         assert_eq!(path.change, Some(full as i64 - today as i64));
         assert!(full >= last, "cheapest first: {:?}", token.paths);
@@ -129,8 +115,8 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
     assert!(
         summary.contains(&format!(
             "| anchor1_account_loader | {today} | {} | {} | today | 168 | {} |",
-            generated(&run, token.today, "read"),
-            generated(&run, token.today, "update"),
+            support::cus(&run, token.today, "read"),
+            support::cus(&run, token.today, "update"),
             (128 + 168) * 3480 * 2
         )),
         "{summary}"

@@ -103,18 +103,6 @@ fn call_generated(
     mollusk.process_instruction(&Instruction::new_with_bytes(id, data, metas), &accounts)
 }
 
-fn cus(run: &Run, format: Format, operation: &str) -> u64 {
-    let row = run
-        .rows
-        .iter()
-        .find(|r| r.format == format && r.operation == operation && r.instance == "full")
-        .unwrap_or_else(|| panic!("no {} {operation} row", format.name()));
-    match row.outcome {
-        Measured::Ran { cus, .. } => cus,
-        Measured::CannotRun(ref why) => panic!("{} {operation}: {why}", format.name()),
-    }
-}
-
 /// The hand-written families' committed numbers (`make bench-check` holds
 /// them to this tree).
 fn baseline() -> BTreeMap<String, u64> {
@@ -183,7 +171,7 @@ fn token_account_as_a_zero_copy_idl_is_the_token_family() {
         (Format::Borsh, "read", "unchecked/borsh::read_owner"),
         (Format::Borsh, "update", "unchecked/borsh::update_amount"),
     ] {
-        let ours = cus(&run, format, generated);
+        let ours = support::cus(&run, format, generated);
         let theirs = baseline[hand_written];
         let name = format.name();
         eprintln!("{name} {generated}: {ours} CUs generated, {theirs} {hand_written}");

@@ -18,7 +18,7 @@ use benches::vm::Outcome as RunOutcome;
 use solana_program_error::ProgramError;
 
 use super::{
-    Checked, ErrorCase, Instance, Loaded, accounts, calls, expect_error, hostile_inputs,
+    Checked, ErrorCase, Instance, Loaded, Subject, accounts, calls, expect_error, hostile_inputs,
     instruction, program_id, run_cases,
 };
 use crate::{generate::Planned, model::Account, render::Format, value};
@@ -43,23 +43,29 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     run_cases(&loaded, planned, account, instances, handlers, &mut checked);
     if let Some(first) = instances.first() {
-        check_errors(&loaded, planned, account, first, &label, &mut checked);
-        check_hostile(&loaded, planned, account, first, &label, &mut checked);
+        let subject = Subject {
+            logged: &loaded.logged,
+            id,
+            planned,
+            account,
+            label: &label,
+        };
+        check_errors(&subject, first, &mut checked);
+        check_hostile(&subject, first, &mut checked);
     }
     checked
 }
 
 /// Each error of Anchor 1.x's contract on an input made for it, with
 /// nothing changed inside the VM.
-fn check_errors(
-    loaded: &Loaded,
-    planned: &Planned,
-    account: &Account,
-    instance: &Instance,
-    label: &str,
-    checked: &mut Checked,
-) {
-    let id = program_id(&planned.name);
+fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
+    let Subject {
+        logged,
+        id,
+        planned,
+        account,
+        label,
+    } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
     let full = handler_data("full", &[]);
@@ -150,7 +156,7 @@ fn check_errors(
             account.owner = solana_pubkey::Pubkey::new_from_array([0x0E; 32]);
         }
         expect_error(
-            &loaded.logged,
+            logged,
             &instruction(id, &case.instruction, case.writable, case.count),
             &before,
             &case.error,
@@ -163,15 +169,14 @@ fn check_errors(
 /// The hostile generator on the account's data with each handler: never a
 /// VM fault, never a change before a failure; the heap exhausted only for
 /// `Account<T>` (borsh preallocates what a corrupt length claims).
-fn check_hostile(
-    loaded: &Loaded,
-    planned: &Planned,
-    account: &Account,
-    instance: &Instance,
-    label: &str,
-    checked: &mut Checked,
-) {
-    let id = program_id(&planned.name);
+fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) {
+    let Subject {
+        logged,
+        id,
+        planned,
+        account,
+        label,
+    } = *subject;
     let data = instance.data(account, &instance.record);
     let calls = calls(planned, account, &instance.record, handlers);
     let inputs: Vec<(&str, &[u8])> = calls
@@ -180,9 +185,7 @@ fn check_hostile(
         .collect();
     hostile_inputs(&inputs, label, checked, |which, damaged| {
         let instruction = instruction(id, &calls[which].data, true, 2);
-        let (result, outcome) = loaded
-            .logged
-            .run_instruction(&instruction, &accounts(id, damaged, 2));
+        let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, damaged, 2));
         match outcome {
             // borsh preallocates what a corrupt length prefix claims, and
             // the std build aborts with no message where the heap cannot

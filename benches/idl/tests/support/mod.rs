@@ -2,7 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use idl::run::{self, Options, Run};
+use idl::{
+    measure::Measured,
+    render::Format,
+    run::{self, Options, Run},
+};
 
 /// The repository's root.
 pub fn root() -> PathBuf {
@@ -25,4 +29,19 @@ pub fn run_idl(file: &str, options: &Options) -> Run {
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
     run
+}
+
+/// The CUs of `run`'s row in `format`, `operation`, on the `full`
+/// instance (a row missing or not run fails the test).
+#[allow(dead_code)]
+pub fn cus(run: &Run, format: Format, operation: &str) -> u64 {
+    let row = run
+        .rows
+        .iter()
+        .find(|r| r.format == format && r.operation == operation && r.instance == "full")
+        .unwrap_or_else(|| panic!("no {} {operation} row", format.name()));
+    match row.outcome {
+        Measured::Ran { cus, .. } => cus,
+        Measured::CannotRun(ref why) => panic!("{} {operation}: {why}", format.name()),
+    }
 }
