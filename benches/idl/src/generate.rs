@@ -157,11 +157,16 @@ pub fn plan_arguments(
     let mut planned = Vec::new();
     let mut skipped = Vec::new();
     let mut stores = Vec::new();
+    // An Anchor IDL's instructions also as the user's own program takes them.
+    let formats: Vec<Format> = arguments::FORMATS
+        .into_iter()
+        .chain(is_anchor(program).then_some(Format::Anchor1Instruction))
+        .collect();
     for ix in program.instructions.iter().flatten() {
         match stored_argument(ix, choices) {
             Ok(store) => stores.push((ix, store)),
             Err(reason) => {
-                for format in arguments::FORMATS {
+                for &format in &formats {
                     skipped.push(Skipped {
                         site: Site::Instruction,
                         name: ix.name.clone(),
@@ -172,7 +177,7 @@ pub fn plan_arguments(
             }
         }
     }
-    for format in arguments::FORMATS {
+    for format in formats {
         let mut handlers = Vec::new();
         for (ix, store) in &stores {
             match arguments::fits(format, ix) {
@@ -191,7 +196,10 @@ pub fn plan_arguments(
         if !handlers.iter().any(|(_, _, measured)| *measured) {
             continue;
         }
-        let name = format!("instructions_{}", format.name());
+        let name = match format {
+            Format::Anchor1Instruction => "instructions_anchor1".to_string(),
+            _ => format!("instructions_{}", format.name()),
+        };
         planned.push(PlannedArguments {
             format,
             package: package(program, &name),
@@ -234,7 +242,7 @@ pub fn write_arguments(
         guard::caught(|| {
             let all = planned.handlers(program);
             let chosen: Vec<Handler> = handlers.iter().map(|i| all[*i].clone()).collect();
-            arguments::program(&program.name, &program.path, &chosen, planned.format)
+            arguments_source(program, &chosen, planned.format)
         })
     };
     let lib = loop {
@@ -260,6 +268,17 @@ pub fn write_arguments(
             }
         }
     };
+    if planned.format.is_anchor1() {
+        write_anchor1_crate(
+            root,
+            dir,
+            &planned.name,
+            &planned.package,
+            planned.format,
+            &lib,
+        )?;
+        return Ok(true);
+    }
     let handlers = planned.handlers(program);
     let roots: Vec<&Struct> = handlers.iter().map(|h| &h.instruction.args).collect();
     write_crate(
@@ -354,7 +373,12 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
         .flatten()
         .filter(|e| e.discriminator.len() == 8)
         .collect();
-    for format in events::FORMATS {
+    // An Anchor IDL's events also as the user's own program emits them.
+    let anchor = [Format::Anchor1Emit, Format::Anchor1EmitCpi];
+    let formats = events::FORMATS
+        .into_iter()
+        .chain(anchor.into_iter().filter(|_| is_anchor(program)));
+    for format in formats {
         let mut emitters = Vec::new();
         for event in &all {
             let fits = events::fits(format, event);
@@ -373,7 +397,8 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
         }
         let name = format!("events_{}", format.name());
         let package = package(program, &name);
-        let self_cpi = (format == Format::EmitCpi).then(|| self_cpi(&package));
+        let self_cpi =
+            matches!(format, Format::EmitCpi | Format::Anchor1EmitCpi).then(|| self_cpi(&package));
         planned.push(PlannedEvents {
             format,
             package,
@@ -415,13 +440,7 @@ pub fn write_events(
         guard::caught(|| {
             let all = planned.emitters(program);
             let chosen: Vec<Emitter> = emitters.iter().map(|i| all[*i].clone()).collect();
-            events::program(
-                &program.name,
-                &program.path,
-                &chosen,
-                planned.format,
-                planned.self_cpi,
-            )
+            events_source(program, &chosen, planned.format, planned.self_cpi)
         })
     };
     let lib = loop {
@@ -447,6 +466,17 @@ pub fn write_events(
             }
         }
     };
+    if planned.format.is_anchor1() {
+        write_anchor1_crate(
+            root,
+            dir,
+            &planned.name,
+            &planned.package,
+            planned.format,
+            &lib,
+        )?;
+        return Ok(true);
+    }
     write_crate(
         dir,
         &planned.name,
@@ -475,11 +505,17 @@ fn instruction<'a>(program: &'a Program, name: &str) -> &'a Instruction {
 /// The most data an account may hold (10 MiB).
 const MAX_ACCOUNT_LEN: usize = 10 * 1024 * 1024;
 
+/// Whether `program`'s IDL is Anchor's (spec or legacy): its accounts,
+/// instructions and events are also rendered as an Anchor 1.x program.
+fn is_anchor(program: &Program) -> bool {
+    matches!(program.dialect, Dialect::Anchor | Dialect::LegacyAnchor)
+}
+
 /// The plan for every account and format of `program`.
 pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     let mut plans = Vec::new();
     // An Anchor IDL's accounts also as the user's own program holds them.
-    let anchor = matches!(program.dialect, Dialect::Anchor | Dialect::LegacyAnchor);
+    let anchor = is_anchor(program);
     for (index, account) in program.accounts.iter().enumerate() {
         let Ok(account) = account else { continue };
         let own = render::anchor1::format_for(account).filter(|_| anchor);
@@ -601,8 +637,9 @@ pub fn write(
                 continue;
             }
         };
-        if planned.format.framework() == "anchor1" {
-            write_anchor1_crate(root, &dir, planned, &lib)?;
+        if planned.format.is_anchor1() {
+            let (name, package) = (&planned.name, &planned.package);
+            write_anchor1_crate(root, &dir, name, package, planned.format, &lib)?;
             anchor1_wanted.push(planned.name.clone());
             continue;
         }
@@ -623,7 +660,7 @@ pub fn write(
     for mut planned in std::mem::take(arguments) {
         guard::stage("rendering", &planned.name);
         if write_arguments(root, &dir, program, &mut planned, skipped)? {
-            wanted.push(planned.name.clone());
+            wanted_in(planned.format, &mut wanted, &mut anchor1_wanted).push(planned.name.clone());
             kept.push(planned);
         }
     }
@@ -632,7 +669,7 @@ pub fn write(
     for mut planned in std::mem::take(events) {
         guard::stage("rendering", &planned.name);
         if write_events(root, &dir, program, &mut planned, skipped)? {
-            wanted.push(planned.name.clone());
+            wanted_in(planned.format, &mut wanted, &mut anchor1_wanted).push(planned.name.clone());
             kept.push(planned);
         }
     }
@@ -650,6 +687,48 @@ pub fn source(target: &Target, planned: &Planned) -> String {
         render::anchor1::program(target, planned.format, &id)
     } else {
         render::program(target, planned.format)
+    }
+}
+
+/// The list of crates wanted in `format`'s workspace: the pinocchio
+/// programs' (`pinocchio`), or the Anchor 1.x ones' (`anchor1`).
+fn wanted_in<'a>(
+    format: Format,
+    pinocchio: &'a mut Vec<String>,
+    anchor1: &'a mut Vec<String>,
+) -> &'a mut Vec<String> {
+    if format.is_anchor1() {
+        anchor1
+    } else {
+        pinocchio
+    }
+}
+
+/// The `src/lib.rs` of the argument program of `format` holding
+/// `handlers`: a pinocchio format's, or the Anchor 1.x program's at the
+/// address the harness loads it at.
+pub fn arguments_source(program: &Program, handlers: &[Handler], format: Format) -> String {
+    if format.is_anchor1() {
+        let id = crate::measure::arguments::program_id(format).to_string();
+        render::anchor1::instructions::program(&program.name, &program.path, handlers, &id)
+    } else {
+        arguments::program(&program.name, &program.path, handlers, format)
+    }
+}
+
+/// The `src/lib.rs` of the event program of `format` holding `emitters`
+/// (`self_cpi`: an `emit_cpi` program's address and event authority).
+pub fn events_source(
+    program: &Program,
+    emitters: &[Emitter],
+    format: Format,
+    self_cpi: Option<events::SelfCpi>,
+) -> String {
+    if format.is_anchor1() {
+        let id = crate::measure::events::program_id(format, self_cpi).to_string();
+        render::anchor1::events::program(&program.name, &program.path, emitters, format, &id)
+    } else {
+        events::program(&program.name, &program.path, emitters, format, self_cpi)
     }
 }
 
@@ -678,14 +757,18 @@ pub const ANCHOR1: &str = "anchor1";
 fn write_anchor1_crate(
     root: &Path,
     dir: &Path,
-    planned: &Planned,
+    name: &str,
+    package: &str,
+    format: Format,
     lib: &str,
 ) -> Result<(), String> {
     let workspace = dir.join(ANCHOR1);
     fs::create_dir_all(&workspace).map_err(|e| format!("creating {}: {e}", workspace.display()))?;
     write_if_changed(
         &workspace.join("Cargo.toml"),
-        &render::anchor1::workspace_manifest(),
+        &render::anchor1::workspace_manifest(
+            &root.join("programs/anchor1/records").to_string_lossy(),
+        ),
     )?;
     if !workspace.join("Cargo.lock").exists() {
         let lock = fs::read_to_string(root.join("programs/anchor1/Cargo.lock"))
@@ -694,8 +777,8 @@ fn write_anchor1_crate(
     }
     write_crate(
         &workspace,
-        &planned.name,
-        &render::anchor1::manifest(&planned.package, planned.format),
+        name,
+        &render::anchor1::manifest(package, format),
         lib,
     )
 }
@@ -784,6 +867,16 @@ pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
     reuse_or(root, dir, dir, name, &inputs, || {
         compile(root, dir, name, package, Route::Core)
     })
+}
+
+/// Builds one planned crate of `format`: in the run's pinocchio workspace
+/// ([`build`]) or its Anchor one ([`build_anchor1`]).
+pub fn build_format(root: &Path, dir: &Path, name: &str, package: &str, format: Format) -> Built {
+    if format.is_anchor1() {
+        build_anchor1(root, dir, name, package)
+    } else {
+        build(root, dir, name, package)
+    }
 }
 
 /// Builds one Anchor 1.x crate of the run's Anchor workspace as

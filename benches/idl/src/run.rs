@@ -94,12 +94,9 @@ pub fn run(
         let account = program
             .account(&planned.account)
             .expect("planned from the program's accounts");
-        let anchor1 = planned.format.framework() == "anchor1";
-        let built = if anchor1 {
-            generate::build_anchor1(root, &dir, &planned.name, &planned.package)
-        } else {
-            generate::build(root, &dir, &planned.name, &planned.package)
-        };
+        let anchor1 = planned.format.is_anchor1();
+        let built =
+            generate::build_format(root, &dir, &planned.name, &planned.package, planned.format);
         match built {
             Built::Refused(reason) => {
                 progress(&format!("  {}: {reason}", planned.name));
@@ -334,7 +331,9 @@ fn build_arguments(
             return Ok(None);
         }
         guard::stage("building", &planned.name);
-        let reason = match generate::build(root, dir, &planned.name, &planned.package) {
+        let built =
+            generate::build_format(root, dir, &planned.name, &planned.package, planned.format);
+        let reason = match built {
             Built::Program(so) => return Ok(Some((planned, so))),
             Built::Refused(reason) => reason,
         };
@@ -349,7 +348,7 @@ fn build_arguments(
                     "  {}: {reason}; building parts of it alone to find the instructions that cause it",
                     planned.name
                 ));
-                let probe = Probe::new(&planned.name, &planned.package);
+                let probe = Probe::new(&planned.name, &planned.package, planned.format);
                 let found = probe.culprits(root, dir, planned.handlers.len(), reason, |some| {
                     let mut part = planned.clone();
                     part.handlers = some.iter().map(|i| planned.handlers[*i].clone()).collect();
@@ -416,7 +415,9 @@ fn build_events(
             return Ok(None);
         }
         guard::stage("building", &planned.name);
-        let reason = match generate::build(root, dir, &planned.name, &planned.package) {
+        let built =
+            generate::build_format(root, dir, &planned.name, &planned.package, planned.format);
+        let reason = match built {
             Built::Program(so) => return Ok(Some((planned, so))),
             Built::Refused(reason) => reason,
         };
@@ -424,7 +425,7 @@ fn build_events(
             "  {}: {reason}; building parts of it alone to find the events that cause it",
             planned.name
         ));
-        let probe = Probe::new(&planned.name, &planned.package);
+        let probe = Probe::new(&planned.name, &planned.package, planned.format);
         let found = probe.culprits(root, dir, planned.emitters.len(), reason, |some| {
             let mut part = planned.clone();
             part.emitters = some.iter().map(|i| planned.emitters[*i].clone()).collect();
@@ -454,13 +455,15 @@ fn build_events(
 struct Probe {
     name: String,
     package: String,
+    format: crate::render::Format,
 }
 
 impl Probe {
-    fn new(name: &str, package: &str) -> Self {
+    fn new(name: &str, package: &str, format: crate::render::Format) -> Self {
         Self {
             name: format!("{name}_probe"),
             package: format!("{package}-probe"),
+            format,
         }
     }
 
@@ -481,7 +484,7 @@ impl Probe {
             if !write(some)? {
                 return Err(guard::bug("no part of it renders"));
             }
-            match generate::build(root, dir, &self.name, &self.package) {
+            match generate::build_format(root, dir, &self.name, &self.package, self.format) {
                 Built::Program(_) => Ok(()),
                 Built::Refused(reason) => Err(reason),
             }
@@ -491,7 +494,12 @@ impl Probe {
     }
 
     fn remove(&self, dir: &Path) {
-        let _ = fs::remove_dir_all(dir.join("programs").join(&self.name));
+        let workspace = if self.format.is_anchor1() {
+            dir.join(generate::ANCHOR1)
+        } else {
+            dir.to_path_buf()
+        };
+        let _ = fs::remove_dir_all(workspace.join("programs").join(&self.name));
         for ext in ["so", "refused"] {
             let _ = fs::remove_file(dir.join("deploy").join(format!("{}.{ext}", self.name)));
         }

@@ -17,6 +17,13 @@
 //! code, so the two stay within a few percent; a generator that paid for
 //! something the hand-written programs do not would leave the band.
 //!
+//! The instruction and event programs are not held to
+//! `programs/anchor1/token/args_and_events` so: a handler's cost there
+//! depends on the handlers beside it (docs/idl.md, "Your program as it
+//! runs"), and that program holds `set_record` beside two emitting
+//! handlers of the same argument, where the generated ones hold the IDL's
+//! instructions, or its events. Their moves are tested here.
+//!
 //! It also holds the moves table's arithmetic, and a zero-copy record with
 //! padding reordered.
 
@@ -24,7 +31,8 @@ mod support;
 
 use benches::{Workspace, bench};
 use idl::{
-    model::{Account, Field, Kind, Struct, Ty},
+    measure::Measured,
+    model::{Account, Field, Kind, Site, Struct, Ty},
     render::Format,
     report::moves,
     run::Options,
@@ -75,6 +83,63 @@ fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
         }
     }
     assert!(out_of_band.is_empty(), "{}", out_of_band.join("\n"));
+}
+
+/// The CUs of `run`'s row of `name` at `site` in `format`.
+fn site_cus(run: &idl::run::Run, site: Site, name: &str, format: Format) -> u64 {
+    let row = run
+        .rows
+        .iter()
+        .find(|r| r.site == site && r.name == name && r.format == format)
+        .unwrap_or_else(|| panic!("no {} row of {name}", format.name()));
+    match row.outcome {
+        Measured::Ran { cus, .. } => cus,
+        Measured::CannotRun(ref why) => panic!("{name} {}: {why}", format.name()),
+    }
+}
+
+#[test]
+fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
+    let run = support::run_idl("token.json", &Options::default());
+    for (site, today, names) in [
+        (
+            Site::Instruction,
+            Format::Anchor1Instruction,
+            &["set_account", "transfer_checked", "close"][..],
+        ),
+        (Site::Event, Format::Anchor1Emit, &["TokenAccount"][..]),
+    ] {
+        let all = moves::of_site(&run.program, &run.rows, site);
+        let listed: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(listed, names);
+        for m in &all {
+            let today_cus = site_cus(&run, site, &m.name, today);
+            assert_eq!(m.paths[0], (today, today_cus, 0));
+            let mut last = 0;
+            for &(format, cus, change) in &m.paths[1..] {
+                assert_ne!(format, Format::Floor, "the floor is no path");
+                assert_eq!(cus, site_cus(&run, site, &m.name, format));
+                assert_eq!(change, cus as i64 - today_cus as i64);
+                assert!(cus >= last, "cheapest first: {:?}", m.paths);
+                last = cus;
+            }
+            // Every measured pinocchio format is among them.
+            assert!(m.paths.iter().any(|p| p.0 == Format::Borsh), "{m:?}");
+        }
+    }
+    // `emit_cpi!` is one of the event's moves, and dearer than `emit!`.
+    let event = &moves::of_site(&run.program, &run.rows, Site::Event)[0];
+    let cpi = event
+        .paths
+        .iter()
+        .find(|p| p.0 == Format::Anchor1EmitCpi)
+        .expect("an emit_cpi! path");
+    assert!(cpi.2 > 0, "{:?}", event.paths);
+    assert!(
+        run.summary.contains("### Events (today: `emit!`"),
+        "{}",
+        run.summary
+    );
 }
 
 #[test]

@@ -15,7 +15,7 @@ use idl::{
     input::{self, Assumptions},
     measure,
     model::{self, Ty},
-    render::{Target, arguments, events},
+    render::Target,
     value::{self, Fill, Instances, Lengths},
 };
 use proptest::{
@@ -354,18 +354,16 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
     }
     let (arguments, skipped) = generate::plan_arguments(&program, &choices);
     for planned in &arguments {
-        declares_each_once(&arguments::program(
-            &program.name,
-            &program.path,
+        declares_each_once(&generate::arguments_source(
+            &program,
             &planned.handlers(&program),
             planned.format,
         ))?;
     }
     let (planned_events, skipped_events) = generate::plan_events(&program);
     for planned in &planned_events {
-        declares_each_once(&events::program(
-            &program.name,
-            &program.path,
+        declares_each_once(&generate::events_source(
+            &program,
             &planned.emitters(&program),
             planned.format,
             planned.self_cpi,

@@ -4,7 +4,9 @@
 //! linker names `entrypoint` (the handler is inlined), not the
 //! instruction, so the run builds parts of the program alone to find it;
 //! that instruction is refused by name with the reason, and every other
-//! handler of the format is measured.
+//! handler of the format is measured. The IDL is Anchor's, so its Anchor
+//! 1.x program is refused it too: there the linker names the handler's
+//! wrapper, and it is taken out at once.
 
 mod support;
 
@@ -36,13 +38,25 @@ fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
         );
     }
     assert!(!ran("load_table", Format::Borsh));
+    assert!(!ran("load_table", Format::Anchor1Instruction));
+    for name in ["deposit", "withdraw"] {
+        assert!(
+            ran(name, Format::Anchor1Instruction),
+            "{name} not measured in Anchor 1.x"
+        );
+    }
     let refusals: Vec<_> = run
         .skipped
         .iter()
         .filter(|s| s.name == "load_table")
         .collect();
-    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    assert_eq!(refusals.len(), 2, "{refusals:?}");
     assert_eq!(refusals[0].format, Format::Borsh);
+    assert_eq!(refusals[1].format, Format::Anchor1Instruction);
+    assert_eq!(
+        refusals[1].reason,
+        "link refused: a stack frame past 4,096 bytes (in `__private::__global::load_table`)"
+    );
     assert_eq!(
         refusals[0].reason,
         "link refused: a stack frame past 4,096 bytes (in `entrypoint`), where its handler was \
@@ -51,8 +65,9 @@ fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
     );
     // No program is refused whole, and no probe is left behind.
     assert!(run.refused.is_empty(), "{:?}", run.refused);
-    let programs: Vec<String> = std::fs::read_dir(run.dir.join("programs"))
-        .unwrap()
+    let programs: Vec<String> = [run.dir.join("programs"), run.dir.join("anchor1/programs")]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap())
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(

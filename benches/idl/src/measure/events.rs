@@ -5,7 +5,13 @@
 //! hostile generator on the instruction data.
 
 use base64::Engine as _;
-use benches::vm::{LoggedMollusk, Outcome};
+use benches::{
+    frameworks::{
+        anchor1::{CONSTRAINT_SIGNER, DID_NOT_DESERIALIZE_ARGS, no_handler},
+        anchor2::discriminator,
+    },
+    vm::{LoggedMollusk, Outcome},
+};
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
@@ -21,23 +27,51 @@ use crate::{
     value::{self, Fill, Instances, Lengths},
 };
 
-/// One event's valid call: its data, which is also what must be logged.
+/// One event's valid call: its data, and what must be emitted.
 pub struct Call {
     pub event: String,
     pub data: Vec<u8>,
+    /// The event's discriminator, then the host oracle's borsh encoding of
+    /// it: what `emit!` logs and `emit_cpi!` passes on.
+    pub emitted: Vec<u8>,
+    /// Where the event's encoding starts in `data`.
+    pub at: usize,
 }
 
-/// The call of `event`: its discriminator, then borsh's encoding of the
-/// generated event (every option `Some`, lists of `lengths`).
-pub fn call(event: &Event, lengths: Lengths) -> Call {
+/// The call of `event` in `format`: the generated event (every option
+/// `Some`, lists of `lengths`) encoded with borsh, after the event's
+/// discriminator (the pinocchio programs, whose data is what they emit)
+/// or the emitting handler's (Anchor 1.x's `emit_<event>`).
+pub fn call(event: &Event, lengths: Lengths, format: Format) -> Call {
     let ty = Ty::Struct(event.record.clone());
     let value = Instances::new(Fill::Full, lengths).value_of(&ty, &event.name);
-    let mut data = event.discriminator.clone();
-    value::encode(&value, &ty, &mut data);
+    let mut emitted = event.discriminator.clone();
+    value::encode(&value, &ty, &mut emitted);
+    let data = if format.is_anchor1() {
+        let handler = crate::render::anchor1::events::handler_name(event);
+        [
+            &discriminator("global", &handler)[..],
+            &emitted[event.discriminator.len()..],
+        ]
+        .concat()
+    } else {
+        emitted.clone()
+    };
     Call {
         event: event.name.clone(),
+        at: data.len() + event.discriminator.len() - emitted.len(),
         data,
+        emitted,
     }
+}
+
+/// The address the event program of `format` is loaded at (and an Anchor
+/// 1.x one declares): the `emit_cpi` programs' own, else one from its name.
+pub fn program_id(format: Format, self_cpi: Option<SelfCpi>) -> Pubkey {
+    self_cpi.map_or_else(
+        || super::program_id(&format!("events {}", format.name())),
+        |ids| Pubkey::new_from_array(ids.program_id),
+    )
 }
 
 /// The bytes of the last `Program data:` line of `messages`.
@@ -103,14 +137,14 @@ pub fn check(
 ) -> Checked {
     let label = format!("events {}", format.name());
     let mut checked = Checked::default();
-    let id = self_cpi.map_or_else(
-        || super::program_id(&label),
-        |ids| Pubkey::new_from_array(ids.program_id),
-    );
+    let id = program_id(format, self_cpi);
     let target = Target { id, self_cpi };
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged_mollusk = &loaded.logged;
-    let calls: Vec<Call> = emitters.iter().map(|e| call(e.event, lengths)).collect();
+    let calls: Vec<Call> = emitters
+        .iter()
+        .map(|e| call(e.event, lengths, format))
+        .collect();
     for (emitter, call) in emitters.iter().zip(&calls) {
         let case = format!("{label}, `{}`", call.event);
         let instruction = target.instruction(&call.data, false);
@@ -120,23 +154,23 @@ pub fn check(
         let measured = match outcome {
             Outcome::Success => {
                 let emitted = if self_cpi.is_some() {
-                    let expected = [&EVENT_IX_TAG.to_le_bytes()[..], &call.data].concat();
+                    let expected = [&EVENT_IX_TAG.to_le_bytes()[..], &call.emitted].concat();
                     result
                         .inner_instructions
                         .iter()
                         .find(|inner| inner.instruction.data == expected)
-                        .map(|_| call.data.clone())
+                        .map(|_| call.emitted.clone())
                 } else {
                     logged(&logged_mollusk.messages())
                 };
                 match emitted {
-                    Some(bytes) if bytes == call.data => {}
+                    Some(bytes) if bytes == call.emitted => {}
                     Some(bytes) => {
                         checked.failures.push(format!(
                             "{case}: logged {} bytes, not the oracle's {} ({})",
                             bytes.len(),
-                            call.data.len(),
-                            super::first_difference(&bytes, &call.data)
+                            call.emitted.len(),
+                            super::first_difference(&bytes, &call.emitted)
                         ));
                         continue;
                     }
@@ -150,9 +184,9 @@ pub fn check(
                 let emitted = match self_cpi {
                     Some(_) => (
                         "self_cpi",
-                        [&EVENT_IX_TAG.to_le_bytes()[..], &call.data].concat(),
+                        [&EVENT_IX_TAG.to_le_bytes()[..], &call.emitted].concat(),
                     ),
-                    None => ("log", call.data.clone()),
+                    None => ("log", call.emitted.clone()),
                 };
                 called = Some(Called {
                     emitted: Some(emitted),
@@ -199,11 +233,21 @@ pub fn check(
         &label,
         &mut checked,
     );
-    check_hostile(logged_mollusk, target, &calls, &label, &mut checked);
+    check_hostile(
+        logged_mollusk,
+        target,
+        format,
+        emitters,
+        &calls,
+        &label,
+        &mut checked,
+    );
     checked
 }
 
-/// Each contract error on an input made for it.
+/// Each contract error on an input made for it: the pinocchio programs'
+/// `InvalidInstructionData`, or Anchor 1.x's own codes (no handler, the
+/// event not decoded, the event authority's signature missing).
 fn check_errors(
     logged: &LoggedMollusk,
     target: Target,
@@ -214,20 +258,37 @@ fn check_errors(
     checked: &mut Checked,
 ) {
     let Some(first) = calls.first() else { return };
-    let known: Vec<&[u8]> = emitters
-        .iter()
-        .map(|e| e.event.discriminator.as_slice())
-        .collect();
+    let known: Vec<&[u8]> = calls.iter().map(|c| &c.data[..8]).collect();
     let mut unknown = first.data.clone();
     while known.contains(&&unknown[..8]) {
         unknown[0] = unknown[0].wrapping_add(1);
     }
+    let anchor = format.is_anchor1();
+    let invalid = ProgramError::InvalidInstructionData;
+    let no_handler = |data: &[u8]| {
+        if anchor {
+            no_handler(data)
+        } else {
+            invalid.clone()
+        }
+    };
+    let not_decoded = if anchor {
+        DID_NOT_DESERIALIZE_ARGS
+    } else {
+        invalid.clone()
+    };
+    let short = first.data[..7].to_vec();
     let mut cases = vec![
         (
             "data shorter than the discriminator".to_string(),
-            first.data[..7].to_vec(),
+            no_handler(&short),
+            short,
         ),
-        ("unknown discriminator".to_string(), unknown),
+        (
+            "unknown discriminator".to_string(),
+            no_handler(&unknown),
+            unknown,
+        ),
     ];
     if format != Format::Floor {
         for (emitter, call) in emitters.iter().zip(calls) {
@@ -237,15 +298,17 @@ fn check_errors(
             }
             cases.push((
                 format!("`{}` cut short", event.name),
+                not_decoded.clone(),
                 call.data[..call.data.len() - 1].to_vec(),
             ));
             let ty = Ty::Struct(event.record.clone());
             let value = Instances::new(Fill::Full, Lengths::default()).value_of(&ty, &event.name);
             if let Some((offset, byte)) = value::first_invalid(&value, &ty) {
                 let mut data = call.data.clone();
-                data[8 + offset] = byte;
+                data[call.at + offset] = byte;
                 cases.push((
                     format!("`{}` with an invalid byte at {offset}", event.name),
+                    not_decoded.clone(),
                     data,
                 ));
             }
@@ -253,15 +316,19 @@ fn check_errors(
     }
     let mut cases: Vec<(String, Vec<u8>, bool, ProgramError)> = cases
         .into_iter()
-        .map(|(name, data)| (name, data, false, ProgramError::InvalidInstructionData))
+        .map(|(name, error, data)| (name, data, false, error))
         .collect();
     if target.self_cpi.is_some() {
         // The self-CPI's own instruction, sent from outside unsigned.
         cases.push((
             "the event instruction without the authority's signature".into(),
-            [&EVENT_IX_TAG.to_le_bytes()[..], &first.data].concat(),
+            [&EVENT_IX_TAG.to_le_bytes()[..], &first.emitted].concat(),
             false,
-            ProgramError::MissingRequiredSignature,
+            if anchor {
+                CONSTRAINT_SIGNER
+            } else {
+                ProgramError::MissingRequiredSignature
+            },
         ));
     }
     for (name, data, signed, error) in cases {
@@ -276,10 +343,15 @@ fn check_errors(
     }
 }
 
-/// The hostile generator on every event's data in turn: never a VM fault.
+/// The hostile generator on every event's data in turn: never a VM fault;
+/// for Anchor 1.x, an abort only on an event the oracle cannot decode
+/// (borsh preallocates what a corrupt length claims, and the std build
+/// aborts with no message where the heap cannot hold it).
 fn check_hostile(
     logged: &LoggedMollusk,
     target: Target,
+    format: Format,
+    emitters: &[Emitter],
     calls: &[Call],
     label: &str,
     checked: &mut Checked,
@@ -292,8 +364,27 @@ fn check_hostile(
         let (_, outcome) =
             logged.run_instruction(&target.instruction(damaged, false), &target.accounts());
         match outcome {
+            Outcome::Fault(message)
+                if format.is_anchor1()
+                    && message.ends_with("SBF program panicked")
+                    && !oracle_decodes(emitters, calls, damaged) =>
+            {
+                Ok("abort on an invalid event (borsh's preallocation)".into())
+            }
+            Outcome::OutOfMemory if format.is_anchor1() => {
+                Ok("out of memory (documented for borsh)".into())
+            }
             Outcome::Fault(message) => Err(format!("VM fault: {message}")),
             other => Ok(other.name()),
         }
     });
+}
+
+/// Whether `data` selects one of `calls`' handlers (its first 8 bytes)
+/// whose event the host oracle decodes from the bytes after them.
+fn oracle_decodes(emitters: &[Emitter], calls: &[Call], data: &[u8]) -> bool {
+    emitters.iter().zip(calls).any(|(e, c)| {
+        data.starts_with(&c.data[..c.at])
+            && value::decode(&Ty::Struct(e.event.record.clone()), data, c.at).is_ok()
+    })
 }

@@ -46,8 +46,11 @@ pub fn fits(format: Format, instruction: &Instruction) -> Result<(), String> {
         Format::Bytemuck => struct_layout(&instruction.args, true)
             .map(|_| ())
             .map_err(|e| format!("not every argument is fixed-size: {e}")),
-        Format::Borsh => super::borsh_bytes(&Ty::Struct(instruction.args.clone()))
-            .map_err(|e| format!("not borsh's bytes: {e}")),
+        // Anchor 1.x decodes the arguments with borsh.
+        Format::Borsh | Format::Anchor1Instruction => {
+            super::borsh_bytes(&Ty::Struct(instruction.args.clone()))
+                .map_err(|e| format!("not borsh's bytes: {e}"))
+        }
         Format::Wincode => super::wincode_config(&Ty::Struct(instruction.args.clone()))
             .map(|_| ())
             .map_err(|e| format!("no wincode configuration holds these bytes: {e}")),

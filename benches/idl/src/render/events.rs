@@ -57,7 +57,13 @@ pub fn fits(format: Format, event: &Event) -> Result<(), String> {
         Format::Bytemuck => struct_layout(&event.record, true)
             .map(|_| ())
             .map_err(|e| format!("not every field is fixed-size: {e}")),
-        Format::Floor | Format::Borsh | Format::Wincode | Format::Walk | Format::EmitCpi => Ok(()),
+        Format::Floor
+        | Format::Borsh
+        | Format::Wincode
+        | Format::Walk
+        | Format::EmitCpi
+        | Format::Anchor1Emit
+        | Format::Anchor1EmitCpi => Ok(()),
         other => Err(format!("{} is not measured on events", other.name())),
     }
 }

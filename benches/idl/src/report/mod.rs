@@ -87,7 +87,9 @@ struct MoveMark {
     change_cus: Option<i64>,
     read_cus: Option<u64>,
     update_cus: Option<u64>,
-    rent_lamports: u64,
+    /// Account moves only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rent_lamports: Option<u64>,
     /// The same fields reordered with no padding (today's row only, where
     /// the layout has padding): its bytes and the rent it saves.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -158,12 +160,37 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused], skipped: &[Ski
                     change_cus: path.change,
                     read_cus: path.cus[1],
                     update_cus: path.cus[2],
-                    rent_lamports: path.rent,
+                    rent_lamports: Some(path.rent),
                     reordered_bytes: reorder.map(|r| r.bytes),
                     reordered_rent_saved: reorder.map(|r| r.rent_saved),
                 }),
                 ..record(Site::Account, &m.account, path.format)
             });
+        }
+    }
+    let site_moves =
+        [Site::Instruction, Site::Event].map(|site| moves::of_site(program, rows, site));
+    for m in site_moves.iter().flatten() {
+        let site = m.site;
+        {
+            for (rank, (format, cus, change)) in m.paths.iter().enumerate() {
+                records.push(Record {
+                    operation: "move",
+                    cus: Some(*cus),
+                    outcome: "move".into(),
+                    move_of: Some(MoveMark {
+                        today: m.today.name(),
+                        rank,
+                        change_cus: Some(*change),
+                        read_cus: None,
+                        update_cus: None,
+                        rent_lamports: None,
+                        reordered_bytes: None,
+                        reordered_rent_saved: None,
+                    }),
+                    ..record(site, &m.name, *format)
+                });
+            }
         }
     }
     let unsupported = program
@@ -387,7 +414,8 @@ pub fn summary(
             }
         }
     }
-    out.push_str(&moves::section(&moves::of(program, rows)));
+    let sites = [Site::Instruction, Site::Event].map(|site| moves::of_site(program, rows, site));
+    out.push_str(&moves::section(&moves::of(program, rows), &sites.concat()));
     site_section(&mut out, program, Site::Instruction, rows, refused, skipped);
     site_section(&mut out, program, Site::Event, rows, refused, skipped);
     let tally: Vec<String> = hostile.iter().map(|(k, v)| format!("{k} {v}")).collect();
@@ -458,6 +486,20 @@ fn site_section(
         ),
     };
     let _ = writeln!(out, "{intro}");
+    // The Anchor 1.x program's paths too, where the IDL is Anchor's.
+    let anchor = match site {
+        Site::Instruction => &[Format::Anchor1Instruction][..],
+        _ => &[Format::Anchor1Emit, Format::Anchor1EmitCpi][..],
+    };
+    let formats: Vec<Format> = formats
+        .iter()
+        .chain(
+            anchor
+                .iter()
+                .filter(|f| rows.iter().any(|r| r.site == site && r.format == **f)),
+        )
+        .copied()
+        .collect();
     let header: Vec<&str> = formats.iter().map(|f| f.name()).collect();
     let log_header = if site == Site::Event { " log |" } else { "" };
     let log_rule = if site == Site::Event { "---:|" } else { "" };

@@ -168,19 +168,21 @@ pub fn reorder(account: &Account) -> Option<Reorder> {
     })
 }
 
-/// The section of `summary.md`.
-pub fn section(moves: &[Moves]) -> String {
+/// The section of `summary.md`: the account types' tables, then the
+/// instructions' and events' (`sites`).
+pub fn section(moves: &[Moves], sites: &[SiteMoves]) -> String {
     let mut out = String::new();
-    if moves.is_empty() {
+    if moves.is_empty() && sites.is_empty() {
         return out;
     }
     let _ = writeln!(
         out,
-        "\n## What each move would save\n\nPer account type: the path your program runs today as its IDL says \
-         (Anchor {}: `anchor1_account` is `Account<T>`, `anchor1_account_loader` is `AccountLoader<T>`), \
-         then every path measured on the same data, cheapest `full` first. `change` is `full`'s CUs minus \
-         today's. Rent is the rent-exempt minimum of the account's bytes. The pinocchio formats are what a \
-         rewrite of that account's handling would pay (docs/idl.md).",
+        "\n## What each move would save\n\nPer account type, instruction and event: the path your program runs today \
+         as its IDL says (Anchor {}: `anchor1_account` is `Account<T>`, `anchor1_account_loader` is \
+         `AccountLoader<T>`, `anchor1_instruction` its handlers' parameters, `anchor1_emit` is `emit!`), \
+         then every path measured on the same data, cheapest first. `change` is the CUs minus today's \
+         (`full`'s for an account). Rent is the rent-exempt minimum of the account's bytes. The pinocchio \
+         formats are what a rewrite of that part of the program would pay (docs/idl.md).",
         crate::render::anchor1::ANCHOR_LANG
     );
     for m in moves {
@@ -220,6 +222,126 @@ pub fn section(moves: &[Moves]) -> String {
                 r.rent_saved
             );
         }
+    }
+    for site in [Site::Instruction, Site::Event] {
+        let mine: Vec<SiteMoves> = sites.iter().filter(|m| m.site == site).cloned().collect();
+        out.push_str(&site_section(&mine));
+    }
+    out
+}
+
+/// One instruction's or event's moves: the Anchor 1.x path today, then
+/// every other measured path on the same data, cheapest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SiteMoves {
+    pub site: Site,
+    pub name: String,
+    pub today: Format,
+    /// Today's path first; then the rest cheapest first, each with its CUs
+    /// and the change against today.
+    pub paths: Vec<(Format, u64, i64)>,
+}
+
+/// The path an Anchor 1.x program takes today at `site`: its handlers'
+/// parameters for instructions; `emit!` for events (the IDL does not say
+/// which of `emit!` and `emit_cpi!` the program uses: `emit!` is the
+/// default, and `emit_cpi!` one of the moves).
+pub fn today_at(site: Site) -> Option<Format> {
+    match site {
+        Site::Instruction => Some(Format::Anchor1Instruction),
+        Site::Event => Some(Format::Anchor1Emit),
+        Site::Account => None,
+    }
+}
+
+/// Every instruction's or event's moves in `program` (`site`), where
+/// today's path ran: the floor (no decode) is no path a program can take,
+/// and is left out.
+pub fn of_site(program: &Program, rows: &[Row], site: Site) -> Vec<SiteMoves> {
+    let Some(today) = today_at(site) else {
+        return Vec::new();
+    };
+    let names: Vec<&str> = match site {
+        Site::Instruction => program
+            .instructions
+            .iter()
+            .flatten()
+            .map(|i| i.name.as_str())
+            .collect(),
+        _ => program
+            .events
+            .iter()
+            .flatten()
+            .map(|e| e.name.as_str())
+            .collect(),
+    };
+    let mut all = Vec::new();
+    for name in names {
+        let ran: Vec<(Format, u64)> = rows
+            .iter()
+            .filter(|r| r.site == site && r.name == name && r.format != Format::Floor)
+            .filter_map(|r| match r.outcome {
+                Measured::Ran { cus, .. } => Some((r.format, cus)),
+                Measured::CannotRun(_) => None,
+            })
+            .collect();
+        let Some(&(_, today_cus)) = ran.iter().find(|(f, _)| *f == today) else {
+            continue;
+        };
+        let mut paths: Vec<(Format, u64, i64)> = ran
+            .into_iter()
+            .map(|(f, cus)| (f, cus, cus as i64 - today_cus as i64))
+            .collect();
+        paths.sort_by_key(|(f, cus, _)| (*f != today, *cus));
+        all.push(SiteMoves {
+            site,
+            name: name.to_string(),
+            today,
+            paths,
+        });
+    }
+    all
+}
+
+/// The instructions' or events' part of the section: a line each, today's
+/// CUs, then every other path cheapest first with its change.
+fn site_section(moves: &[SiteMoves]) -> String {
+    let mut out = String::new();
+    let Some(first) = moves.first() else {
+        return out;
+    };
+    let (title, what) = match first.site {
+        Site::Instruction => (
+            "Instructions",
+            "the handler's arguments decoded by Anchor's dispatch (`anchor1_instruction`), against the pinocchio programs' decodes of the same data",
+        ),
+        _ => (
+            "Events",
+            "`emit!` (`anchor1_emit`), against `emit_cpi!` (`anchor1_emit_cpi`) and the pinocchio programs' encodes of the same event",
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "\n### {title} (today: {what})\n\n| {} | today | cheapest | change | every path, cheapest first |\n|---|---:|---|---:|---|",
+        first.site.name()
+    );
+    for m in moves {
+        let today = m.paths[0].1;
+        let cheapest = m.paths[1..].iter().min_by_key(|(_, cus, _)| *cus);
+        let (cheapest, change) = match cheapest {
+            Some((f, cus, change)) => (format!("{} {cus}", f.name()), format!("{change:+}")),
+            None => ("-".into(), "-".into()),
+        };
+        let all: Vec<String> = m.paths[1..]
+            .iter()
+            .map(|(f, cus, change)| format!("{} {cus} ({change:+})", f.name()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | {today} | {cheapest} | {change} | {} |",
+            m.name,
+            all.join(", ")
+        );
     }
     out
 }

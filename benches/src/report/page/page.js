@@ -223,14 +223,16 @@ const IDL = {
   }),
 };
 
-// A `make idl` run's moves table (an Anchor IDL's): per account type, the
-// path the program runs today, then each measured alternative, cheapest first.
+// A `make idl` run's moves table (an Anchor IDL's): per account type,
+// instruction and event, the path the program runs today, then each
+// measured alternative, cheapest first.
 const MOVES = {
   columns: [
-    { key: "name", label: "account" },
+    { key: "site", label: "site" },
+    { key: "name", label: "name" },
     { key: "path", label: "path" },
     { key: "framework", label: "framework" },
-    { key: "cus", label: "full", numeric: true },
+    { key: "cus", label: "CUs (full, args, emit)", numeric: true },
     { key: "read_cus", label: "read", numeric: true },
     { key: "update_cus", label: "update", numeric: true },
     { key: "change", label: "change (full)", numeric: true },
@@ -238,15 +240,19 @@ const MOVES = {
     { key: "rent_lamports", label: "rent (lamports)", numeric: true },
     { key: "reordered", label: "reordered, no padding" },
   ],
-  filters: [{ key: "name", label: "account" }, { key: "framework", label: "framework" }],
+  filters: [
+    { key: "site", label: "site" },
+    { key: "name", label: "name" },
+    { key: "framework", label: "framework" },
+  ],
   compare: "path",
-  match: ["name"],
+  match: ["site", "name"],
   derive: r => ({
     path: r.format + (r.move.rank === 0 ? " (today)" : ""),
-    read_cus: r.move.read_cus,
-    update_cus: r.move.update_cus,
     change: r.move.rank === 0 ? "today" : r.move.change_cus,
-    rent_lamports: r.move.rent_lamports,
+    read_cus: r.move.read_cus ?? "",
+    update_cus: r.move.update_cus ?? "",
+    rent_lamports: r.move.rent_lamports ?? "",
     reordered: r.move.reordered_bytes === undefined ? ""
       : r.move.reordered_bytes + " bytes, " + r.move.reordered_rent_saved + " lamports less rent",
   }),
