@@ -50,9 +50,13 @@ pub(super) fn assign(program: &mut Program) {
     for account in program.accounts.iter_mut().flatten() {
         account.ident = accounts.take(&names::value_candidates(&account.name), one);
     }
+    // A handler's CamelCase form is claimed too: Anchor names a struct
+    // after each handler (`instruction::Swap2` for `swap2` and `swap_2`).
     let mut handlers = Unique::default();
     for ix in program.instructions.iter_mut().flatten() {
-        ix.ident = handlers.take(&names::value_candidates(&ix.name), one);
+        ix.ident = handlers.take(&names::value_candidates(&ix.name), |c| {
+            vec![c.to_string(), names::type_ident(c)]
+        });
     }
     let mut events = Unique::default();
     for event in program.events.iter_mut().flatten() {
