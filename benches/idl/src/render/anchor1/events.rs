@@ -9,10 +9,10 @@
 use proc_macro2::Literal;
 use quote::{format_ident, quote};
 
-use super::{ANCHOR_LANG, state};
+use super::{ANCHOR_LANG, file, state};
 use crate::{
     model::{Event, Struct},
-    render::{Format, Maps, events::Emitter, ident, owned_fields, snake, unparse},
+    render::{Format, Maps, events::Emitter, ident, owned_fields, snake},
 };
 
 /// The handler that emits `event`: `emit_<event>`, whose `global:`
@@ -103,27 +103,12 @@ pub fn program(
             pub struct EmitEvent {}
         }
     };
-    let file = quote! {
-        #![doc = #doc]
-        #![allow(unused_variables)]
-        extern crate alloc;
-
-        use anchor_lang::prelude::*;
-        // Memory and integer builtins for the SVM (the linker asks for them).
-        use solana_compiler_builtins as _;
-
-        declare_id!(#id);
-
-        #state
-
-        #[program]
-        pub mod #module {
-            use super::*;
-
-            #(#functions)*
-        }
-
-        #accounts_struct
-    };
-    unparse(file)
+    file(
+        &doc,
+        quote!(),
+        id,
+        state,
+        (module, quote!(#(#functions)*)),
+        accounts_struct,
+    )
 }

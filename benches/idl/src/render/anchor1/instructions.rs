@@ -9,10 +9,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{ANCHOR_LANG, state};
+use super::{ANCHOR_LANG, file, state};
 use crate::{
     model::{Struct, Ty},
-    render::{Maps, arguments::Handler, field_expr, field_idents, owned_fields, snake, unparse},
+    render::{Maps, arguments::Handler, field_expr, field_idents, owned_fields, snake},
     value::ty_at,
 };
 
@@ -31,37 +31,24 @@ pub fn program(program: &str, source: &str, handlers: &[Handler], id: &str) -> S
     let state = state(&roots, quote!(), false);
     let module = format_ident!("{}_instructions", snake(program));
     let functions = handlers.iter().map(handler);
-    let file = quote! {
-        #![doc = #doc]
-        // A handler takes every argument and uses one.
-        #![allow(unused_variables)]
-        extern crate alloc;
-
-        use anchor1_records::store;
-        use anchor_lang::prelude::*;
-        // Memory and integer builtins for the SVM (the linker asks for them).
-        use solana_compiler_builtins as _;
-
-        declare_id!(#id);
-
-        #state
-
-        #[program]
-        pub mod #module {
-            use super::*;
-
-            #(#functions)*
-        }
-
-        /// Every handler's account: where it stores its argument.
-        #[derive(Accounts)]
-        pub struct StoreArgument<'info> {
-            /// CHECK: the handlers write one argument at its start.
-            #[account(mut)]
-            pub out: UncheckedAccount<'info>,
-        }
-    };
-    unparse(file)
+    file(
+        &doc,
+        quote!(
+            use anchor1_records::store;
+        ),
+        id,
+        state,
+        (module, quote!(#(#functions)*)),
+        quote! {
+            /// Every handler's account: where it stores its argument.
+            #[derive(Accounts)]
+            pub struct StoreArgument<'info> {
+                /// CHECK: the handlers write one argument at its start.
+                #[account(mut)]
+                pub out: UncheckedAccount<'info>,
+            }
+        },
+    )
 }
 
 /// One instruction's handler.

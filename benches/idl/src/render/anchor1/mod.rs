@@ -9,10 +9,10 @@
 
 use std::collections::BTreeMap;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::{Format, Maps, ident, owned_item, reachable};
+use super::{Format, Maps, ident, owned_item, reachable, unparse};
 use crate::model::{Struct, Ty};
 
 pub mod accounts;
@@ -70,6 +70,43 @@ fn state(roots: &[&Struct], own: TokenStream, import_roots: bool) -> TokenStream
 
         #import
     }
+}
+
+/// An instruction or event program's whole file: its doc, its `use`s
+/// (`uses`, beside the prelude's), its id (base58), its types (`state`),
+/// the `#[program]` module of its `handlers`, and its accounts structs.
+/// A handler takes every parameter and may use only one.
+fn file(
+    doc: &str,
+    uses: TokenStream,
+    id: &str,
+    state: TokenStream,
+    (module, handlers): (Ident, TokenStream),
+    accounts: TokenStream,
+) -> String {
+    unparse(quote! {
+        #![doc = #doc]
+        #![allow(unused_variables)]
+        extern crate alloc;
+
+        #uses
+        use anchor_lang::prelude::*;
+        // Memory and integer builtins for the SVM (the linker asks for them).
+        use solana_compiler_builtins as _;
+
+        declare_id!(#id);
+
+        #state
+
+        #[program]
+        pub mod #module {
+            use super::*;
+
+            #handlers
+        }
+
+        #accounts
+    })
 }
 
 /// The crate's `Cargo.toml`: anchor-lang and the builtins from the
