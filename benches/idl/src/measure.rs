@@ -342,13 +342,28 @@ struct Call {
     after: Value,
 }
 
-/// Runs every case of `planned` (its `.so` is `elf`).
+/// A check of a program's contract on one instance.
+type ContractCheck = fn(&Subject, &Instance, &mut Checked);
+
+/// Runs every case of `planned` (its `.so` is `elf`): a pinocchio format's
+/// program through common's dispatch and its contract, or an Anchor 1.x
+/// one through its handlers and Anchor's contract ([`anchor1`]).
 pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Instance]) -> Checked {
+    let (encode, check_errors, check_hostile): (Encode, ContractCheck, ContractCheck) =
+        if planned.format.is_anchor1() {
+            (
+                anchor1::handlers,
+                anchor1::check_errors,
+                anchor1::check_hostile,
+            )
+        } else {
+            (dispatch, check_errors, check_hostile)
+        };
     let label = format!("{} {}", account.name, planned.format.name());
     let mut checked = Checked::default();
     let id = program_id(&planned.name);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
-    run_cases(&loaded, planned, account, instances, dispatch, &mut checked);
+    run_cases(&loaded, planned, account, instances, encode, &mut checked);
     if let Some(first) = instances.first() {
         let subject = Subject {
             logged: &loaded.logged,

@@ -94,7 +94,6 @@ pub fn run(
         let account = program
             .account(&planned.account)
             .expect("planned from the program's accounts");
-        let anchor1 = planned.format.is_anchor1();
         let built =
             generate::build_format(root, &dir, &planned.name, &planned.package, planned.format);
         match built {
@@ -111,13 +110,7 @@ pub fn run(
                 guard::stage("measuring", &planned.name);
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
                 let instances = &instances[&account.name];
-                match guard::caught(|| {
-                    if anchor1 {
-                        measure::anchor1::check(planned, account, &elf, instances)
-                    } else {
-                        measure::check(planned, account, &elf, instances)
-                    }
-                }) {
+                match guard::caught(|| measure::check(planned, account, &elf, instances)) {
                     Ok(checked) => {
                         measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
                     }

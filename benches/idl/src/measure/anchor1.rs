@@ -18,10 +18,10 @@ use benches::vm::Outcome as RunOutcome;
 use solana_program_error::ProgramError;
 
 use super::{
-    Checked, ErrorCase, Instance, Loaded, Subject, accounts, calls, expect_error, hostile_inputs,
-    instruction, program_id, run_cases,
+    Checked, ErrorCase, Instance, Subject, accounts, calls, expect_error, hostile_inputs,
+    instruction,
 };
-use crate::{generate::Planned, model::Account, render::Format, value};
+use crate::{generate::Planned, render::Format, value};
 
 /// Anchor's instruction data for `handler` with `argument` (borsh's bytes
 /// of a `uN` or a `[u8; N]` are the value's bytes).
@@ -30,35 +30,13 @@ fn handler_data(handler: &str, argument: &[u8]) -> Vec<u8> {
 }
 
 /// The same operations as Anchor handlers of the same names.
-fn handlers(_: &Planned, operation: &'static str, argument: &[u8]) -> Vec<u8> {
+pub(super) fn handlers(_: &Planned, operation: &'static str, argument: &[u8]) -> Vec<u8> {
     handler_data(operation, argument)
-}
-
-/// Runs every case of the Anchor 1.x program `planned` (its `.so` is
-/// `elf`).
-pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Instance]) -> Checked {
-    let label = format!("{} {}", account.name, planned.format.name());
-    let mut checked = Checked::default();
-    let id = program_id(&planned.name);
-    let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
-    run_cases(&loaded, planned, account, instances, handlers, &mut checked);
-    if let Some(first) = instances.first() {
-        let subject = Subject {
-            logged: &loaded.logged,
-            id,
-            planned,
-            account,
-            label: &label,
-        };
-        check_errors(&subject, first, &mut checked);
-        check_hostile(&subject, first, &mut checked);
-    }
-    checked
 }
 
 /// Each error of Anchor 1.x's contract on an input made for it, with
 /// nothing changed inside the VM.
-fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
+pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
     let Subject {
         logged,
         id,
@@ -169,7 +147,7 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
 /// The hostile generator on the account's data with each handler: never a
 /// VM fault, never a change before a failure; the heap exhausted only for
 /// `Account<T>` (borsh preallocates what a corrupt length claims).
-fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) {
+pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) {
     let Subject {
         logged,
         id,

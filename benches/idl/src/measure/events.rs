@@ -45,23 +45,19 @@ pub struct Call {
 pub fn call(event: &Event, lengths: Lengths, format: Format) -> Call {
     let ty = Ty::Struct(event.record.clone());
     let value = Instances::new(Fill::Full, lengths).value_of(&ty, &event.name);
-    let mut emitted = event.discriminator.clone();
-    value::encode(&value, &ty, &mut emitted);
-    let data = if format.is_anchor1() {
+    let mut body = Vec::new();
+    value::encode(&value, &ty, &mut body);
+    let selector = if format.is_anchor1() {
         let handler = crate::render::anchor1::events::handler_name(event);
-        [
-            &discriminator("global", &handler)[..],
-            &emitted[event.discriminator.len()..],
-        ]
-        .concat()
+        discriminator("global", &handler).to_vec()
     } else {
-        emitted.clone()
+        event.discriminator.clone()
     };
     Call {
         event: event.name.clone(),
-        at: data.len() + event.discriminator.len() - emitted.len(),
-        data,
-        emitted,
+        at: selector.len(),
+        data: [selector, body.clone()].concat(),
+        emitted: [event.discriminator.clone(), body].concat(),
     }
 }
 
