@@ -168,29 +168,25 @@ pub fn json(program: &Program, rows: &[Row], refused: &[Refused], skipped: &[Ski
             });
         }
     }
-    let site_moves =
-        [Site::Instruction, Site::Event].map(|site| moves::of_site(program, rows, site));
-    for m in site_moves.iter().flatten() {
-        let site = m.site;
-        {
-            for (rank, (format, cus, change)) in m.paths.iter().enumerate() {
-                records.push(Record {
-                    operation: "move",
-                    cus: Some(*cus),
-                    outcome: "move".into(),
-                    move_of: Some(MoveMark {
-                        today: m.today.name(),
-                        rank,
-                        change_cus: Some(*change),
-                        read_cus: None,
-                        update_cus: None,
-                        rent_lamports: None,
-                        reordered_bytes: None,
-                        reordered_rent_saved: None,
-                    }),
-                    ..record(site, &m.name, *format)
-                });
-            }
+    let site_moves = moves::of_sites(program, rows);
+    for m in &site_moves {
+        for (rank, (format, cus, change)) in m.paths.iter().enumerate() {
+            records.push(Record {
+                operation: "move",
+                cus: Some(*cus),
+                outcome: "move".into(),
+                move_of: Some(MoveMark {
+                    today: m.today.name(),
+                    rank,
+                    change_cus: Some(*change),
+                    read_cus: None,
+                    update_cus: None,
+                    rent_lamports: None,
+                    reordered_bytes: None,
+                    reordered_rent_saved: None,
+                }),
+                ..record(m.site, &m.name, *format)
+            });
         }
     }
     let unsupported = program
@@ -414,8 +410,10 @@ pub fn summary(
             }
         }
     }
-    let sites = [Site::Instruction, Site::Event].map(|site| moves::of_site(program, rows, site));
-    out.push_str(&moves::section(&moves::of(program, rows), &sites.concat()));
+    out.push_str(&moves::section(
+        &moves::of(program, rows),
+        &moves::of_sites(program, rows),
+    ));
     site_section(&mut out, program, Site::Instruction, rows, refused, skipped);
     site_section(&mut out, program, Site::Event, rows, refused, skipped);
     let tally: Vec<String> = hostile.iter().map(|(k, v)| format!("{k} {v}")).collect();

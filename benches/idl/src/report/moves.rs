@@ -303,6 +303,14 @@ pub fn of_site(program: &Program, rows: &[Row], site: Site) -> Vec<SiteMoves> {
     all
 }
 
+/// Every instruction's moves, then every event's.
+pub fn of_sites(program: &Program, rows: &[Row]) -> Vec<SiteMoves> {
+    [Site::Instruction, Site::Event]
+        .into_iter()
+        .flat_map(|site| of_site(program, rows, site))
+        .collect()
+}
+
 /// The instructions' or events' part of the section: a line each, today's
 /// CUs, then every other path cheapest first with its change.
 fn site_section(moves: &[SiteMoves]) -> String {
