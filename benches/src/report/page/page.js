@@ -235,7 +235,7 @@ const MOVES = {
     { key: "cus", label: "CUs (full, args, emit)", numeric: true },
     { key: "read_cus", label: "read", numeric: true },
     { key: "update_cus", label: "update", numeric: true },
-    { key: "change", label: "change (full)", numeric: true },
+    { key: "change", label: "change (full for an account)", numeric: true },
     { key: "account_bytes", label: "bytes", numeric: true },
     { key: "rent_lamports", label: "rent (lamports)", numeric: true },
     { key: "reordered", label: "reordered, no padding" },
