@@ -518,8 +518,8 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     let anchor = is_anchor(program);
     for (index, account) in program.accounts.iter().enumerate() {
         let Ok(account) = account else { continue };
-        let own = render::anchor1::format_for(account).filter(|_| anchor);
-        for format in Format::ALL.into_iter().chain(own) {
+        let own = if anchor { &Format::ANCHOR1[..] } else { &[] };
+        for format in Format::ALL.into_iter().chain(own.iter().copied()) {
             let skip = |reason: String| Plan::Skip {
                 account: account.name.clone(),
                 format,
@@ -617,11 +617,11 @@ pub fn write(
     for plan in plans.iter_mut() {
         let Plan::Build(planned) = plan else { continue };
         guard::stage("rendering", &planned.name);
-        let account = account(program, &planned.account);
+        let account = render::anchor1::held(planned.format, account(program, &planned.account));
         let target = Target {
             program: &program.name,
             source: &program.path,
-            account,
+            account: &account,
             index: planned.index,
             read: planned.read.clone(),
             update: planned.update.clone(),

@@ -94,6 +94,9 @@ pub fn run(
         let account = program
             .account(&planned.account)
             .expect("planned from the program's accounts");
+        // A borsh account moved to `AccountLoader<T>` holds its fields in
+        // the zero-copy layout: its cases are that layout's bytes.
+        let account = &*crate::render::anchor1::held(planned.format, account);
         let built =
             generate::build_format(root, &dir, &planned.name, &planned.package, planned.format);
         match built {

@@ -17,6 +17,13 @@
 //! code, so the two stay within a few percent; a generator that paid for
 //! something the hand-written programs do not would leave the band.
 //!
+//! `LazyAccount<T>` (`token_borsh.json`) is held to
+//! `programs/anchor1/token/lazy_account` on `read` and `update` only: the
+//! hand-written `full` loads `owner` (for `has_one`), `state` and
+//! `amount` one by one, and on exit every other field one by one, where
+//! the generated `full` decodes the record at once (`load_mut`), which is
+//! what `full` is in every format.
+//!
 //! The instruction and event programs are not held to
 //! `programs/anchor1/token/args_and_events` so: a handler's cost there
 //! depends on the handlers beside it (docs/idl.md, "Your program as it
@@ -48,24 +55,33 @@ fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
     let results = bench.results_json();
     let records = benches::report::docs::records(&results);
     let mut out_of_band = Vec::new();
-    for (file, format, hand) in [
+    let all = &[
+        ("full", "full"),
+        ("read", "read_owner"),
+        ("update", "update_amount"),
+    ][..];
+    for (file, format, hand, operations) in [
         (
             "token.json",
             Format::Anchor1AccountLoader,
             "anchor1/token/account_loader",
+            all,
         ),
         (
             "token_borsh.json",
             Format::Anchor1Account,
             "anchor1/token/account",
+            all,
+        ),
+        (
+            "token_borsh.json",
+            Format::Anchor1LazyAccount,
+            "anchor1/token/lazy_account",
+            &all[1..],
         ),
     ] {
         let run = support::run_idl(file, &Options::default());
-        for (operation, hand_operation) in [
-            ("full", "full"),
-            ("read", "read_owner"),
-            ("update", "update_amount"),
-        ] {
+        for &(operation, hand_operation) in operations {
             let ours = support::cus(&run, format, operation);
             let row = format!("{hand}::{hand_operation}");
             let theirs = records
@@ -186,6 +202,73 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
         )),
         "{summary}"
     );
+}
+
+#[test]
+fn a_borsh_account_moves_to_lazy_account_and_to_account_loader() {
+    let run = support::run_idl("token_borsh.json", &Options::default());
+    let all = moves::of(&run.program, &run.rows);
+    let [token] = &all[..] else {
+        panic!("one account, one table: {all:?}")
+    };
+    assert_eq!(token.today, Format::Anchor1Account);
+    for format in [Format::Anchor1LazyAccount, Format::Anchor1AccountLoader] {
+        let path = token
+            .paths
+            .iter()
+            .find(|p| p.format == format)
+            .unwrap_or_else(|| panic!("no {} move: {:?}", format.name(), token.paths));
+        let full = support::cus(&run, format, "full");
+        assert_eq!(path.cus[0], Some(full));
+        assert_eq!(
+            path.change,
+            Some(full as i64 - support::cus(&run, token.today, "full") as i64)
+        );
+        // The token record's fields are in `repr(C)` order with their
+        // padding written out: the zero-copy layout is borsh's 160 bytes.
+        assert_eq!(path.bytes, 168);
+    }
+    // `LazyAccount<T>` decodes the one field `read` needs, so it reads
+    // for less than `Account<T>`, which decodes them all; the loader's
+    // cast is cheaper still.
+    let read = |format| support::cus(&run, format, "read");
+    assert!(read(Format::Anchor1LazyAccount) < read(Format::Anchor1Account));
+    assert!(read(Format::Anchor1AccountLoader) < read(Format::Anchor1LazyAccount));
+}
+
+#[test]
+fn lazy_account_is_refused_where_anchor_lang_would_panic() {
+    // `Pool.config` is a struct of two fields, `Metadata.key` a fieldless
+    // enum: anchor-lang sizes either from an empty buffer and panics.
+    for (file, account, field) in [
+        (
+            "paths.json",
+            "Pool",
+            "field `config` is fixed-size and holds the struct",
+        ),
+        (
+            "metadata.json",
+            "Metadata",
+            "field `key` is fixed-size and holds the fieldless enum",
+        ),
+    ] {
+        let run = support::run_idl(file, &Options::default());
+        let line = run
+            .summary
+            .lines()
+            .find(|l| l.starts_with("No `anchor1_lazy_account` row") && l.contains(field))
+            .unwrap_or_else(|| panic!("{file}: no refusal of {field}:\n{}", run.summary));
+        assert!(
+            line.contains("sizes a fixed-size field from an empty buffer"),
+            "{line}"
+        );
+        assert!(
+            !run.rows
+                .iter()
+                .any(|r| r.format == Format::Anchor1LazyAccount && r.name == account),
+            "{file}"
+        );
+    }
 }
 
 #[test]

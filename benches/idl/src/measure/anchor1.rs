@@ -63,6 +63,14 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
         error,
     };
     let short = &full[..7];
+    // `Account<T>` maps borsh's error to its own code; `LazyAccount<T>`'s
+    // `load_mut` passes borsh's I/O error on (`?`), as anchor-lang's
+    // generated loader does.
+    let cut_short = if planned.format == Format::Anchor1LazyAccount {
+        ProgramError::BorshIoError
+    } else {
+        DID_NOT_DESERIALIZE
+    };
     let cut = &data[..data.len() - instance.tail.len() - 1];
     let cases = [
         case("no accounts", &full, true, 0, &data, NOT_ENOUGH_KEYS),
@@ -115,7 +123,7 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
             &data[..discriminator_len - 1],
             DISCRIMINATOR_NOT_FOUND,
         ),
-        case("record cut short", &full, true, 2, cut, DID_NOT_DESERIALIZE),
+        case("record cut short", &full, true, 2, cut, cut_short),
         // The same bytes, owned by another program.
         case(
             "another program's account",
@@ -145,8 +153,9 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
 }
 
 /// The hostile generator on the account's data with each handler: never a
-/// VM fault, never a change before a failure; the heap exhausted only for
-/// `Account<T>` (borsh preallocates what a corrupt length claims).
+/// VM fault, never a change before a failure; the heap exhausted or an
+/// abort only for the borsh-decoding `Account<T>` and `LazyAccount<T>`,
+/// and only on a record the oracle cannot decode.
 pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) {
     let Subject {
         logged,
@@ -157,6 +166,10 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
     } = *subject;
     let data = instance.data(account, &instance.record);
     let calls = calls(planned, account, &instance.record, handlers);
+    let borsh = matches!(
+        planned.format,
+        Format::Anchor1Account | Format::Anchor1LazyAccount
+    );
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()
         .map(|c| (c.operation, data.as_slice()))
@@ -167,23 +180,27 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
         match outcome {
             // borsh preallocates what a corrupt length prefix claims, and
             // the std build aborts with no message where the heap cannot
-            // hold it (benches::frameworks::anchor1::ABORTS): an abort is
-            // Anchor's answer to a record the oracle cannot decode, never
-            // to one it can.
+            // hold it (benches::frameworks::anchor1::ABORTS); `LazyAccount`
+            // also panics where a corrupt length runs past the data (its
+            // documented `# Panics`): an abort is Anchor's answer to a
+            // record the oracle cannot decode, never to one it can.
             RunOutcome::Fault(message)
-                if planned.format == Format::Anchor1Account
+                if borsh
                     && message.ends_with("SBF program panicked")
                     && value::decode_account(account, damaged).is_err() =>
             {
-                Ok("abort on an invalid record (borsh's preallocation)".into())
+                Ok(if planned.format == Format::Anchor1LazyAccount {
+                    "abort on an invalid record (a length past the data, or borsh's preallocation)"
+                } else {
+                    "abort on an invalid record (borsh's preallocation)"
+                }
+                .into())
             }
             RunOutcome::Fault(message) => Err(format!("VM fault: {message}")),
             RunOutcome::ChangedBeforeFailure(what) => {
                 Err(format!("changed before a failure: {what}"))
             }
-            RunOutcome::OutOfMemory if planned.format == Format::Anchor1Account => {
-                Ok("out of memory (documented for borsh)".into())
-            }
+            RunOutcome::OutOfMemory if borsh => Ok("out of memory (documented for borsh)".into()),
             RunOutcome::Success if result.resulting_accounts[0].1.data.len() != damaged.len() => {
                 Err("the account's length changed".into())
             }

@@ -58,8 +58,13 @@ pub enum Format {
     /// `#[account]` behind `Account<T>`, through Anchor's dispatch and
     /// account checks; borsh accounts.
     Anchor1Account,
-    /// Anchor 1.x's `AccountLoader<T>` over `#[account(zero_copy)]`.
+    /// Anchor 1.x's `AccountLoader<T>` over `#[account(zero_copy)]`: a
+    /// zero-copy account as its IDL says, or a borsh one whose fields can
+    /// be laid out so (its move to zero-copy).
     Anchor1AccountLoader,
+    /// Anchor 1.x's `LazyAccount<T>` over `#[account]` (its `lazy-account`
+    /// feature): one field decoded on demand; borsh accounts.
+    Anchor1LazyAccount,
     /// Anchor 1.x's instruction handlers: every instruction's arguments as
     /// the handler's parameters, decoded with borsh by Anchor's dispatch
     /// on the IDL's discriminators.
@@ -83,7 +88,11 @@ impl Format {
 
     /// The account formats of Anchor 1.x programs (`make idl` renders
     /// them for Anchor IDLs: [`anchor1`]).
-    pub const ANCHOR1: [Self; 2] = [Self::Anchor1Account, Self::Anchor1AccountLoader];
+    pub const ANCHOR1: [Self; 3] = [
+        Self::Anchor1Account,
+        Self::Anchor1AccountLoader,
+        Self::Anchor1LazyAccount,
+    ];
 
     /// The framework the program is written in: `pinocchio` (the
     /// generated formats behind common's dispatch) or `anchor1`.
@@ -101,6 +110,7 @@ impl Format {
             self,
             Self::Anchor1Account
                 | Self::Anchor1AccountLoader
+                | Self::Anchor1LazyAccount
                 | Self::Anchor1Instruction
                 | Self::Anchor1Emit
                 | Self::Anchor1EmitCpi
@@ -111,6 +121,7 @@ impl Format {
         match self {
             Self::Anchor1Account => "anchor1_account",
             Self::Anchor1AccountLoader => "anchor1_account_loader",
+            Self::Anchor1LazyAccount => "anchor1_lazy_account",
             Self::Anchor1Instruction => "anchor1_instruction",
             Self::Anchor1Emit => "anchor1_emit",
             Self::Anchor1EmitCpi => "anchor1_emit_cpi",
@@ -194,7 +205,10 @@ impl Format {
                 "{} is measured on instructions or events only",
                 self.name()
             )),
-            (Self::Anchor1Account | Self::Anchor1AccountLoader, _) => anchor1::fits(self, account),
+            (
+                Self::Anchor1Account | Self::Anchor1AccountLoader | Self::Anchor1LazyAccount,
+                _,
+            ) => anchor1::fits(self, account),
             (Self::Zerocopy, Kind::Codama) => Err(
                 "a Codama layout: zerocopy is measured on Anchor's zero-copy accounts (bytemuck is the cast p-token and spl-pod make)"
                     .into(),
@@ -271,6 +285,7 @@ pub fn program(target: &Target, format: Format) -> String {
         Format::Floor | Format::EmitCpi => unreachable!("checked by Format::fits"),
         Format::Anchor1Account
         | Format::Anchor1AccountLoader
+        | Format::Anchor1LazyAccount
         | Format::Anchor1Instruction
         | Format::Anchor1Emit
         | Format::Anchor1EmitCpi => unreachable!("rendered by render::anchor1"),

@@ -1,7 +1,9 @@
 //! What each move would save: per account type of an Anchor IDL, the path
 //! the program runs today (as its IDL says: `Account<T>` for a borsh
 //! account, `AccountLoader<T>` for a zero-copy one, in Anchor 1.x), then
-//! every measured alternative on the same data, cheapest `full` first,
+//! every measured alternative on the same data (for a borsh account
+//! `LazyAccount<T>`, and `AccountLoader<T>` where its fields can be
+//! zero-copy), cheapest `full` first,
 //! with its CUs, the change against today, and the account's bytes and
 //! rent-exempt lamports; and for a zero-copy record with padding, the same
 //! fields ordered with none and the rent that saves. Built from the run's
@@ -178,8 +180,9 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves]) -> String {
     let _ = writeln!(
         out,
         "\n## What each move would save\n\nPer account type, instruction and event: the path your program runs today \
-         as its IDL says (Anchor {}: `anchor1_account` is `Account<T>`, `anchor1_account_loader` is \
-         `AccountLoader<T>`, `anchor1_instruction` its handlers' parameters, `anchor1_emit` is `emit!`), \
+         as its IDL says (Anchor {}: `anchor1_account` is `Account<T>`, `anchor1_lazy_account` \
+         `LazyAccount<T>`, `anchor1_account_loader` `AccountLoader<T>` (for a borsh account, its fields \
+         moved to zero-copy), `anchor1_instruction` its handlers' parameters, `anchor1_emit` is `emit!`), \
          then every path measured on the same data, cheapest first. `change` is the CUs minus today's \
          (`full`'s for an account). Rent is the rent-exempt minimum of the account's bytes. The pinocchio \
          formats are what a rewrite of that part of the program would pay (docs/idl.md).",

@@ -9,7 +9,7 @@
 //! own with `programs/anchor1/`'s lockfile and route (`std`), as the
 //! hand-written Anchor 1.x programs do.
 
-use std::collections::BTreeMap;
+use std::{borrow::Cow, collections::BTreeMap};
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -19,8 +19,8 @@ use crate::{
     layout::struct_layout,
     model::{Account, Kind, Struct, Ty},
     render::{
-        Format, Maps, Target, field_expr, ident, owned_fields, owned_item, padded_fields,
-        reachable, snake, unparse,
+        Format, Maps, Target, field_expr, field_idents, ident, owned_fields, owned_item,
+        padded_fields, reachable, snake, unparse,
     },
     value::ty_at,
 };
@@ -41,6 +41,21 @@ pub fn format_for(account: &Account) -> Option<Format> {
     }
 }
 
+/// The account as a program of `format` holds it: a borsh account moved
+/// to `AccountLoader<T>` is its fields in `#[account(zero_copy)]`'s
+/// layout (`repr(C)`, the padding written out), so its bytes are that
+/// layout's; every other pairing holds the IDL's account as it is.
+pub fn held(format: Format, account: &Account) -> Cow<'_, Account> {
+    if format == Format::Anchor1AccountLoader && account.kind == Kind::Borsh {
+        Cow::Owned(Account {
+            kind: Kind::ZeroCopy { packed: false },
+            ..account.clone()
+        })
+    } else {
+        Cow::Borrowed(account)
+    }
+}
+
 /// Whether an Anchor 1.x program of `format` can hold `account`, or why not.
 pub fn fits(format: Format, account: &Account) -> Result<(), String> {
     if account.kind == Kind::Codama {
@@ -54,18 +69,95 @@ pub fn fits(format: Format, account: &Account) -> Result<(), String> {
     }
     match (format, account.kind) {
         (Format::Anchor1Account, Kind::Borsh) => Ok(()),
-        (Format::Anchor1Account, _) => {
-            Err("a zero-copy account: Anchor reads it with `AccountLoader<T>`".into())
-        }
+        (Format::Anchor1LazyAccount, Kind::Borsh) => lazy_fits(&account.record),
+        (Format::Anchor1Account | Format::Anchor1LazyAccount, _) => Err(format!(
+            "a zero-copy account: `{}` reads `#[account]` (borsh) accounts only",
+            wrapper_name(format)
+        )),
         (Format::Anchor1AccountLoader, Kind::ZeroCopy { packed }) => {
             struct_layout(&account.record, packed).map(|_| ())
         }
-        (Format::Anchor1AccountLoader, _) => Err(
-            "a borsh account: `AccountLoader<T>` reads `#[account(zero_copy)]` accounts only"
-                .into(),
-        ),
+        (Format::Anchor1AccountLoader, _) => struct_layout(&account.record, false)
+            .map(|_| ())
+            .map_err(|e| format!("a borsh account that cannot move to `AccountLoader<T>`: {e}")),
         _ => unreachable!("not an Anchor 1.x format"),
     }
+}
+
+/// The account type a format's handlers take, for messages.
+fn wrapper_name(format: Format) -> &'static str {
+    match format {
+        Format::Anchor1LazyAccount => "LazyAccount<T>",
+        Format::Anchor1AccountLoader => "AccountLoader<T>",
+        _ => "Account<T>",
+    }
+}
+
+/// Whether `LazyAccount<T>` can hold `record`: anchor-lang's `Lazy` trait
+/// has no map or set; its macro names each root field's loader
+/// `load_<field>`, which a raw identifier (`r#type`) cannot be part of;
+/// and it sizes a fixed-size root field by calling the type's `size_of`
+/// on an empty buffer, which panics for a struct of more than one field
+/// (it slices past each field) and for a fieldless enum (it reads the
+/// tag): a load of that field or past it aborts, and a written account
+/// loads every field when it exits.
+fn lazy_fits(record: &Struct) -> Result<(), String> {
+    fn map_in(ty: &Ty) -> bool {
+        matches!(ty, Ty::Map { .. }) || ty.children().into_iter().any(map_in)
+    }
+    if let Some(field) = record.fields.iter().find(|f| map_in(&f.ty)) {
+        return Err(format!(
+            "field `{}` holds a map or set, which anchor-lang's `LazyAccount<T>` cannot size (its `Lazy` trait has no map)",
+            field.name
+        ));
+    }
+    if let Some(field) = field_idents(&record.fields)
+        .iter()
+        .find(|f| f.to_string().starts_with("r#"))
+    {
+        return Err(format!(
+            "field `{field}` is a Rust keyword: anchor-lang's `LazyAccount<T>` cannot name its `load_` method"
+        ));
+    }
+    if let Some((field, why)) = record
+        .fields
+        .iter()
+        .find_map(|f| empty_size_panics(&f.ty).map(|why| (f, why)))
+    {
+        return Err(format!(
+            "field `{}` is fixed-size and holds {why}: anchor-lang {ANCHOR_LANG}'s `LazyAccount<T>` sizes a fixed-size field from an empty buffer, which panics there, so loading it or any field past it aborts",
+            field.name
+        ));
+    }
+    Ok(())
+}
+
+/// What in `ty` makes anchor-lang's `Lazy::size_of(&[])` panic, where `ty`
+/// is fixed-size to `Lazy` (no option, `Vec`, string or enum with data):
+/// a struct of more than one field, or a fieldless enum.
+fn empty_size_panics(ty: &Ty) -> Option<String> {
+    fn sized(ty: &Ty) -> bool {
+        match ty {
+            Ty::Enum(e) => e.variants.iter().all(|v| v.fields.is_empty()),
+            Ty::Struct(s) => s.fields.iter().all(|f| sized(&f.ty)),
+            Ty::Array(inner, len) => *len == 0 || sized(inner),
+            Ty::Option(_) | Ty::Vec(_) | Ty::String | Ty::Bytes | Ty::Map { .. } => false,
+            _ => ty.children().is_empty(),
+        }
+    }
+    fn panics(ty: &Ty) -> Option<String> {
+        match ty {
+            Ty::Enum(e) => Some(format!("the fieldless enum `{}`", e.name)),
+            Ty::Struct(s) if s.fields.len() > 1 => Some(format!(
+                "the struct `{}` of {} fields",
+                s.name,
+                s.fields.len()
+            )),
+            Ty::Array(_, 0) => None,
+            _ => ty.children().into_iter().find_map(panics),
+        }
+    }
+    if sized(ty) { panics(ty) } else { None }
 }
 
 /// The crate's `src/lib.rs`: `target`'s account in `format`, at the program
@@ -76,11 +168,16 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
     let record = &account.record;
     let name = ident(&record.ident, true);
     let module = format_ident!("{}_{}", snake(&record.ident), format.name());
-    let (types, wrapper, what) = match account.kind {
-        Kind::ZeroCopy { packed } => (
+    let (types, wrapper, what) = match (format, account.kind) {
+        (_, Kind::ZeroCopy { packed }) => (
             zero_copy_types(record, &account.discriminator, packed),
             quote!(AccountLoader<'info, state::#name>),
             "`#[account(zero_copy)]` behind `AccountLoader<T>`: a checked cast of the bytes after the discriminator, every field in place",
+        ),
+        (Format::Anchor1LazyAccount, _) => (
+            borsh_types(record, &account.discriminator),
+            quote!(LazyAccount<'info, state::#name>),
+            "`#[account]` behind `LazyAccount<T>` (anchor-lang's `lazy-account` feature): `read` and `update` decode the one root field that holds their field (`load_<field>`), `full` the whole record (`load_mut`); a mutable one is encoded back whole when it exits",
         ),
         _ if stack_len(&Ty::Struct(record.clone())) > BOX_ABOVE => (
             borsh_types(record, &account.discriminator),
@@ -97,8 +194,18 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
         " `{}` of `{}` ({}) as an Anchor {ANCHOR_LANG} program holds it: {what}. Generated by `make idl` from the IDL; see docs/idl.md.",
         account.name, target.program, target.source
     );
-    let loader = matches!(account.kind, Kind::ZeroCopy { .. });
-    let handlers = handlers(target, loader);
+    let access = match (format, account.kind) {
+        (_, Kind::ZeroCopy { .. }) => Access::Loader,
+        (Format::Anchor1LazyAccount, _) => Access::Lazy,
+        _ => Access::Decoded,
+    };
+    let handlers = handlers(target, access);
+    // The `load_<field>` methods are the trait `#[account]` derives
+    // (`Lazy<Name>`), in scope where the handlers are.
+    let lazy_trait = (access == Access::Lazy).then(|| {
+        let name = format_ident!("Lazy{name}");
+        quote!(use state::#name;)
+    });
     let file = quote! {
         #![doc = #doc]
         extern crate alloc;
@@ -116,6 +223,8 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
 
             #types
         }
+
+        #lazy_trait
 
         #[program]
         pub mod #module {
@@ -140,24 +249,49 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
     unparse(file)
 }
 
+/// How a handler reaches the record's fields.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// `Account<T>`: the record decoded whole before the handler runs.
+    Decoded,
+    /// `AccountLoader<T>`: `load()` / `load_mut()`, a cast in place.
+    Loader,
+    /// `LazyAccount<T>`: `load_<field>()` decodes one root field.
+    Lazy,
+}
+
 /// The three handlers: `full` adds one to the `update` field, `read`
 /// compares the `read` field's bytes with its argument, `update` stores its
 /// argument in the `update` field.
-fn handlers(target: &Target, loader: bool) -> TokenStream {
+fn handlers(target: &Target, access: Access) -> TokenStream {
     let record = &target.account.record;
-    let (load, load_mut) = if loader {
-        (
-            quote!(let record = ctx.accounts.record.load()?;),
+    let loader = access == Access::Loader;
+    let (load_mut, at_mut) = match access {
+        Access::Decoded => (quote!(let record = &mut ctx.accounts.record;), None),
+        Access::Loader => (
             quote!(let mut record = ctx.accounts.record.load_mut()?;),
-        )
-    } else {
-        (
+            None,
+        ),
+        Access::Lazy => (
+            quote!(let mut record = ctx.accounts.record.load_mut()?;),
+            target
+                .update
+                .as_deref()
+                .map(|path| lazy_field(record, path, true)),
+        ),
+    };
+    let (load, read_field) = match access {
+        Access::Decoded => (
             quote!(let record = &ctx.accounts.record;),
-            quote!(let record = &mut ctx.accounts.record;),
-        )
+            field_expr(quote!(record), record, &target.read),
+        ),
+        Access::Loader => (
+            quote!(let record = ctx.accounts.record.load()?;),
+            field_expr(quote!(record), record, &target.read),
+        ),
+        Access::Lazy => lazy_field(record, &target.read, false),
     };
     let read_ty = ty_at(record, &target.read);
-    let read_field = field_expr(quote!(record), record, &target.read);
     let read_len = Literal::usize_unsuffixed(crate::render::field_len(read_ty));
     let read_bytes = read_bytes(read_field, read_ty, loader);
     let (full, update) = match &target.update {
@@ -188,13 +322,24 @@ fn handlers(target: &Target, loader: bool) -> TokenStream {
                     Ok(())
                 }
             };
-            let update = quote! {
-                /// Store `value` in the `update` field, keeping every other one.
-                pub fn update(ctx: Context<WriteRecord>, value: #int) -> Result<()> {
-                    #load_mut
-                    #store
-                    Ok(())
-                }
+            let update = match at_mut {
+                // `LazyAccount<T>` decodes the root field that holds it.
+                Some((load_field, field)) => quote! {
+                    /// Store `value` in the `update` field, keeping every other one.
+                    pub fn update(ctx: Context<WriteRecord>, value: #int) -> Result<()> {
+                        #load_field
+                        #field = value;
+                        Ok(())
+                    }
+                },
+                None => quote! {
+                    /// Store `value` in the `update` field, keeping every other one.
+                    pub fn update(ctx: Context<WriteRecord>, value: #int) -> Result<()> {
+                        #load_mut
+                        #store
+                        Ok(())
+                    }
+                },
             };
             (full, update)
         }
@@ -227,6 +372,29 @@ fn handlers(target: &Target, loader: bool) -> TokenStream {
 
         #update
     }
+}
+
+/// `LazyAccount<T>`'s load of the root field that holds `path` (its
+/// `load_<field>` or `load_mut_<field>`), and the field at `path` in it.
+fn lazy_field(record: &Struct, path: &[usize], write: bool) -> (TokenStream, TokenStream) {
+    let (first, rest) = path.split_first().expect("a field path is never empty");
+    let root = field_idents(&record.fields).swap_remove(*first);
+    let field = if rest.is_empty() {
+        quote!((*field))
+    } else {
+        let Ty::Struct(inner) = &record.fields[*first].ty else {
+            unreachable!("a path goes on through structs only")
+        };
+        field_expr(quote!(field), inner, rest)
+    };
+    let load = if write {
+        let method = format_ident!("load_mut_{root}");
+        quote!(let mut field = ctx.accounts.record.#method()?;)
+    } else {
+        let method = format_ident!("load_{root}");
+        quote!(let field = ctx.accounts.record.#method()?;)
+    };
+    (load, field)
 }
 
 /// The `read` field's bytes, compared with the argument as an array.

@@ -1,7 +1,7 @@
 //! Anchor 1.x programs from an Anchor IDL: the user's program as it runs,
 //! on Anchor's own dispatch, checks and codec. One module a part:
-//! [`accounts`] (each account type behind `Account<T>` or
-//! `AccountLoader<T>`), [`instructions`] (every instruction's arguments as
+//! [`accounts`] (each account type behind `Account<T>`, `LazyAccount<T>`
+//! or `AccountLoader<T>`), [`instructions`] (every instruction's arguments as
 //! its handler's parameters), [`events`] (`emit!` and `emit_cpi!`). They
 //! build in a workspace of their own (`anchor1/` in the run's folder) with
 //! `programs/anchor1/`'s lockfile and route (`std`), as the hand-written
@@ -19,7 +19,7 @@ pub mod accounts;
 pub mod events;
 pub mod instructions;
 
-pub use accounts::{fits, format_for, program};
+pub use accounts::{fits, format_for, held, program};
 
 /// The anchor-lang release the programs build with: `programs/anchor1/`'s
 /// pin (its lockfile is the generated workspace's).
@@ -112,14 +112,17 @@ fn file(
 /// The crate's `Cargo.toml`: anchor-lang and the builtins from the
 /// workspace; bytemuck for a zero-copy record; the hand-written programs'
 /// `store` for the instruction handlers; anchor-lang's `event-cpi` for
-/// `emit_cpi!` (a program alone: built with others, cargo would give it to
-/// them too); and the features every Anchor program declares (all off, as
+/// `emit_cpi!` and `lazy-account` for `LazyAccount<T>` (each program is
+/// built alone: built with others, cargo would give the feature to them
+/// too); and the features every Anchor program declares (all off, as
 /// `anchor init` leaves them).
 pub fn manifest(package: &str, format: Format) -> String {
-    let anchor = if format == Format::Anchor1EmitCpi {
-        "anchor-lang = { workspace = true, features = [\"event-cpi\"] }"
-    } else {
-        "anchor-lang.workspace = true"
+    let anchor = match format {
+        Format::Anchor1EmitCpi => "anchor-lang = { workspace = true, features = [\"event-cpi\"] }",
+        Format::Anchor1LazyAccount => {
+            "anchor-lang = { workspace = true, features = [\"lazy-account\"] }"
+        }
+        _ => "anchor-lang.workspace = true",
     };
     let extra = match format {
         Format::Anchor1AccountLoader => "bytemuck.workspace = true\n",
