@@ -178,7 +178,7 @@ wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the README's wire c
 
 idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (options: docs/idl.md)
 	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
-	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" BASELINE="$(BASELINE)" cargo run -q -p idl --bin idl -- "$(IDL)"
+	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" BASELINE="$(BASELINE)" cargo run -q -p idl --bin idl -- "$(IDL)"
 
 fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/; IDL_RUN=target/benches/idl/<program>: a make idl run's, into its fixtures/
 	IDL_RUN="$(IDL_RUN)" cargo run -p fixtures --bin fixtures

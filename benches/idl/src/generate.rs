@@ -18,6 +18,7 @@ use crate::{
     model::{Account, Event, Instruction, Program, Struct, Ty},
     render::{
         self, Format, Target,
+        anchor1::Release,
         arguments::{self, Handler},
         events::{self, Emitter},
     },
@@ -270,7 +271,6 @@ pub fn write_arguments(
     };
     if planned.format.is_anchor1() {
         write_anchor1_crate(
-            root,
             dir,
             &planned.name,
             &planned.package,
@@ -468,7 +468,6 @@ pub fn write_events(
     };
     if planned.format.is_anchor1() {
         write_anchor1_crate(
-            root,
             dir,
             &planned.name,
             &planned.package,
@@ -596,6 +595,7 @@ fn generated_lock(main: &str) -> String {
 pub fn write(
     root: &Path,
     program: &Program,
+    release: &Release,
     plans: &mut [Plan],
     arguments: &mut Vec<PlannedArguments>,
     events: &mut Vec<PlannedEvents>,
@@ -604,6 +604,9 @@ pub fn write(
     let dir = out_dir(root, &program.name);
     let programs = dir.join("programs");
     fs::create_dir_all(&programs).map_err(|e| format!("creating {}: {e}", programs.display()))?;
+    if is_anchor(program) {
+        write_anchor1_workspace(root, &dir, release)?;
+    }
     write_if_changed(&dir.join("Cargo.toml"), &render::workspace_manifest())?;
     // The main workspace's lockfile: the same crate versions as the families.
     let lock =
@@ -639,7 +642,7 @@ pub fn write(
         };
         if planned.format.is_anchor1() {
             let (name, package) = (&planned.name, &planned.package);
-            write_anchor1_crate(root, &dir, name, package, planned.format, &lib)?;
+            write_anchor1_crate(&dir, name, package, planned.format, &lib)?;
             anchor1_wanted.push(planned.name.clone());
             continue;
         }
@@ -751,32 +754,47 @@ fn remove_unplanned(programs: &Path, wanted: &[String]) -> Result<(), String> {
 /// The Anchor 1.x programs' workspace, under a run's folder.
 pub const ANCHOR1: &str = "anchor1";
 
-/// Writes one Anchor 1.x crate into the run's Anchor workspace
-/// (`anchor1/`), with the workspace's manifest and, the first time,
-/// `programs/anchor1/`'s lockfile: the hand-written programs' versions.
+/// Writes the run's Anchor workspace (`anchor1/`): its manifest for
+/// `release`, `programs/anchor1/records` copied in, and the release's
+/// committed lockfile (`programs/anchor1/`'s for the pinned one) where the
+/// workspace has none or its manifest changed, so the programs build with
+/// the versions `make all` or `make anchor-versions` built with. Files are
+/// rewritten only where they differ: a second run rebuilds nothing, and a
+/// run with another release rebuilds every Anchor program.
+fn write_anchor1_workspace(root: &Path, dir: &Path, release: &Release) -> Result<(), String> {
+    let workspace = dir.join(ANCHOR1);
+    let records = workspace.join("records");
+    fs::create_dir_all(records.join("src"))
+        .map_err(|e| format!("creating {}: {e}", records.display()))?;
+    let source = root.join("programs/anchor1/records");
+    for file in ["Cargo.toml", "src/lib.rs"] {
+        let text = fs::read_to_string(source.join(file))
+            .map_err(|e| format!("programs/anchor1/records/{file}: {e}"))?;
+        write_if_changed(&records.join(file), &text)?;
+    }
+    let manifest = render::anchor1::workspace_manifest(release);
+    let path = workspace.join("Cargo.toml");
+    let changed = fs::read_to_string(&path).map_or(true, |old| old != manifest);
+    write_if_changed(&path, &manifest)?;
+    if changed || !workspace.join("Cargo.lock").exists() {
+        let committed = benches::anchor_versions::prepare::committed_lock(root, release);
+        let lock = fs::read_to_string(&committed)
+            .map_err(|e| format!("{}: {e}", committed.display()))?;
+        write_if_changed(&workspace.join("Cargo.lock"), &lock)?;
+    }
+    Ok(())
+}
+
+/// Writes one Anchor crate into the run's Anchor workspace (`anchor1/`).
 fn write_anchor1_crate(
-    root: &Path,
     dir: &Path,
     name: &str,
     package: &str,
     format: Format,
     lib: &str,
 ) -> Result<(), String> {
-    let workspace = dir.join(ANCHOR1);
-    fs::create_dir_all(&workspace).map_err(|e| format!("creating {}: {e}", workspace.display()))?;
-    write_if_changed(
-        &workspace.join("Cargo.toml"),
-        &render::anchor1::workspace_manifest(
-            &root.join("programs/anchor1/records").to_string_lossy(),
-        ),
-    )?;
-    if !workspace.join("Cargo.lock").exists() {
-        let lock = fs::read_to_string(root.join("programs/anchor1/Cargo.lock"))
-            .map_err(|e| format!("programs/anchor1/Cargo.lock: {e}"))?;
-        write_if_changed(&workspace.join("Cargo.lock"), &lock)?;
-    }
     write_crate(
-        &workspace,
+        &dir.join(ANCHOR1),
         name,
         &render::anchor1::manifest(package, format),
         lib,

@@ -29,7 +29,7 @@ use crate::{
     generate::Planned,
     model::Account,
     model::Site,
-    render::Format,
+    render::{Format, anchor1::Release},
     value::{self, Fill, Instances, Lengths, Value},
 };
 
@@ -333,6 +333,8 @@ struct Subject<'a> {
     planned: &'a Planned,
     account: &'a Account,
     label: &'a str,
+    /// The anchor-lang release an Anchor program built with.
+    release: &'a Release,
 }
 
 /// One operation's instruction data and the record it leaves.
@@ -347,8 +349,15 @@ type ContractCheck = fn(&Subject, &Instance, &mut Checked);
 
 /// Runs every case of `planned` (its `.so` is `elf`): a pinocchio format's
 /// program through common's dispatch and its contract, or an Anchor 1.x
-/// one through its handlers and Anchor's contract ([`anchor1`]).
-pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Instance]) -> Checked {
+/// one through its handlers and Anchor's contract ([`anchor1`]) as
+/// `release` keeps it.
+pub fn check(
+    planned: &Planned,
+    account: &Account,
+    release: &Release,
+    elf: &[u8],
+    instances: &[Instance],
+) -> Checked {
     let (encode, check_errors, check_hostile): (Encode, ContractCheck, ContractCheck) =
         if planned.format.is_anchor1() {
             (
@@ -371,6 +380,7 @@ pub fn check(planned: &Planned, account: &Account, elf: &[u8], instances: &[Inst
             planned,
             account,
             label: &label,
+            release,
         };
         check_errors(&subject, first, &mut checked);
         check_hostile(&subject, first, &mut checked);
@@ -546,6 +556,7 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
         planned,
         account,
         label,
+        ..
     } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
@@ -684,6 +695,7 @@ fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) 
         planned,
         account,
         label,
+        ..
     } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);

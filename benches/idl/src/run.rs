@@ -18,6 +18,7 @@ use crate::{
     input::{self, Assumptions},
     measure::{self, Row},
     model::{self, Program, Site},
+    render::anchor1::Release,
     report::{self, Refused},
     value::{self, Lengths},
 };
@@ -31,6 +32,9 @@ pub struct Options {
     /// `DATA=<dir>`: accounts' own bytes, used instead of the generated
     /// instances where a file is there.
     pub data: Option<PathBuf>,
+    /// `ANCHOR=<version>`: the anchor-lang release the Anchor programs
+    /// build with (`None`: `programs/anchor1/`'s pin).
+    pub anchor: Option<Release>,
 }
 
 /// A finished run.
@@ -73,9 +77,14 @@ pub fn run(
     let (mut arguments, mut skipped) = generate::plan_arguments(&program, &options.fields);
     let (mut events, skipped_events) = generate::plan_events(&program);
     skipped.extend(skipped_events);
+    let release = match options.anchor {
+        Some(release) => release,
+        None => crate::render::anchor1::release("")?,
+    };
     let dir = generate::write(
         root,
         &program,
+        &release,
         &mut plans,
         &mut arguments,
         &mut events,
@@ -113,7 +122,7 @@ pub fn run(
                 guard::stage("measuring", &planned.name);
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
                 let instances = &instances[&account.name];
-                match guard::caught(|| measure::check(planned, account, &elf, instances)) {
+                match guard::caught(|| measure::check(planned, account, &release, &elf, instances)) {
                     Ok(checked) => {
                         measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
                     }
@@ -217,7 +226,7 @@ pub fn run(
         ("summary.md", summary.clone()),
         (
             "results.json",
-            report::json(&program, &rows, &refused, &skipped),
+            report::json(&program, &rows, &refused, &skipped, release.version),
         ),
         ("cases.json", cases.to_text()),
     ];
@@ -594,15 +603,22 @@ fn zero_copy_hint(account: &model::Account, len: usize) -> String {
 
 /// What built and ran the generated programs: the toolchain, and the
 /// versions the generated workspace's lock (`dir`) resolved for pinocchio
-/// and each format's crate, with the harness's mollusk-svm from the main
-/// lock.
+/// and each format's crate, anchor-lang as the Anchor workspace's lock
+/// resolved it (an Anchor IDL's run), with the harness's mollusk-svm from
+/// the main lock.
 fn provenance(root: &Path, dir: &Path, elfs: &[Vec<u8>]) -> Provenance {
     let generated = Lock::read_file(&dir.join("Cargo.lock"));
+    let anchor = Lock::read_file(&dir.join(generate::ANCHOR1).join("Cargo.lock"));
     let main = Lock::read_file(&root.join("Cargo.lock"));
     let crates = std::iter::once("pinocchio")
         .chain(crate::render::Format::ALL.iter().map(|f| f.crate_name()))
         .filter(|name| *name != "none")
         .filter_map(|name| Some((name.to_string(), generated.version(name)?)))
+        .chain(
+            anchor
+                .version("anchor-lang")
+                .map(|v| ("anchor-lang".to_string(), v)),
+        )
         .chain(
             main.version("mollusk-svm")
                 .map(|v| ("mollusk-svm".to_string(), v)),

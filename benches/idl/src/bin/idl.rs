@@ -1,7 +1,8 @@
 //! `make idl IDL=<file>`: the benchmark generated from a program's IDL
 //! (docs/idl.md). Options from the environment, as the Makefile passes
 //! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`, `ARG`,
-//! `STRING_LEN`, `VEC_LEN`, `DATA`, and `BASELINE` (an earlier run's
+//! `STRING_LEN`, `VEC_LEN`, `DATA`, `ANCHOR` (the anchor-lang release of
+//! the Anchor programs), and `BASELINE` (an earlier run's
 //! `results.json`: exit 1 on any moved CU or byte).
 
 use std::{path::Path, process::ExitCode};
@@ -49,11 +50,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let anchor = match idl::render::anchor1::release(&var("ANCHOR")) {
+        Ok(release) => release,
+        Err(e) => {
+            eprintln!("make idl: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let options = Options {
         assumptions: Assumptions::from_lists(&var("ZERO_COPY"), &var("PACKED")),
         lengths,
         fields,
         data: Some(var("DATA")).filter(|d| !d.is_empty()).map(Into::into),
+        anchor: Some(anchor),
     };
     let Ok(root) = std::env::current_dir() else {
         eprintln!(

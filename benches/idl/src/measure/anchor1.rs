@@ -9,7 +9,7 @@
 
 use benches::frameworks::{
     anchor1::{
-        CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DID_NOT_DESERIALIZE_ARGS, DISCRIMINATOR_MISMATCH,
+        ABORTS, CONSTRAINT_MUT, DID_NOT_DESERIALIZE, DID_NOT_DESERIALIZE_ARGS, DISCRIMINATOR_MISMATCH,
         DISCRIMINATOR_NOT_FOUND, NOT_ENOUGH_KEYS, OWNED_BY_WRONG_PROGRAM, no_handler,
     },
     anchor2::discriminator,
@@ -18,15 +18,46 @@ use benches::vm::Outcome as RunOutcome;
 use solana_program_error::ProgramError;
 
 use super::{
-    Checked, ErrorCase, Instance, Subject, accounts, calls, expect_error, hostile_inputs,
-    instruction,
+    Checked, ErrorCase, Instance, Instruction, LoggedMollusk, Pubkey, SolanaAccount, Subject,
+    accounts, calls, expect_error, hostile_inputs, instruction,
 };
-use crate::{generate::Planned, render::Format, value};
+use crate::{
+    generate::Planned,
+    render::{Format, anchor1::Release},
+    value,
+};
 
 /// Anchor's instruction data for `handler` with `argument` (borsh's bytes
 /// of a `uN` or a `[u8; N]` are the value's bytes).
 fn handler_data(handler: &str, argument: &[u8]) -> Vec<u8> {
     [&discriminator("global", handler)[..], argument].concat()
+}
+
+/// Whether `release`'s `AccountLoader<T>` slices the data without checking
+/// its length, and so panics on an account shorter than the layout:
+/// anchor-lang before 1.2 (`load` and `load_mut` in 0.31.2 to 1.1.2);
+/// 1.2's `check_size` answers `AccountDidNotDeserialize`.
+fn unchecked_loader(release: &Release) -> bool {
+    !crate::render::anchor1::at_least(release.version, (1, 2))
+}
+
+/// A run of `instruction` that must abort (a panic in Anchor's own code,
+/// where a release has no error for the input), with nothing changed.
+fn expect_abort(
+    logged: &LoggedMollusk,
+    instruction: &Instruction,
+    accounts: &[(Pubkey, SolanaAccount)],
+    what: &str,
+    failures: &mut Vec<String>,
+) {
+    let (result, outcome) = logged.run_instruction(instruction, accounts);
+    if !matches!(&outcome, RunOutcome::Fault(message) if message.ends_with("SBF program panicked"))
+    {
+        failures.push(format!(
+            "{what}: {:?} ({outcome:?}), the contract says an abort (this release's loader slices the data unchecked)",
+            result.program_result
+        ));
+    }
 }
 
 /// The same operations as Anchor handlers of the same names.
@@ -43,6 +74,7 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
         planned,
         account,
         label,
+        release,
     } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
@@ -66,10 +98,10 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
     // `Account<T>` maps borsh's error to its own code; `LazyAccount<T>`'s
     // `load_mut` passes borsh's I/O error on (`?`), as anchor-lang's
     // generated loader does.
-    let cut_short = if planned.format == Format::Anchor1LazyAccount {
-        ProgramError::BorshIoError
-    } else {
-        DID_NOT_DESERIALIZE
+    let cut_short = match planned.format {
+        Format::Anchor1LazyAccount => ProgramError::BorshIoError,
+        Format::Anchor1AccountLoader if unchecked_loader(release) => ABORTS,
+        _ => DID_NOT_DESERIALIZE,
     };
     let cut = &data[..data.len() - instance.tail.len() - 1];
     let cases = [
@@ -141,14 +173,20 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
         {
             account.owner = solana_pubkey::Pubkey::new_from_array([0x0E; 32]);
         }
-        expect_error(
-            logged,
-            &instruction(id, &case.instruction, case.writable, case.count),
-            &before,
-            &case.error,
-            &format!("{label}, {}", case.name),
-            &mut checked.failures,
-        );
+        let what = format!("{label}, {}", case.name);
+        let instruction = instruction(id, &case.instruction, case.writable, case.count);
+        if case.error == ABORTS {
+            expect_abort(logged, &instruction, &before, &what, &mut checked.failures);
+        } else {
+            expect_error(
+                logged,
+                &instruction,
+                &before,
+                &case.error,
+                &what,
+                &mut checked.failures,
+            );
+        }
     }
 }
 
@@ -163,6 +201,7 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
         planned,
         account,
         label,
+        release,
     } = *subject;
     let data = instance.data(account, &instance.record);
     let calls = calls(planned, account, &instance.record, handlers);
@@ -170,6 +209,8 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
         planned.format,
         Format::Anchor1Account | Format::Anchor1LazyAccount
     );
+    let may_abort =
+        borsh || planned.format == Format::Anchor1AccountLoader && unchecked_loader(release);
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()
         .map(|c| (c.operation, data.as_slice()))
@@ -185,14 +226,18 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
             // documented `# Panics`): an abort is Anchor's answer to a
             // record the oracle cannot decode, never to one it can.
             RunOutcome::Fault(message)
-                if borsh
+                if may_abort
                     && message.ends_with("SBF program panicked")
                     && value::decode_account(account, damaged).is_err() =>
             {
-                Ok(if planned.format == Format::Anchor1LazyAccount {
-                    "abort on an invalid record (a length past the data, or borsh's preallocation)"
-                } else {
-                    "abort on an invalid record (borsh's preallocation)"
+                Ok(match planned.format {
+                    Format::Anchor1LazyAccount => {
+                        "abort on an invalid record (a length past the data, or borsh's preallocation)"
+                    }
+                    Format::Anchor1AccountLoader => {
+                        "abort on a record shorter than its layout (the loader slices unchecked)"
+                    }
+                    _ => "abort on an invalid record (borsh's preallocation)",
                 }
                 .into())
             }

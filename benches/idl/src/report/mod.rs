@@ -110,8 +110,22 @@ fn kind_name(account: &Account) -> &'static str {
 }
 
 /// `results.json`.
-pub fn json(program: &Program, rows: &[Row], refused: &[Refused], skipped: &[Skipped]) -> String {
-    let record = |site, name, format| base(program, site, name, format);
+/// `anchor` is the anchor-lang release the Anchor programs built with.
+pub fn json(
+    program: &Program,
+    rows: &[Row],
+    refused: &[Refused],
+    skipped: &[Skipped],
+    anchor: &'static str,
+) -> String {
+    let record = |site, name, format: Format| Record {
+        crate_version: if format.is_anchor1() {
+            anchor
+        } else {
+            format.crate_version()
+        },
+        ..base(program, site, name, format)
+    };
     let mut records: Vec<Record> = rows
         .iter()
         .map(|row| {
@@ -413,6 +427,10 @@ pub fn summary(
     out.push_str(&moves::section(
         &moves::of(program, rows),
         &moves::of_sites(program, rows),
+        provenance
+            .crates
+            .get("anchor-lang")
+            .map_or(crate::render::anchor1::ANCHOR_LANG, String::as_str),
     ));
     site_section(&mut out, program, Site::Instruction, rows, refused, skipped);
     site_section(&mut out, program, Site::Event, rows, refused, skipped);

@@ -172,7 +172,8 @@ pub fn reorder(account: &Account) -> Option<Reorder> {
 
 /// The section of `summary.md`: the account types' tables, then the
 /// instructions' and events' (`sites`).
-pub fn section(moves: &[Moves], sites: &[SiteMoves]) -> String {
+/// `anchor` is the anchor-lang release the Anchor programs built with.
+pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
     let mut out = String::new();
     if moves.is_empty() && sites.is_empty() {
         return out;
@@ -186,7 +187,7 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves]) -> String {
          then every path measured on the same data, cheapest first. `change` is the CUs minus today's \
          (`full`'s for an account). Rent is the rent-exempt minimum of the account's bytes. The pinocchio \
          formats are what a rewrite of that part of the program would pay (docs/idl.md).",
-        crate::render::anchor1::ANCHOR_LANG
+        anchor
     );
     for m in moves {
         let _ = writeln!(
