@@ -270,13 +270,7 @@ pub fn write_arguments(
         }
     };
     if planned.format.is_anchor1() {
-        write_anchor1_crate(
-            dir,
-            &planned.name,
-            &planned.package,
-            planned.format,
-            &lib,
-        )?;
+        write_anchor1_crate(dir, &planned.name, &planned.package, planned.format, &lib)?;
         return Ok(true);
     }
     let handlers = planned.handlers(program);
@@ -467,13 +461,7 @@ pub fn write_events(
         }
     };
     if planned.format.is_anchor1() {
-        write_anchor1_crate(
-            dir,
-            &planned.name,
-            &planned.package,
-            planned.format,
-            &lib,
-        )?;
+        write_anchor1_crate(dir, &planned.name, &planned.package, planned.format, &lib)?;
         return Ok(true);
     }
     write_crate(
@@ -778,8 +766,8 @@ fn write_anchor1_workspace(root: &Path, dir: &Path, release: &Release) -> Result
     write_if_changed(&path, &manifest)?;
     if changed || !workspace.join("Cargo.lock").exists() {
         let committed = benches::anchor_versions::prepare::committed_lock(root, release);
-        let lock = fs::read_to_string(&committed)
-            .map_err(|e| format!("{}: {e}", committed.display()))?;
+        let lock =
+            fs::read_to_string(&committed).map_err(|e| format!("{}: {e}", committed.display()))?;
         write_if_changed(&workspace.join("Cargo.lock"), &lock)?;
     }
     Ok(())

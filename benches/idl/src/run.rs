@@ -122,7 +122,8 @@ pub fn run(
                 guard::stage("measuring", &planned.name);
                 let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
                 let instances = &instances[&account.name];
-                match guard::caught(|| measure::check(planned, account, &release, &elf, instances)) {
+                match guard::caught(|| measure::check(planned, account, &release, &elf, instances))
+                {
                     Ok(checked) => {
                         measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
                     }

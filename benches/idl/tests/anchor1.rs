@@ -313,3 +313,79 @@ fn a_zero_copy_record_with_padding_is_reordered_and_saves_its_rent() {
     };
     assert_eq!(moves::reorder(&packed), None);
 }
+
+#[test]
+fn another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_says() {
+    // A copy of `token_borsh.json` under its own name: its run folder is
+    // its own, so the other tests' runs on the pinned release are not
+    // rebuilt under it.
+    let root = support::root();
+    let text = std::fs::read_to_string(root.join("benches/idl/idls/token_borsh.json")).unwrap();
+    let mut idl: serde_json::Value = serde_json::from_str(&text).unwrap();
+    idl["metadata"]["name"] = "token_borsh_release".into();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("token_borsh_release.json");
+    std::fs::write(&file, idl.to_string()).unwrap();
+    let release = idl::render::anchor1::release("0.31.2").unwrap();
+    let options = Options {
+        anchor: Some(release),
+        ..Options::default()
+    };
+    let run = idl::run::run(&root, &file, &options, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+    assert!(
+        run.summary.contains("anchor-lang 0.31.2") && run.summary.contains("(Anchor 0.31.2:"),
+        "{}",
+        run.summary
+    );
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.dir.join("results.json")).unwrap())
+            .unwrap();
+    let records = results.as_array().expect("an array of records");
+    let anchor_rows: Vec<_> = records
+        .iter()
+        .filter(|r| r["framework"] == "anchor1")
+        .collect();
+    assert!(!anchor_rows.is_empty());
+    for r in &anchor_rows {
+        assert_eq!(r["crate_version"], "0.31.2", "{r}");
+    }
+    // The hand-written programs on the same release, as the committed
+    // matrix (`make anchor-versions`) measured them.
+    let matrix: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("benches/anchor_versions.json")).unwrap(),
+    )
+    .unwrap();
+    for (format, hand, operations) in [
+        (
+            Format::Anchor1Account,
+            "token/account",
+            &[
+                ("full", "full"),
+                ("read", "read_owner"),
+                ("update", "update_amount"),
+            ][..],
+        ),
+        (
+            Format::Anchor1LazyAccount,
+            "token/lazy_account",
+            &[("read", "read_owner"), ("update", "update_amount")][..],
+        ),
+    ] {
+        for &(operation, hand_operation) in operations {
+            let ours = support::cus(&run, format, operation);
+            let row = format!("anchor1/{hand}::{hand_operation}");
+            let theirs = matrix["rows"][&row]["cells"]["0.31.2"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("the matrix has no 0.31.2 cell of {row}"));
+            let off = (ours as f64 - theirs as f64).abs() / theirs as f64;
+            assert!(
+                off <= TOLERANCE,
+                "{} {operation}: {ours} CUs on 0.31.2, {row} {theirs}",
+                format.name()
+            );
+        }
+    }
+    // The borsh record moved to `AccountLoader<T>` builds and runs too.
+    support::cus(&run, Format::Anchor1AccountLoader, "full");
+}

@@ -203,13 +203,25 @@ mod tests {
         assert_eq!(release("").unwrap().version, PINNED);
         assert_eq!(release("0.31.2").unwrap().version, "0.31.2");
         let old = release("0.30.1").unwrap_err();
-        assert!(old.contains("new in 0.31.0") && old.contains("0.31.2, 0.32.2"), "{old}");
+        assert!(
+            old.contains("new in 0.31.0") && old.contains("0.31.2, 0.32.2"),
+            "{old}"
+        );
         let unknown = release("9.9.9").unwrap_err();
         assert!(unknown.contains("not a release"), "{unknown}");
         let manifest = workspace_manifest(&release("0.32.2").unwrap());
-        assert!(manifest.contains("anchor-lang = { version = \"=0.32.2\" }"), "{manifest}");
-        assert!(manifest.contains("features = [\"borsh-0-10\"]"), "{manifest}");
+        assert!(
+            manifest.contains("anchor-lang = { version = \"=0.32.2\" }"),
+            "{manifest}"
+        );
+        assert!(
+            manifest.contains("features = [\"borsh-0-10\"]"),
+            "{manifest}"
+        );
         let manifest = workspace_manifest(&release("").unwrap());
-        assert!(manifest.contains("anchor1-records = { path = \"records\" }"), "{manifest}");
+        assert!(
+            manifest.contains("anchor1-records = { path = \"records\" }"),
+            "{manifest}"
+        );
     }
 }
