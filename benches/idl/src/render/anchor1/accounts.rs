@@ -2,12 +2,14 @@
 //! program holds it. A borsh account is `#[account]` behind `Account<T>`
 //! (decoded whole when the handler starts, encoded back when a mutable one
 //! exits); a zero-copy one is `#[account(zero_copy)]` behind
-//! `AccountLoader<T>` (a checked cast, stores in place). Each program has
+//! `AccountLoader<T>` (a checked cast, stores in place). A borsh account
+//! also takes the two moves Anchor offers it: `LazyAccount<T>` (one field
+//! decoded on demand) and, where its fields can be zero-copy,
+//! `AccountLoader<T>` over them laid out so ([`held`]). Each program has
 //! the generated programs' three operations as Anchor handlers (`full`,
 //! `read`, `update`), dispatched by Anchor on their `global:` discriminators,
-//! with the IDL's account discriminator. They build in a workspace of their
-//! own with `programs/anchor1/`'s lockfile and route (`std`), as the
-//! hand-written Anchor 1.x programs do.
+//! with the IDL's account discriminator. They build in the run's Anchor
+//! workspace ([`super`]).
 
 use std::{borrow::Cow, collections::BTreeMap};
 
