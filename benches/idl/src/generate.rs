@@ -505,7 +505,11 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     let anchor = is_anchor(program);
     for (index, account) in program.accounts.iter().enumerate() {
         let Ok(account) = account else { continue };
-        let own = if anchor { &Format::ANCHOR1[..] } else { &[] };
+        let own = if anchor {
+            render::anchor1::formats_for(account)
+        } else {
+            &[]
+        };
         for format in Format::ALL.into_iter().chain(own.iter().copied()) {
             let skip = |reason: String| Plan::Skip {
                 account: account.name.clone(),

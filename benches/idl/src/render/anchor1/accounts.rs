@@ -42,6 +42,22 @@ pub fn format_for(account: &Account) -> Option<Format> {
     }
 }
 
+/// Every Anchor 1.x path `account` is measured on: today's first, then the
+/// moves Anchor offers it (a borsh account's `LazyAccount<T>`, and
+/// `AccountLoader<T>` where its fields can be zero-copy; a zero-copy
+/// account has no other).
+pub fn formats_for(account: &Account) -> &'static [Format] {
+    match account.kind {
+        Kind::Borsh => &[
+            Format::Anchor1Account,
+            Format::Anchor1LazyAccount,
+            Format::Anchor1AccountLoader,
+        ],
+        Kind::ZeroCopy { .. } => &[Format::Anchor1AccountLoader],
+        Kind::Codama => &[],
+    }
+}
+
 /// The account as a program of `format` holds it: a borsh account moved
 /// to `AccountLoader<T>` is its fields in `#[account(zero_copy)]`'s
 /// layout (`repr(C)`, the padding written out), so its bytes are that

@@ -22,7 +22,7 @@ pub mod accounts;
 pub mod events;
 pub mod instructions;
 
-pub use accounts::{fits, format_for, held, program};
+pub use accounts::{fits, format_for, formats_for, held, program};
 
 pub use benches::anchor_versions::Release;
 use benches::anchor_versions::{PINNED, RELEASES};
