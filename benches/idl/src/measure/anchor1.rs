@@ -34,12 +34,53 @@ fn handler_data(handler: &str, argument: &[u8]) -> Vec<u8> {
     [&discriminator("global", handler)[..], argument].concat()
 }
 
-/// Whether `release`'s `AccountLoader<T>` slices the data without checking
-/// its length, and so panics on an account shorter than the layout:
-/// anchor-lang before 1.2 (`load` and `load_mut` in 0.31.2 to 1.1.2);
-/// 1.2's `check_size` answers `AccountDidNotDeserialize`.
-fn unchecked_loader(release: &Release) -> bool {
-    !crate::render::anchor1::at_least(release.version, (1, 2))
+/// How an Anchor path answers a record it cannot use, in one release:
+/// the error of a record cut short, and the abort it may make on a record
+/// the oracle cannot decode (named for the hostile tally).
+struct BadRecord {
+    cut_short: ProgramError,
+    abort: Option<&'static str>,
+    /// borsh's preallocation may exhaust the heap.
+    out_of_memory: bool,
+}
+
+impl BadRecord {
+    /// `Account<T>` maps borsh's error to its own code and may abort on
+    /// a corrupt length (borsh preallocates what it claims; this route's
+    /// `std` aborts without a message, benches::frameworks::anchor1::ABORTS);
+    /// `LazyAccount<T>` passes borsh's I/O error on (`?`) and also panics
+    /// where a length runs past the data (its documented `# Panics`);
+    /// `AccountLoader<T>` before 1.2 slices the data without checking its
+    /// length (1.2's `check_size` answers `AccountDidNotDeserialize`).
+    fn of(format: Format, release: &Release) -> Self {
+        let unchecked_loader = !crate::render::anchor1::at_least(release.version, (1, 2));
+        match format {
+            Format::Anchor1Account => Self {
+                cut_short: DID_NOT_DESERIALIZE,
+                abort: Some("abort on an invalid record (borsh's preallocation)"),
+                out_of_memory: true,
+            },
+            Format::Anchor1LazyAccount => Self {
+                cut_short: ProgramError::BorshIoError,
+                abort: Some(
+                    "abort on an invalid record (a length past the data, or borsh's preallocation)",
+                ),
+                out_of_memory: true,
+            },
+            _ if unchecked_loader => Self {
+                cut_short: ABORTS,
+                abort: Some(
+                    "abort on a record shorter than its layout (the loader slices unchecked)",
+                ),
+                out_of_memory: false,
+            },
+            _ => Self {
+                cut_short: DID_NOT_DESERIALIZE,
+                abort: None,
+                out_of_memory: false,
+            },
+        }
+    }
 }
 
 /// A run of `instruction` that must abort (a panic in Anchor's own code,
@@ -75,7 +116,7 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
         planned,
         account,
         label,
-        release,
+        ..
     } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
@@ -96,14 +137,7 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
         error,
     };
     let short = &full[..7];
-    // `Account<T>` maps borsh's error to its own code; `LazyAccount<T>`'s
-    // `load_mut` passes borsh's I/O error on (`?`), as anchor-lang's
-    // generated loader does.
-    let cut_short = match planned.format {
-        Format::Anchor1LazyAccount => ProgramError::BorshIoError,
-        Format::Anchor1AccountLoader if unchecked_loader(release) => ABORTS,
-        _ => DID_NOT_DESERIALIZE,
-    };
+    let cut_short = BadRecord::of(planned.format, subject.release).cut_short;
     let cut = &data[..data.len() - instance.tail.len() - 1];
     let cases = [
         case("no accounts", &full, true, 0, &data, NOT_ENOUGH_KEYS),
@@ -192,9 +226,9 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
 }
 
 /// The hostile generator on the account's data with each handler: never a
-/// VM fault, never a change before a failure; the heap exhausted or an
-/// abort only for the borsh-decoding `Account<T>` and `LazyAccount<T>`,
-/// and only on a record the oracle cannot decode.
+/// VM fault, never a change before a failure; an abort or the heap
+/// exhausted only where the path makes one ([`BadRecord`]), and an abort
+/// only on a record the oracle cannot decode.
 pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) {
     let Subject {
         logged,
@@ -202,16 +236,11 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
         planned,
         account,
         label,
-        release,
+        ..
     } = *subject;
     let data = instance.data(account, &instance.record);
     let calls = calls(planned, account, &instance.record, handlers);
-    let borsh = matches!(
-        planned.format,
-        Format::Anchor1Account | Format::Anchor1LazyAccount
-    );
-    let may_abort =
-        borsh || planned.format == Format::Anchor1AccountLoader && unchecked_loader(release);
+    let bad = BadRecord::of(planned.format, subject.release);
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()
         .map(|c| (c.operation, data.as_slice()))
@@ -220,33 +249,22 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
         let instruction = instruction(id, &calls[which].data, true, 2);
         let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, damaged, 2));
         match outcome {
-            // borsh preallocates what a corrupt length prefix claims, and
-            // the std build aborts with no message where the heap cannot
-            // hold it (benches::frameworks::anchor1::ABORTS); `LazyAccount`
-            // also panics where a corrupt length runs past the data (its
-            // documented `# Panics`): an abort is Anchor's answer to a
-            // record the oracle cannot decode, never to one it can.
+            // An abort is Anchor's answer to a record the oracle cannot
+            // decode, where the path makes one, never to one it can.
             RunOutcome::Fault(message)
-                if may_abort
-                    && message.ends_with("SBF program panicked")
-                    && value::decode_account(account, damaged).is_err() =>
+                if message.ends_with("SBF program panicked")
+                    && value::decode_account(account, damaged).is_err()
+                    && let Some(abort) = bad.abort =>
             {
-                Ok(match planned.format {
-                    Format::Anchor1LazyAccount => {
-                        "abort on an invalid record (a length past the data, or borsh's preallocation)"
-                    }
-                    Format::Anchor1AccountLoader => {
-                        "abort on a record shorter than its layout (the loader slices unchecked)"
-                    }
-                    _ => "abort on an invalid record (borsh's preallocation)",
-                }
-                .into())
+                Ok(abort.into())
             }
             RunOutcome::Fault(message) => Err(format!("VM fault: {message}")),
             RunOutcome::ChangedBeforeFailure(what) => {
                 Err(format!("changed before a failure: {what}"))
             }
-            RunOutcome::OutOfMemory if borsh => Ok("out of memory (documented for borsh)".into()),
+            RunOutcome::OutOfMemory if bad.out_of_memory => {
+                Ok("out of memory (documented for borsh)".into())
+            }
             RunOutcome::Success if result.resulting_accounts[0].1.data.len() != damaged.len() => {
                 Err("the account's length changed".into())
             }
