@@ -341,6 +341,31 @@ fn the_page_in_a_real_browser() {
                 (*moves as u64, *moves as u64),
                 "{program}'s moves"
             );
+            // Each change reads as what it is: today's path, a saving, or
+            // a cost with its `+`.
+            let changes = eval(
+                &tab,
+                &format!(
+                    "(() => {{ const t = document.querySelector('[data-moves=\"{program}\"]'); \
+                     const i = [...t.querySelectorAll('thead th')].findIndex(th => th.dataset.key === 'change'); \
+                     return [...t.querySelectorAll('tbody tr')].map(r => [r.children[i].dataset.value ?? '', r.children[i].textContent]); }})()"
+                ),
+            );
+            for pair in changes.as_array().unwrap() {
+                let (value, text) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+                match value.parse::<i64>() {
+                    Ok(n) if n > 0 => {
+                        assert!(text.starts_with('+'), "{program}: {value} shown {text}")
+                    }
+                    Ok(n) if n < 0 => {
+                        assert!(text.starts_with('-'), "{program}: {value} shown {text}")
+                    }
+                    _ => assert!(
+                        value == "today" || value == "0",
+                        "{program}: {value} shown {text}"
+                    ),
+                }
+            }
         }
     }
 

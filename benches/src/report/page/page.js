@@ -53,7 +53,7 @@ function hover(node, text) {
 
 // ---- the table: filter, sort, compare ----
 
-// `spec`: columns [{key, label, numeric}], filters [{key, label}], the
+// `spec`: columns [{key, label, numeric, signed}], filters [{key, label}], the
 // column whose values are compared (`compare`) and the columns a matching
 // row shares (`match`).
 function table(root, records, spec) {
@@ -139,7 +139,7 @@ function table(root, records, spec) {
         const value = row[column.key];
         const td = el("td", column.numeric ? { class: "num" } : {},
           column.key === "ratio" ? value.toFixed(3) + "x"
-            : column.key === "delta_cus" ? signed(value)
+            : column.signed && typeof value === "number" ? signed(value)
             : column.numeric ? number(value) : (value ?? ""));
         if (value !== null && value !== undefined) td.dataset.value = value;
         tr.append(td);
@@ -156,7 +156,7 @@ function table(root, records, spec) {
 
 const NUMBERS = [
   { key: "cus", label: "CUs" },
-  { key: "delta_cus", label: "change vs baseline" },
+  { key: "delta_cus", label: "change vs baseline", signed: true },
   { key: "net_cus", label: "CUs above the floor" },
   { key: "instructions", label: "instructions" },
   { key: "syscall_cus", label: "syscall CUs" },
@@ -235,7 +235,7 @@ const MOVES = {
     { key: "cus", label: "CUs (full, args, emit)", numeric: true },
     { key: "read_cus", label: "read", numeric: true },
     { key: "update_cus", label: "update", numeric: true },
-    { key: "change", label: "change (full for an account)", numeric: true },
+    { key: "change", label: "change (full for an account)", numeric: true, signed: true },
     { key: "account_bytes", label: "bytes", numeric: true },
     { key: "rent_lamports", label: "rent (lamports)", numeric: true },
     { key: "reordered", label: "reordered, no padding" },
