@@ -17,6 +17,7 @@ pub mod message;
 pub mod metadata;
 pub mod program;
 pub mod report;
+pub mod reproducible;
 pub mod scaffold;
 pub mod sweep;
 pub mod token;
