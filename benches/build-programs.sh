@@ -37,6 +37,8 @@ framework_of() { [[ $1 =~ ^programs/(anchor2|typhoon|anchor1)/ ]] && echo "${BAS
 # sources make setup installs; everything else for bpfel-unknown-none with
 # core and alloc.
 std_target=$PWD/benches/std/bpfel-solana.json
+# Paths in the programs relative, not this machine's (.cargo/trim-paths.toml).
+trim_paths=(--config "$PWD/.cargo/trim-paths.toml")
 std_sources=$PWD/.tools/std/library
 needs_std() { [[ $subfolder =~ ^(solana-program|anchor1)(/|$) ]]; }
 name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
@@ -87,11 +89,11 @@ for dir in "$@"; do
 		fi
 		if [[ -n $framework ]]; then
 			abs_target=$(realpath -m "$target_dir")
-			run env -C "${FRAMEWORK_WORKSPACE:-programs/$framework}" "${cargo[@]}" build "${target_args[@]}" --release \
+			run env -C "${FRAMEWORK_WORKSPACE:-programs/$framework}" "${cargo[@]}" "${trim_paths[@]}" build "${target_args[@]}" --release \
 				--target-dir "$abs_target/$framework" -p "$package" "${feature_args[@]}" || exit $?
 			built=$target_dir/$framework/$triple/release/lib${package//-/_}.so
 		else
-			run "${cargo[@]}" build "${target_args[@]}" --release \
+			run "${cargo[@]}" "${trim_paths[@]}" build "${target_args[@]}" --release \
 				-p "$package" "${feature_args[@]}" || exit $?
 			built=$target_dir/$triple/release/lib${package//-/_}.so
 		fi

@@ -298,7 +298,7 @@ const SHARED_INPUTS: [&str; 5] = [
     "Cargo.toml",
     "Cargo.lock",
     "rust-toolchain.toml",
-    ".cargo/config.toml",
+    ".cargo",
 ];
 
 /// The same for the programs built with `std` in this workspace, and the
@@ -308,7 +308,7 @@ const STD_INPUTS: [&str; 7] = [
     "Cargo.toml",
     "Cargo.lock",
     "rust-toolchain.toml",
-    ".cargo/config.toml",
+    ".cargo",
     "benches/std",
     ".tools/std/.installed",
 ];
@@ -320,7 +320,7 @@ const ANCHOR1_INPUTS: [&str; 7] = [
     "programs/anchor1/Cargo.lock",
     "programs/anchor1/records",
     "rust-toolchain.toml",
-    ".cargo/config.toml",
+    ".cargo",
     "benches/std",
     ".tools/std/.installed",
 ];
@@ -330,7 +330,7 @@ const TYPHOON_INPUTS: [&str; 4] = [
     "programs/typhoon/Cargo.toml",
     "programs/typhoon/Cargo.lock",
     "rust-toolchain.toml",
-    ".cargo/config.toml",
+    ".cargo",
 ];
 
 /// The same for the Anchor 2 programs' workspace, the types its programs
@@ -343,7 +343,7 @@ const ANCHOR2_INPUTS: [&str; 7] = [
     "programs/anchor2/.cargo",
     ".tools/anchor-lang/.installed",
     "rust-toolchain.toml",
-    ".cargo/config.toml",
+    ".cargo",
 ];
 
 /// A TOML file's table; empty where it is missing or unreadable.

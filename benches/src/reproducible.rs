@@ -1,9 +1,11 @@
 //! A built program must be the same bytes on every machine. What breaks
 //! that is a path: a panic location (`file!()`) names its source file, and
-//! unless the build remaps it (`trim-paths` in `.cargo/config.toml`) the
-//! name is absolute: cargo's registry under `CARGO_HOME`, rustup's sysroot,
-//! the checkout, `.tools/`. Its length then moves the program's size, and
+//! unless the build remaps it (`trim-paths`, [`TRIM_PATHS`]) the name is
+//! absolute: cargo's registry under `CARGO_HOME`, rustup's sysroot, the
+//! checkout, `.tools/`. Its length then moves the program's size, and
 //! every `.so` size the report and the docs give would be one machine's.
+//! [`cargo`] is how the harness and `make idl` start an SBF build with it
+//! (benches/build-programs.sh passes the same file).
 //!
 //! [`absolute_paths`] finds such paths in a program's bytes two ways: the
 //! folders this machine builds from, named (the checkout, cargo's and
@@ -16,6 +18,21 @@ use std::{
     path::{Path, PathBuf},
     process::Command,
 };
+
+/// The cargo configuration every upstream SBF build reads, relative to the
+/// workspace root: cargo's `trim-paths` on release builds.
+pub const TRIM_PATHS: &str = ".cargo/trim-paths.toml";
+
+/// `cargo --config <TRIM_PATHS>`, run in `root`: add the subcommand and
+/// its arguments.
+pub fn cargo(root: &Path) -> Command {
+    let mut command = Command::new("cargo");
+    command
+        .current_dir(root)
+        .arg("--config")
+        .arg(root.join(TRIM_PATHS));
+    command
+}
 
 /// The folders a build on this machine could leave in a program: the
 /// checkout, `CARGO_HOME`, `RUSTUP_HOME`, the pinned toolchain's sysroot,
@@ -48,8 +65,10 @@ pub fn machine_folders(root: &Path) -> Vec<String> {
         let resolved = fs::canonicalize(&folder).unwrap_or_else(|_| folder.clone());
         for path in [folder, resolved] {
             let text = path.to_string_lossy().trim_end_matches('/').to_string();
-            // `/` alone would match every path.
-            if text.len() > 1 && !out.contains(&format!("{text}/")) {
+            // `/` alone would match every path, and a cargo home at
+            // `/cargo` every remapped one.
+            let remapped_root = ["/cargo", "/rustc"].contains(&text.as_str());
+            if text.len() > 1 && !remapped_root && !out.contains(&format!("{text}/")) {
                 out.push(format!("{text}/"));
             }
         }

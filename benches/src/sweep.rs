@@ -8,7 +8,6 @@ use std::{
     fmt::Write as _,
     fs,
     path::{Path, PathBuf},
-    process::Command,
 };
 
 use mollusk_svm::result::ProgramResult;
@@ -17,7 +16,7 @@ use solana_instruction::{AccountMeta, Instruction};
 use solana_pubkey::Pubkey;
 
 use crate::{
-    HarnessError, Program, Workspace,
+    HarnessError, Program, Workspace, reproducible,
     token::{ACCOUNT_LEN, Encoding, raw_fixture},
     trace::{self, Footprint, Tracer},
 };
@@ -96,8 +95,7 @@ pub fn build(
     if accounts == 1 {
         features.remove(0);
     }
-    let output = Command::new("cargo")
-        .current_dir(&workspace.root)
+    let output = reproducible::cargo(&workspace.root)
         .args(["build", "-Z", "build-std=core,alloc", "--release"])
         .args(["--target", "bpfel-unknown-none", "-p", &package])
         .args(["--features", &features.join(",")])

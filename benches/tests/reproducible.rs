@@ -1,7 +1,7 @@
 //! Every built program is the same bytes from any checkout and any cargo
 //! home: none holds an absolute path of the machine that built it
-//! (`benches::reproducible`; `.cargo/config.toml`'s `trim-paths` is what
-//! keeps them out).
+//! (`benches::reproducible`; the `trim-paths` of `.cargo/trim-paths.toml`,
+//! which every SBF build passes to cargo, is what keeps them out).
 
 use benches::{Workspace, reproducible};
 
@@ -27,7 +27,7 @@ fn no_built_program_holds_an_absolute_path() {
     assert!(
         found.is_empty(),
         "{holding} of {} built programs hold an absolute path (their bytes and sizes then depend on \
-         where they were built); every SBF build must read .cargo/config.toml's trim-paths:\n  {}",
+         where they were built); every SBF build must run `cargo --config .cargo/trim-paths.toml` (benches::reproducible::cargo):\n  {}",
         programs.len(),
         found.join("\n  ")
     );

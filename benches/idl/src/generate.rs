@@ -6,7 +6,6 @@
 use std::{
     fs,
     path::{Path, PathBuf},
-    process::Command,
     time::Instant,
 };
 
@@ -918,7 +917,7 @@ fn reuse_or(
     let refused = so.with_extension("refused");
     let mut paths = vec![
         workspace.join("programs").join(name),
-        root.join(".cargo/config.toml"),
+        root.join(".cargo"),
         root.join("rust-toolchain.toml"),
     ];
     paths.extend_from_slice(inputs);
@@ -972,8 +971,7 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
 /// its parent for the Anchor workspace).
 fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
     let started = Instant::now();
-    let mut command = Command::new("cargo");
-    command.current_dir(root);
+    let mut command = benches::reproducible::cargo(root);
     let (target_dir, triple) = match route {
         Route::Core => {
             command.args(["build", "-Z", "build-std=core,alloc", "--release"]);
