@@ -208,7 +208,7 @@ lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path programs/anchor1/Cargo.toml --all --check
-	cd $(ANCHOR1) && __CARGO_TESTS_ONLY_SRC_ROOT=$(TOOLS)/std/library cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
+	cd $(ANCHOR1) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
 	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check
 	cd $(ANCHOR2) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/anchor2 -- -D warnings
 	cargo fmt --manifest-path programs/typhoon/Cargo.toml --all --check

@@ -39,7 +39,8 @@ framework_of() { [[ $1 =~ ^programs/(anchor2|typhoon|anchor1)/ ]] && echo "${BAS
 std_target=$PWD/benches/std/bpfel-solana.json
 # Paths in the programs relative, not this machine's (.cargo/trim-paths.toml).
 trim_paths=(--config "$PWD/.cargo/trim-paths.toml")
-std_sources=$PWD/.tools/std/library
+# Where make setup put the sources std is built from (benches/std/install-std.sh).
+std_sources=$(cat .tools/std/source-root 2>/dev/null)
 needs_std() { [[ $subfolder =~ ^(solana-program|anchor1)(/|$) ]]; }
 name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
 
@@ -81,7 +82,7 @@ for dir in "$@"; do
 			target_args=(-Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --target "$std_target")
 			# Where -Zbuild-std reads the library's sources (cargo's only way to name them).
 			cargo=(env __CARGO_TESTS_ONLY_SRC_ROOT="$std_sources" cargo)
-			[[ -f ${std_sources%/library}/.installed ]] || { echo "build failed: $subfolder: no std sources in $std_sources; run make setup" >&2; exit 1; }
+			[[ -n $std_sources && -f ${std_sources%/library}/.installed ]] || { echo "build failed: $subfolder: no std sources for SBF (${std_sources:-.tools/std/source-root is missing}); run make setup" >&2; exit 1; }
 		else
 			triple=bpfel-unknown-none
 			target_args=(-Zbuild-std=core,alloc --target bpfel-unknown-none)

@@ -980,10 +980,9 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
         }
         Route::Std => {
             // Where -Zbuild-std reads std's patched sources (make setup).
-            command.env(
-                "__CARGO_TESTS_ONLY_SRC_ROOT",
-                root.join(".tools/std/library"),
-            );
+            let sources =
+                fs::read_to_string(root.join(".tools/std/source-root")).unwrap_or_default();
+            command.env("__CARGO_TESTS_ONLY_SRC_ROOT", sources.trim());
             command.args(["build", "-Zjson-target-spec", "-Zbuild-std=std,panic_abort"]);
             command.args(["-Zbuild-std-features=", "--release", "--target"]);
             command.arg(root.join("benches/std/bpfel-solana.json"));
