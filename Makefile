@@ -75,7 +75,7 @@ rust-toolchain:
 # sbpf-linker is installed unoptimized (--debug, no debug info): it compiles in about half
 # the time, and every program it links is byte-identical to the optimized
 # build's (sha256 of all 52 compared; see docs/toolchain.md).
-setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker, std's sources for SBF and anchor-lang (edited for this route) into .tools/ (output: target/setup.log)
+setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker and std's sources for SBF into .tools/, and anchor-lang (edited for this route) into programs/anchor2/.anchor-lang (output: target/setup.log)
 	@command -v protoc >/dev/null || { \
 	  echo "setup [$(elapsed)]: installing protoc (Debian's protobuf-compiler), which Mollusk's fixtures need to build..."; \
 	  { apt-get update -qq && apt-get install -y -qq protobuf-compiler; } >>$(SETUP_LOG) 2>&1 || { echo "setup failed: could not install protobuf-compiler with apt-get (see $(SETUP_LOG)). Install protoc (or set PROTOC to one), then run make setup again." >&2; exit 1; }; }
@@ -83,7 +83,7 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker
 	  echo "setup [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) into .tools/ (about a minute on 2 cores)..."; \
 	  CARGO_PROFILE_DEV_DEBUG=false cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --debug --root $(TOOLS) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; \
 	  echo "setup [$(elapsed)]: sbpf-linker $(SBPF_LINKER_VERSION) installed"; }
-	@$(ANCHOR2)/install-anchor-lang.sh $(TOOLS)/anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
+	@$(ANCHOR2)/install-anchor-lang.sh $(ANCHOR2)/.anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
 	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
 
 check-build-sbf:

@@ -341,7 +341,7 @@ const ANCHOR2_INPUTS: [&str; 7] = [
     "programs/anchor2/Cargo.lock",
     "programs/anchor2/records",
     "programs/anchor2/.cargo",
-    ".tools/anchor-lang/.installed",
+    "programs/anchor2/.anchor-lang/.installed",
     "rust-toolchain.toml",
     ".cargo",
 ];

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs anchor-lang 2.0.0-rc.2 for this route into $1 (make setup passes
-# .tools/anchor-lang): the crate exactly as crates.io publishes it
+# programs/anchor2/.anchor-lang, inside the workspace: cargo hashes a path
+# dependency's path into its crates' metadata, relative to the workspace
+# root where it lies under it and absolute elsewhere, so a copy outside
+# would give every checkout other program bytes): the crate exactly as crates.io publishes it
 # (checksum pinned), then five edits that let it build for
 # bpfel-unknown-none without std (../../docs/frameworks.md, "Anchor 2 on
 # this route"). Each edit is checked; nothing of Anchor's is kept here.
