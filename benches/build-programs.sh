@@ -90,11 +90,11 @@ for dir in "$@"; do
 		fi
 		if [[ -n $framework ]]; then
 			abs_target=$(realpath -m "$target_dir")
-			run env -C "${FRAMEWORK_WORKSPACE:-programs/$framework}" "${cargo[@]}" "${trim_paths[@]}" build "${target_args[@]}" --release \
+			run env -C "${FRAMEWORK_WORKSPACE:-programs/$framework}" "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
 				--target-dir "$abs_target/$framework" -p "$package" "${feature_args[@]}" || exit $?
 			built=$target_dir/$framework/$triple/release/lib${package//-/_}.so
 		else
-			run "${cargo[@]}" "${trim_paths[@]}" build "${target_args[@]}" --release \
+			run "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
 				-p "$package" "${feature_args[@]}" || exit $?
 			built=$target_dir/$triple/release/lib${package//-/_}.so
 		fi

@@ -4,7 +4,7 @@
 //! absolute: cargo's registry under `CARGO_HOME`, rustup's sysroot, the
 //! checkout, `.tools/`. Its length then moves the program's size, and
 //! every `.so` size the report and the docs give would be one machine's.
-//! [`cargo`] is how the harness and `make idl` start an SBF build with it
+//! [`cargo_build`] is how the harness and `make idl` start an SBF build with it
 //! (benches/build-programs.sh passes the same file).
 //!
 //! [`absolute_paths`] finds such paths in a program's bytes two ways: the
@@ -23,12 +23,13 @@ use std::{
 /// workspace root: cargo's `trim-paths` on release builds.
 pub const TRIM_PATHS: &str = ".cargo/trim-paths.toml";
 
-/// `cargo --config <TRIM_PATHS>`, run in `root`: add the subcommand and
-/// its arguments.
-pub fn cargo(root: &Path) -> Command {
+/// `cargo build --config <TRIM_PATHS>`, run in `root`: add the build's
+/// arguments.
+pub fn cargo_build(root: &Path) -> Command {
     let mut command = Command::new("cargo");
     command
         .current_dir(root)
+        .arg("build")
         .arg("--config")
         .arg(root.join(TRIM_PATHS));
     command

@@ -95,8 +95,8 @@ pub fn build(
     if accounts == 1 {
         features.remove(0);
     }
-    let output = reproducible::cargo(&workspace.root)
-        .args(["build", "-Z", "build-std=core,alloc", "--release"])
+    let output = reproducible::cargo_build(&workspace.root)
+        .args(["-Z", "build-std=core,alloc", "--release"])
         .args(["--target", "bpfel-unknown-none", "-p", &package])
         .args(["--features", &features.join(",")])
         .output()

@@ -27,7 +27,7 @@ fn no_built_program_holds_an_absolute_path() {
     assert!(
         found.is_empty(),
         "{holding} of {} built programs hold an absolute path (their bytes and sizes then depend on \
-         where they were built); every SBF build must run `cargo --config .cargo/trim-paths.toml` (benches::reproducible::cargo):\n  {}",
+         where they were built); every SBF build must run `cargo build --config .cargo/trim-paths.toml` (benches::reproducible::cargo_build):\n  {}",
         programs.len(),
         found.join("\n  ")
     );

@@ -971,10 +971,10 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
 /// its parent for the Anchor workspace).
 fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
     let started = Instant::now();
-    let mut command = benches::reproducible::cargo(root);
+    let mut command = benches::reproducible::cargo_build(root);
     let (target_dir, triple) = match route {
         Route::Core => {
-            command.args(["build", "-Z", "build-std=core,alloc", "--release"]);
+            command.args(["-Z", "build-std=core,alloc", "--release"]);
             command.args(["--target", "bpfel-unknown-none"]);
             (root.join("target/idl-build"), "bpfel-unknown-none")
         }
@@ -983,7 +983,7 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
             let sources =
                 fs::read_to_string(root.join(".tools/std/source-root")).unwrap_or_default();
             command.env("__CARGO_TESTS_ONLY_SRC_ROOT", sources.trim());
-            command.args(["build", "-Zjson-target-spec", "-Zbuild-std=std,panic_abort"]);
+            command.args(["-Zjson-target-spec", "-Zbuild-std=std,panic_abort"]);
             command.args(["-Zbuild-std-features=", "--release", "--target"]);
             command.arg(root.join("benches/std/bpfel-solana.json"));
             (root.join("target/idl-build-anchor1"), "bpfel-solana")
