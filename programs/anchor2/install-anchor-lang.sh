@@ -3,8 +3,8 @@
 # programs/anchor2/.anchor-lang, inside the workspace: cargo hashes a path
 # dependency's path into its crates' metadata, relative to the workspace
 # root where it lies under it and absolute elsewhere, so a copy outside
-# would give every checkout other program bytes): the crate exactly as crates.io publishes it
-# (checksum pinned), then five edits that let it build for
+# would give every checkout other program bytes): the crate exactly as
+# crates.io publishes it (checksum pinned), then five edits that let it build for
 # bpfel-unknown-none without std (../../docs/frameworks.md, "Anchor 2 on
 # this route"). Each edit is checked; nothing of Anchor's is kept here.
 #
