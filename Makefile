@@ -60,7 +60,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -148,6 +148,9 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
+
+profile: $(TOOLCHAIN_READY) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, into target/benches/profile/ (folded stacks, flamegraph, frames table)
+	cargo run -q -p benches --bin bench -- profile
 
 docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run
 	cargo run -q -p benches --bin bench -- docs

@@ -14,8 +14,9 @@ use crate::{
     families::{cases, framework_cases},
     mainnet::Mainnet,
     message, metadata,
+    profile::Profiler,
     report::{Lock, Measurement, Provenance, Run, charts},
-    trace::Footprint,
+    trace::{self, Footprint},
 };
 
 /// The floor's cases: the same calls, which must succeed and change nothing.
@@ -56,24 +57,17 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
 }
 
 /// The traced pass: every case again in a Mollusk that records its
-/// execution, each one's footprint beside its CUs; the CUs must be the
-/// untraced run's.
+/// execution, each one's footprint beside its CUs (and, with a profiler,
+/// its profile); the CUs must be the untraced run's.
 fn trace_all(
     workspace: &Workspace,
     programs: &[Program],
     elfs: &[Vec<u8>],
     cases: &[Case],
     measured: &mut [Measurement],
+    profiler: Option<&mut Profiler>,
 ) -> Result<(), HarnessError> {
-    let (mollusk, tracer) = workspace.traced_mollusk(programs, elfs)?;
-    for (case, m) in cases.iter().zip(measured) {
-        let result = case.run(&mollusk)?;
-        let Some(footprint) = Footprint::of_call(&tracer.take()) else {
-            return Err(HarnessError::Report(format!(
-                "{}: no trace of the call",
-                case.name()
-            )));
-        };
+    let traced = |case: &Case, result: &mollusk_svm::result::InstructionResult, m: &Measurement| {
         if result.compute_units_consumed != m.cus {
             return Err(HarnessError::Report(format!(
                 "{}: {} CUs traced, {} untraced: tracing must not change a CU",
@@ -82,7 +76,38 @@ fn trace_all(
                 m.cus
             )));
         }
-        m.footprint = Some(footprint);
+        Ok(())
+    };
+    let no_trace =
+        |case: &Case| HarnessError::Report(format!("{}: no trace of the call", case.name()));
+    match profiler {
+        None => {
+            let (mollusk, tracer) = workspace.traced_mollusk(programs, elfs)?;
+            for (case, m) in cases.iter().zip(measured) {
+                let result = case.run(&mollusk)?;
+                let footprint = Footprint::of_call(&tracer.take()).ok_or_else(|| no_trace(case))?;
+                traced(case, &result, m)?;
+                m.footprint = Some(footprint);
+            }
+        }
+        Some(profiler) => {
+            let (mollusk, recorder) = workspace.profiling_mollusk(programs, elfs)?;
+            for (case, m) in cases.iter().zip(measured) {
+                let result = case.run(&mollusk)?;
+                let [recorded] = <[_; 1]>::try_from(recorder.take()).map_err(|_| no_trace(case))?;
+                let footprints: Vec<Footprint> = recorded
+                    .runs
+                    .iter()
+                    .map(|run| trace::footprint(&run.text, &run.trace))
+                    .collect();
+                let footprint = Footprint::of_call(&footprints).ok_or_else(|| no_trace(case))?;
+                traced(case, &result, m)?;
+                m.footprint = Some(footprint);
+                profiler
+                    .profile(&m.row(), programs, &recorded, m.cus)
+                    .map_err(|e| HarnessError::Report(format!("make profile: {e}")))?;
+            }
+        }
     }
     Ok(())
 }
@@ -152,6 +177,14 @@ pub fn bencher_dir(workspace: &Workspace, family: Family) -> std::path::PathBuf 
 
 /// The whole run, with every file of target/benches/ written.
 pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
+    run_with(workspace, None)
+}
+
+/// [`run`], with every row profiled into `profiler` in its traced pass.
+pub fn run_with(
+    workspace: &Workspace,
+    mut profiler: Option<&mut Profiler>,
+) -> Result<Run, HarnessError> {
     let programs = workspace.programs()?;
     let floor = workspace.floor();
     let elfs = programs
@@ -189,7 +222,14 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         }
         let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
         let mut measured = run_all(&family_cases, &mollusk)?;
-        trace_all(workspace, &group, &group_elfs, &family_cases, &mut measured)?;
+        trace_all(
+            workspace,
+            &group,
+            &group_elfs,
+            &family_cases,
+            &mut measured,
+            profiler.as_deref_mut(),
+        )?;
         exported.extend(export(workspace, &group, &family_cases, &measured));
         measurements.extend(measured);
         if family == Family::Token {
@@ -201,6 +241,7 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
                 &group_elfs,
                 &floor_cases,
                 &mut floor_measurements,
+                profiler.as_deref_mut(),
             )?;
             exported.extend(export(workspace, &group, &floor_cases, &floor_measurements));
         }
@@ -244,7 +285,14 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
         let group_cases = framework_cases(&group)?;
         let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
         let mut measured = run_all(&group_cases, &mollusk)?;
-        trace_all(workspace, &group, &group_elfs, &group_cases, &mut measured)?;
+        trace_all(
+            workspace,
+            &group,
+            &group_elfs,
+            &group_cases,
+            &mut measured,
+            profiler.as_deref_mut(),
+        )?;
         exported.extend(export(workspace, &group, &group_cases, &measured));
         frameworks.extend(measured);
         let dir = workspace

@@ -15,6 +15,7 @@ pub mod hostile;
 pub mod mainnet;
 pub mod message;
 pub mod metadata;
+pub mod profile;
 pub mod program;
 pub mod report;
 pub mod reproducible;

@@ -30,6 +30,7 @@ use solana_transaction_context::instruction_accounts::InstructionAccount;
 use crate::{
     case::Case,
     error::HarnessError,
+    profile::{Recorder, meter},
     program::{Family, Framework, Program},
     trace::{self, Tracer},
     workspace::{Workspace, newest_file},
@@ -150,6 +151,32 @@ impl Workspace {
         programs: &[Program],
         elfs: &[Vec<u8>],
     ) -> Result<(Mollusk, Tracer), HarnessError> {
+        let mut mollusk = self.tracing_mollusk(programs, elfs, false)?;
+        let tracer = Tracer::default();
+        tracer.install(&mut mollusk);
+        Ok((mollusk, tracer))
+    }
+
+    /// Like [`Workspace::traced_mollusk`], with every syscall metered
+    /// (`profile::meter`), recording each call's traces and charges for
+    /// its profile.
+    pub fn profiling_mollusk(
+        &self,
+        programs: &[Program],
+        elfs: &[Vec<u8>],
+    ) -> Result<(Mollusk, Recorder), HarnessError> {
+        let mut mollusk = self.tracing_mollusk(programs, elfs, true)?;
+        let recorder = Recorder::default();
+        recorder.install(&mut mollusk);
+        Ok((mollusk, recorder))
+    }
+
+    fn tracing_mollusk(
+        &self,
+        programs: &[Program],
+        elfs: &[Vec<u8>],
+        metered: bool,
+    ) -> Result<Mollusk, HarnessError> {
         let first = programs
             .first()
             .ok_or_else(|| HarnessError::Report("no programs to trace".into()))?;
@@ -168,10 +195,13 @@ impl Workspace {
         })?;
         mollusk.compute_budget.heap_size = first.family.heap_frame();
         keep_log(&mut mollusk);
+        // Before the programs are added: they load against the metered
+        // environment (the first one again, too).
+        if metered {
+            meter::install(&mut mollusk);
+        }
         self.add_programs(&mut mollusk, programs, &elfs)?;
-        let tracer = Tracer::default();
-        tracer.install(&mut mollusk);
-        Ok((mollusk, tracer))
+        Ok(mollusk)
     }
 
     /// Every program of `family`, and a Mollusk with all of them loaded.

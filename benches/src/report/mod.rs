@@ -529,7 +529,12 @@ impl Run {
         serde_json::json!({
             "provenance": self.provenance,
             "baseline_program": BASELINE,
-            "floor": self.floor,
+            // Each with its row's name, as the records have (the profiles' key).
+            "floor": self.floor.iter().map(|m| {
+                let mut record = serde_json::to_value(m).expect("JSON");
+                record["row"] = m.row().into();
+                record
+            }).collect::<Vec<_>>(),
             "message_heap_frame": Family::Message.heap_frame(),
             "message_validates": validation,
             "metadata_heap_frame": Family::Metadata.heap_frame(),

@@ -1,0 +1,92 @@
+//! How a program's code is named: by function from the text alone
+//! ([`Functions`]: the entry and every call's target), or by inlined frame
+//! from the DWARF of a copy built with line tables ([`super::dwarf`]).
+
+use solana_sbpf::ebpf;
+
+use super::{attribute::Symbols, record::VmRun};
+
+/// The program's functions, from its text: where its entry and each
+/// internal call's target start (sBPF v3 calls are pc-relative; before
+/// v3, the targets the trace reached). A function runs to the next
+/// one's start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Functions {
+    /// Each function's first slot, ascending.
+    pub starts: Vec<usize>,
+    pub entry: usize,
+    /// The text's length in slots.
+    pub slots: usize,
+}
+
+impl Functions {
+    /// The functions of `run`'s program.
+    pub fn of(run: &VmRun) -> Self {
+        let slots = run.text.len() / ebpf::INSN_SIZE;
+        let entry = run.trace.first().map_or(0, |regs| regs[11] as usize);
+        let mut starts = vec![entry];
+        if run.static_syscalls {
+            for pc in 0..slots {
+                let insn = ebpf::get_insn_unchecked(&run.text, pc);
+                if insn.opc == ebpf::CALL_IMM && insn.src == 1 {
+                    let target = pc as i64 + 1 + insn.imm;
+                    if (0..slots as i64).contains(&target) {
+                        starts.push(target as usize);
+                    }
+                }
+            }
+        }
+        // Whatever the trace entered by a call (callx, or pre-v3 calls).
+        for pair in run.trace.windows(2) {
+            let insn = ebpf::get_insn_unchecked(&run.text, pair[0][11] as usize);
+            let called = insn.opc == ebpf::CALL_REG
+                || (insn.opc == ebpf::CALL_IMM && !run.syscalls.contains_key(&(insn.imm as u32)));
+            if called {
+                starts.push(pair[1][11] as usize);
+            }
+        }
+        starts.sort_unstable();
+        starts.dedup();
+        Functions {
+            starts,
+            entry,
+            slots,
+        }
+    }
+
+    /// The start of the function holding `pc`.
+    pub fn start_of(&self, pc: usize) -> usize {
+        match self.starts.binary_search(&pc) {
+            Ok(i) => self.starts[i],
+            Err(0) => 0,
+            Err(i) => self.starts[i - 1],
+        }
+    }
+
+    /// Each function's start and length in slots.
+    pub fn extents(&self) -> Vec<(usize, usize)> {
+        self.starts
+            .iter()
+            .enumerate()
+            .map(|(i, &start)| {
+                let end = self.starts.get(i + 1).copied().unwrap_or(self.slots);
+                (start, end - start)
+            })
+            .collect()
+    }
+
+    /// A function's name without symbols: `entrypoint`, or its address.
+    pub fn name(&self, start: usize) -> String {
+        if start == self.entry {
+            "entrypoint".into()
+        } else {
+            format!("fn@{start:#x}")
+        }
+    }
+}
+
+impl Symbols for Functions {
+    fn frames(&self, pc: usize) -> Vec<String> {
+        vec![self.name(self.start_of(pc))]
+    }
+}
