@@ -60,7 +60,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -149,8 +149,21 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
-profile: $(TOOLCHAIN_READY) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, into target/benches/profile/ (folded stacks, flamegraph, frames table)
+profile: profile-copies ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/
 	cargo run -q -p benches --bin bench -- profile
+
+profile-copies: $(TOOLCHAIN_READY) ## Every program again with line tables (make profile's copies, checked byte for byte against the measured ones) into target/profile/deploy/ (SAMPLE=1: one of each family and framework)
+	@PROFILE_BUILD=1 CARGO_TARGET_DIR=$(TARGET_DIR)/profile-build $(MAKE) --no-print-directory $(if $(SAMPLE),profile-sample,programs) DEPLOY=target/profile/deploy BUILD_LOG=$(TARGET_DIR)/profile-build.log
+
+# make test's profile copies: one program of each family and framework.
+profile-sample: $(TOOLCHAIN_READY)
+	@$(BUILD) token/exact "" programs/token/borsh programs/token/postcard
+	@$(BUILD) message "" programs/message/borsh
+	@$(BUILD) metadata "" programs/metadata/borsh
+	@$(BUILD) solana-program/token common/solana-program programs/token/borsh
+	@$(BUILD) anchor1/token "" $(ANCHOR1)/token/account $(ANCHOR1)/token/account_loader
+	@$(BUILD) anchor2/token "" $(ANCHOR2)/token/account
+	@$(BUILD) typhoon/token "" $(TYPHOON)/token/account
 
 docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run
 	cargo run -q -p benches --bin bench -- docs
@@ -198,6 +211,8 @@ test: all browser ## Build, then run the tests (contract, random input, report, 
 	$(MAKE) --no-print-directory litesvm
 	$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 	cargo test -q -p benches --test page -- --ignored
+	$(MAKE) --no-print-directory profile SAMPLE=1
+	cargo test -q -p benches --test profile -- --ignored
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
 	@mkdir -p $(TARGET_DIR)

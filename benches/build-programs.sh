@@ -10,7 +10,8 @@
 # target/build.log), CARGO_TARGET_DIR, SBF_TOOLCHAIN (upstream | build-sbf),
 # START (the make run's start, for the elapsed seconds on each line),
 # FRAMEWORK_WORKSPACE (another copy of the framework's workspace to build
-# the same packages in: `make anchor-versions`' per-release copies).
+# the same packages in: `make anchor-versions`' per-release copies),
+# PROFILE_BUILD (non-empty: build with line tables for `make profile`).
 set -uo pipefail
 
 subfolder=$1 features=$2
@@ -39,6 +40,8 @@ framework_of() { [[ $1 =~ ^programs/(anchor2|typhoon|anchor1)/ ]] && echo "${BAS
 std_target=$PWD/benches/std/bpfel-solana.json
 # Paths in the programs relative, not this machine's (.cargo/trim-paths.toml).
 trim_paths=(--config "$PWD/.cargo/trim-paths.toml")
+# PROFILE_BUILD: the profile copies, with line tables (.cargo/profile-build.toml).
+[[ -n ${PROFILE_BUILD:-} ]] && trim_paths+=(--config "$PWD/.cargo/profile-build.toml")
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)
 needs_std() { [[ $subfolder =~ ^(solana-program|anchor1)(/|$) ]]; }

@@ -14,7 +14,7 @@ use crate::{
     families::{cases, framework_cases},
     mainnet::Mainnet,
     message, metadata,
-    profile::Profiler,
+    profile::{self, Profiler},
     report::{Lock, Measurement, Provenance, Run, charts},
     trace::{self, Footprint},
 };
@@ -104,12 +104,28 @@ fn trace_all(
                 traced(case, &result, m)?;
                 m.footprint = Some(footprint);
                 profiler
-                    .profile(&m.row(), programs, &recorded, m.cus)
+                    .profile(profile_row(m), m.cus, programs, &recorded)
                     .map_err(|e| HarnessError::Report(format!("make profile: {e}")))?;
             }
         }
     }
     Ok(())
+}
+
+/// A measured row's name and grouping, for its profile.
+fn profile_row(m: &Measurement) -> profile::Row {
+    profile::Row {
+        row: m.row(),
+        family: m.family.name(),
+        framework: m.framework.name(),
+        label: Program::label_in(m.framework, m.family, m.shape, &m.program),
+        operation: m.operation.clone(),
+        variant: m
+            .size
+            .map(|s| s.to_string())
+            .or(m.instance.map(String::from)),
+        profile: profile::Profile::default(),
+    }
 }
 
 /// Runs every program's cases once, family by family, failing on the

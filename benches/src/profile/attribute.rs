@@ -21,7 +21,7 @@ use solana_sbpf::ebpf;
 use super::{
     meter::{self, Charge},
     record::{Recorded, VmRun},
-    symbols::Functions,
+    symbols::{Functions, Symbols},
 };
 
 /// The frame holding CUs the charges do not explain.
@@ -35,14 +35,6 @@ pub fn syscall_frame(name: &str) -> String {
 /// The loader's charge for a heap frame larger than 32 KiB.
 pub fn heap_frame(bytes: u32) -> String {
     format!("vm:heap frame ({} KiB)", bytes / 1024)
-}
-
-/// Names the code at a pc.
-pub trait Symbols {
-    /// The frames at `pc` (an instruction slot), outermost first: its
-    /// function, then each function inlined into it down to the code at
-    /// `pc`. Never empty.
-    fn frames(&self, pc: usize) -> Vec<String>;
 }
 
 /// A program's name in the profile and how its code is named.

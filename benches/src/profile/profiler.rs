@@ -1,47 +1,100 @@
 //! Profiles a run's rows: each call's record attributed with its programs
 //! named, kept by row for the files ([`super::output`]).
 
-use std::collections::HashMap;
+use std::{collections::HashMap, path::PathBuf};
 
 use solana_pubkey::Pubkey;
 
 use super::{
-    attribute::{Named, Profile, Symbols, attribute},
+    attribute::{Named, Profile, attribute},
+    dwarf::Inlined,
     record::{Recorded, VmRun},
-    symbols::Functions,
+    symbols::{Functions, Symbols},
 };
-use crate::Program;
+use crate::{Program, Workspace};
+
+/// How a program's code is named in its profiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// By inlined frame, from its profile copy's DWARF: how many of its
+    /// functions matched none of it (named by address).
+    Inlined { unmatched: usize, functions: usize },
+    /// By function (`entrypoint`, `fn@<slot>`), and why not by inlined
+    /// frame.
+    Functions(String),
+}
 
 /// A program the profiles name: its label and how its code is named.
 struct Known {
     label: String,
     symbols: Box<dyn Symbols>,
+    naming: Naming,
 }
 
 /// Every row's profile, in the order profiled.
-#[derive(Default)]
 pub struct Profiler {
+    /// Where the measured programs are, and their profile copies.
+    deploy: PathBuf,
+    copies: PathBuf,
     programs: HashMap<Pubkey, Known>,
-    pub rows: Vec<(String, Profile)>,
+    pub rows: Vec<Row>,
 }
 
+/// One profiled row.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    /// Its name in every report (`results.json`'s `row`).
+    pub row: String,
+    /// Its family's and framework's names, its program's label, its
+    /// operation, and the message size or metadata instance.
+    pub family: &'static str,
+    pub framework: &'static str,
+    pub label: String,
+    pub operation: String,
+    pub variant: Option<String>,
+    pub profile: Profile,
+}
+
+/// The profile copies' folder, mirroring `target/deploy/`.
+pub const COPIES: &str = "target/profile/deploy";
+
 impl Profiler {
-    /// Profiles one call of `row` that consumed `cus`; `programs` are the
-    /// ones loaded beside it (which name the call's programs).
+    pub fn new(workspace: &Workspace) -> Self {
+        Profiler {
+            deploy: workspace.deploy_dir(),
+            copies: workspace.root.join(COPIES),
+            programs: HashMap::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Each profiled program's label and how it was named, by label.
+    pub fn namings(&self) -> std::collections::BTreeMap<String, Naming> {
+        self.programs
+            .values()
+            .map(|known| (known.label.clone(), known.naming.clone()))
+            .collect()
+    }
+
+    /// Profiles the call of `row` (its profile empty until now) that
+    /// consumed `cus`; `programs` are the ones loaded beside it (which
+    /// name the call's programs).
     pub fn profile(
         &mut self,
-        row: &str,
+        mut row: Row,
+        cus: u64,
         programs: &[Program],
         recorded: &Recorded,
-        cus: u64,
     ) -> Result<(), String> {
         for run in &recorded.runs {
             if !self.programs.contains_key(&run.program_id)
                 && let Some(program) = programs.iter().find(|p| p.id == run.program_id)
             {
+                let (symbols, naming) = self.symbols_of(program, run);
                 let known = Known {
                     label: program.label(),
-                    symbols: Box::new(symbols_of(run)),
+                    symbols,
+                    naming,
                 };
                 self.programs.insert(run.program_id, known);
             }
@@ -52,18 +105,52 @@ impl Profiler {
                 symbols: known.symbols.as_ref(),
             })
         };
-        let profile = attribute(recorded, cus, &named).map_err(|e| format!("{row}: {e}"))?;
+        let profile = attribute(recorded, cus, &named).map_err(|e| format!("{}: {e}", row.row))?;
         if profile.total() != cus {
             return Err(format!(
-                "{row}: the profile sums to {} CUs, the call consumed {cus}",
+                "{}: the profile sums to {} CUs, the call consumed {cus}",
+                row.row,
                 profile.total()
             ));
         }
-        self.rows.push((row.to_string(), profile));
+        row.profile = profile;
+        self.rows.push(row);
         Ok(())
     }
 }
 
-fn symbols_of(run: &VmRun) -> Functions {
-    Functions::of(run)
+impl Profiler {
+    /// By inlined frame where the program's profile copy is there and
+    /// checks; by function, with the reason, where not.
+    fn symbols_of(&self, program: &Program, run: &VmRun) -> (Box<dyn Symbols>, Naming) {
+        let functions = Functions::of(run);
+        let copy = program
+            .so_path
+            .strip_prefix(&self.deploy)
+            .map(|relative| self.copies.join(relative));
+        let inlined = match copy {
+            Err(_) => Err(format!(
+                "{} is outside {}",
+                program.so_path.display(),
+                self.deploy.display()
+            )),
+            Ok(copy) => match (std::fs::read(&program.so_path), std::fs::read(&copy)) {
+                (Ok(measured), Ok(copy)) => Inlined::new(&functions, &measured, &copy),
+                (_, Err(_)) => Err(format!(
+                    "no profile copy at {COPIES}/ (make profile builds them)"
+                )),
+                (Err(e), _) => Err(format!("reading {}: {e}", program.so_path.display())),
+            },
+        };
+        match inlined {
+            Ok(inlined) => {
+                let naming = Naming::Inlined {
+                    unmatched: inlined.unmatched,
+                    functions: inlined.functions,
+                };
+                (Box::new(inlined), naming)
+            }
+            Err(reason) => (Box::new(functions), Naming::Functions(reason)),
+        }
+    }
 }

@@ -4,7 +4,15 @@
 
 use solana_sbpf::ebpf;
 
-use super::{attribute::Symbols, record::VmRun};
+use super::record::VmRun;
+
+/// Names the code at a pc.
+pub trait Symbols {
+    /// The frames at `pc` (an instruction slot), outermost first: its
+    /// function, then each function inlined into it down to the code at
+    /// `pc`. Never empty.
+    fn frames(&self, pc: usize) -> Vec<String>;
+}
 
 /// The program's functions, from its text: where its entry and each
 /// internal call's target start (sBPF v3 calls are pc-relative; before

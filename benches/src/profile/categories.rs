@@ -1,0 +1,285 @@
+//! Where a row's CUs go in words a reader uses: each stack's CUs belong to
+//! the category of its innermost frame that a rule names, but beneath a
+//! sealing frame (the entrypoint's input parser, the codec's decode and
+//! encode) everything is that frame's: a copy inside a decode is the
+//! decode's, unless it is a `sol_memcpy_` syscall, which is a copy. The
+//! rules match a frame's function name (its last path segment, generics
+//! dropped) and live here only.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::attribute::Profile;
+
+/// What a CU was spent on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// The framework's entrypoint: the input's parsing, the VM's heap frame.
+    Entrypoint,
+    /// Dispatch on the instruction, and the accounts' checks and borrows.
+    Checks,
+    /// The account's (or argument's) decoding.
+    Decode,
+    /// Encoding and writing back.
+    Encode,
+    /// `sol_memcpy_` and friends, and the copies LLVM leaves in line.
+    Copies,
+    Allocation,
+    Logging,
+    Cpi,
+    /// The operation itself: its comparisons and field updates.
+    Operation,
+    /// What no rule names; the tests keep it small.
+    Other,
+}
+
+impl Category {
+    pub const ALL: [Category; 10] = [
+        Category::Entrypoint,
+        Category::Checks,
+        Category::Decode,
+        Category::Encode,
+        Category::Copies,
+        Category::Allocation,
+        Category::Logging,
+        Category::Cpi,
+        Category::Operation,
+        Category::Other,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Entrypoint => "entrypoint",
+            Category::Checks => "checks",
+            Category::Decode => "decode",
+            Category::Encode => "encode",
+            Category::Copies => "copies",
+            Category::Allocation => "allocation",
+            Category::Logging => "logging",
+            Category::Cpi => "cpi",
+            Category::Operation => "operation",
+            Category::Other => "other",
+        }
+    }
+}
+
+/// A frame's function name: the last path segment, generics dropped.
+fn base(frame: &str) -> &str {
+    let name = frame.split('<').next().unwrap_or(frame);
+    let name = name.rsplit("::").next().unwrap_or(name);
+    name.trim_end_matches('…')
+}
+
+/// The category a frame names, if a rule does.
+pub fn of_frame(frame: &str) -> Option<Category> {
+    use Category::*;
+    if let Some(syscall) = frame.strip_prefix("syscall:") {
+        return Some(match syscall {
+            "sol_memcpy_" | "sol_memmove_" | "sol_memset_" | "sol_memcmp_" => Copies,
+            "sol_invoke_signed_c" | "sol_invoke_signed_rust" => Cpi,
+            "sol_alloc_free_" => Allocation,
+            s if s.starts_with("sol_log") => Logging,
+            _ => Other,
+        });
+    }
+    if frame.starts_with("vm:heap frame") {
+        return Some(Entrypoint);
+    }
+    // pinocchio's input parser: `deserialize<N>` for N accounts.
+    if let Some(generic) = frame.strip_prefix("deserialize<")
+        && generic
+            .trim_end_matches('>')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    {
+        return Some(Entrypoint);
+    }
+    let name = base(frame);
+    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
+    Some(match name {
+        "entrypoint" | "process_entrypoint" | "entry" | "lazy_entrypoint" => Entrypoint,
+        "memcpy"
+        | "memmove"
+        | "memset"
+        | "memcmp"
+        | "bcmp"
+        | "copy_nonoverlapping"
+        | "copy_from_slice"
+        | "copy_from_slice_impl"
+        | "clone_from_slice"
+        | "to_vec" => Copies,
+        "alloc"
+        | "dealloc"
+        | "realloc"
+        | "alloc_zeroed"
+        | "allocate"
+        | "grow"
+        | "reserve"
+        | "finish_grow"
+        | "do_reserve_and_handle"
+        | "with_capacity"
+        | "try_allocate_in" => Allocation,
+        "log" | "msg" | "sol_log" | "log_data" | "emit" => Logging,
+        "invoke" | "invoke_signed" | "invoke_signed_unchecked" => Cpi,
+        "full" | "read_owner" | "update_amount" | "update" | "set_amount" | "set_state"
+        | "read_blockhash" | "sanitize" | "read_instruction" | "push_key" | "read_collection"
+        | "verify_creator" | "read_royalty" | "set_uri" => Operation,
+        _ if starts(&[
+            "decode",
+            "deserialize",
+            "try_deserialize",
+            "from_bytes",
+            "try_from_slice",
+            "visit_",
+            "next_element",
+            "view",
+            "ref_from",
+            "try_ref_from",
+            "access",
+            "parse",
+            "load",
+            "pop",
+            "try_take",
+            "read_",
+        ]) =>
+        {
+            Decode
+        }
+        _ if starts(&[
+            "encode",
+            "serialize",
+            "try_serialize",
+            "write_back",
+            "exit",
+            "encoded_len",
+            "write",
+            "push",
+            "try_push",
+            "extend",
+        ]) =>
+        {
+            Encode
+        }
+        _ if starts(&[
+            "dispatch",
+            "process_instruction",
+            "from_instruction_data",
+            "check",
+            "try_borrow",
+            "borrow",
+            "is_writable",
+            "is_signer",
+            "owned_by",
+            "owner",
+            "try_accounts",
+            "validate",
+            "constraint",
+            "discriminator",
+            "key",
+        ]) =>
+        {
+            Checks
+        }
+        _ => return None,
+    })
+}
+
+/// Frames whose category holds for everything beneath them: the
+/// entrypoint's input parser (`deserialize<N>`, whose helpers have names
+/// such as `write`), and the codec's own decode and encode (a copy or a
+/// field read inside them is theirs).
+fn seals(frame: &str) -> bool {
+    matches!(
+        base(frame),
+        "decode"
+            | "decode_borrowed"
+            | "encode"
+            | "write_back"
+            | "try_deserialize"
+            | "try_deserialize_unchecked"
+            | "try_serialize"
+            | "try_from_slice"
+    ) || (frame.starts_with("deserialize<") && of_frame(frame) == Some(Category::Entrypoint))
+}
+
+/// A stack's category: a syscall's own; else its outermost sealing
+/// frame's ([`seals`]); else its innermost frame that a rule names.
+pub fn of_stack(stack: &[String]) -> Category {
+    if let Some(last) = stack.last().filter(|f| f.starts_with("syscall:")) {
+        return of_frame(last).unwrap_or(Category::Other);
+    }
+    if let Some(sealing) = stack.iter().find(|f| seals(f)) {
+        return of_frame(sealing).unwrap_or(Category::Other);
+    }
+    stack
+        .iter()
+        .rev()
+        .find_map(|f| of_frame(f))
+        .unwrap_or(Category::Other)
+}
+
+/// A profile's CUs by category (every category with CUs; the sum is the
+/// profile's total).
+pub fn of_profile(profile: &Profile) -> BTreeMap<Category, u64> {
+    let mut out = BTreeMap::new();
+    for (stack, &cus) in &profile.stacks {
+        *out.entry(of_stack(stack)).or_default() += cus;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stack(frames: &[&str]) -> Vec<String> {
+        frames.iter().map(|f| f.to_string()).collect()
+    }
+
+    /// A copy inside a decode is the decode's; a syscall is its own; the
+    /// entrypoint's parser holds its helpers; the innermost named frame
+    /// decides elsewhere.
+    #[test]
+    fn stacks_fall_where_a_reader_expects() {
+        let op = [
+            "entrypoint",
+            "process_instruction",
+            "dispatch<X, 160>",
+            "read_owner<160, X>",
+        ];
+        let with = |tail: &[&str]| stack(&[&op[..], tail].concat());
+        assert_eq!(
+            of_stack(&with(&[
+                "decode",
+                "deserialize<Account>",
+                "copy_nonoverlapping<u8>"
+            ])),
+            Category::Decode
+        );
+        assert_eq!(
+            of_stack(&with(&["decode", "syscall:sol_memcpy_"])),
+            Category::Copies
+        );
+        assert_eq!(
+            of_stack(&with(&["check_owner<Account>", "eq<[u8; 32]>"])),
+            Category::Checks
+        );
+        assert_eq!(of_stack(&with(&[])), Category::Operation);
+        assert_eq!(
+            of_stack(&stack(&[
+                "entrypoint",
+                "process_entrypoint<2>",
+                "deserialize<2>",
+                "write<AccountView>"
+            ])),
+            Category::Entrypoint
+        );
+        assert_eq!(
+            of_stack(&stack(&["p", "vm:heap frame (64 KiB)"])),
+            Category::Entrypoint
+        );
+        assert_eq!(of_stack(&stack(&["p", "fn@0x40"])), Category::Other);
+    }
+}

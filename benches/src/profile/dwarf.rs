@@ -1,0 +1,270 @@
+//! Inlined frames for each pc, from the DWARF of a profile copy: the same
+//! program built with line tables (`.cargo/profile-build.toml`).
+//!
+//! Two checks stand between the copy and the measured program. Its
+//! loadable segments must be the measured program's bytes, or its DWARF
+//! describes other code. And its DWARF addresses are not final:
+//! sbpf-linker copies the debug sections unrelocated and then removes dead
+//! functions, moving the code after them (../shared/TOOLCHAIN.md measured
+//! 5 and 2,192 slots). So each final function (from the text: the entry
+//! and every call's target) is matched, in order, to the DWARF
+//! subprograms that fill exactly its length, and its pcs are read at that
+//! subprogram's address plus their offset. A function that matches none
+//! (code without line tables, such as compiler builtins) is named by
+//! address, and counted; a copy where none matches is refused, and the
+//! program named by function.
+
+use std::borrow::Cow;
+
+use addr2line::{
+    LookupResult,
+    gimli::{self, EndianSlice, RunTimeEndian},
+};
+use object::{Object, ObjectSection, ObjectSegment};
+
+use super::symbols::{Functions, Symbols};
+
+type Reader<'a> = EndianSlice<'a, RunTimeEndian>;
+
+/// Every pc's frames, from a profile copy's DWARF.
+pub struct Inlined {
+    /// Outermost first, per instruction slot of the text.
+    frames: Vec<Vec<String>>,
+    /// The program's functions, and how many of them matched no DWARF
+    /// subprogram (named by address).
+    pub functions: usize,
+    pub unmatched: usize,
+}
+
+impl Symbols for Inlined {
+    fn frames(&self, pc: usize) -> Vec<String> {
+        match self.frames.get(pc) {
+            Some(frames) if !frames.is_empty() => frames.clone(),
+            _ => vec![format!("pc@{pc:#x}")],
+        }
+    }
+}
+
+/// The (address, bytes) of each loadable segment.
+fn segments(elf: &[u8]) -> Result<Vec<(u64, Vec<u8>)>, String> {
+    let file = object::File::parse(elf).map_err(|e| format!("not an ELF object: {e}"))?;
+    file.segments()
+        .map(|s| Ok((s.address(), s.data().map_err(|e| e.to_string())?.to_vec())))
+        .collect()
+}
+
+impl Inlined {
+    /// `functions` of the measured program; `measured` its ELF, `copy`
+    /// the profile copy's.
+    pub fn new(functions: &Functions, measured: &[u8], copy: &[u8]) -> Result<Self, String> {
+        if segments(measured)? != segments(copy)? {
+            return Err("its profile copy's loadable segments differ from the measured program's (line tables changed the code)".into());
+        }
+        let sections = load(copy)?;
+        let dwarf = sections.borrow(|section| EndianSlice::new(section, RunTimeEndian::Little));
+        let subprograms = subprograms(&dwarf)?;
+        if subprograms.is_empty() {
+            return Err("its profile copy has no DWARF subprograms".into());
+        }
+        let regions = match_functions(functions, &subprograms)?;
+        let context =
+            addr2line::Context::from_dwarf(dwarf).map_err(|e| format!("reading its DWARF: {e}"))?;
+        let mut frames = vec![Vec::new(); functions.slots];
+        let mut unmatched = 0;
+        for ((start, len), dwarf_start) in functions.extents().into_iter().zip(regions) {
+            let Some(dwarf_start) = dwarf_start else {
+                unmatched += 1;
+                let name = functions.name(start);
+                frames[start..start + len].fill(vec![name]);
+                continue;
+            };
+            for offset in 0..len {
+                let address = (dwarf_start + offset) as u64 * 8;
+                frames[start + offset] = frames_at(&context, address)?;
+            }
+        }
+        Ok(Inlined {
+            frames,
+            functions: functions.starts.len(),
+            unmatched,
+        })
+    }
+}
+
+fn load(elf: &[u8]) -> Result<gimli::DwarfSections<Vec<u8>>, String> {
+    let file = object::File::parse(elf).map_err(|e| format!("not an ELF object: {e}"))?;
+    gimli::DwarfSections::load(|id| -> Result<Vec<u8>, String> {
+        let data: Cow<[u8]> = match file.section_by_name(id.name()) {
+            Some(section) => section.uncompressed_data().map_err(|e| e.to_string())?,
+            None => Cow::Borrowed(&[]),
+        };
+        Ok(data.into_owned())
+    })
+}
+
+/// Each concrete subprogram's [start, end) in instruction slots, by start.
+fn subprograms(dwarf: &gimli::Dwarf<Reader<'_>>) -> Result<Vec<(usize, usize)>, String> {
+    let err = |e: gimli::Error| format!("reading its DWARF: {e}");
+    let mut out = Vec::new();
+    let mut units = dwarf.units();
+    while let Some(header) = units.next().map_err(err)? {
+        let unit = dwarf.unit(header).map_err(err)?;
+        let mut entries = unit.entries();
+        while let Some((_, entry)) = entries.next_dfs().map_err(err)? {
+            if entry.tag() != gimli::DW_TAG_subprogram {
+                continue;
+            }
+            let Some(low) = entry.attr_value(gimli::DW_AT_low_pc).map_err(err)? else {
+                continue;
+            };
+            let Some(low) = dwarf.attr_address(&unit, low).map_err(err)? else {
+                continue;
+            };
+            let high = match entry.attr_value(gimli::DW_AT_high_pc).map_err(err)? {
+                Some(gimli::AttributeValue::Udata(len)) => low + len,
+                Some(other) => match dwarf.attr_address(&unit, other).map_err(err)? {
+                    Some(high) => high,
+                    None => continue,
+                },
+                None => continue,
+            };
+            out.push(((low / 8) as usize, (high / 8) as usize));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Each final function's start in DWARF slots: the first run of
+/// subprograms, after the last match, that are adjacent and fill exactly
+/// the function's length; `None` where none does.
+fn match_functions(
+    functions: &Functions,
+    subprograms: &[(usize, usize)],
+) -> Result<Vec<Option<usize>>, String> {
+    let mut cursor = 0;
+    let mut out = Vec::new();
+    for (_, len) in functions.extents() {
+        let found = (cursor..subprograms.len()).find_map(|first| {
+            let mut filled = 0;
+            let mut last = first;
+            while last < subprograms.len() && filled < len {
+                if last > first && subprograms[last].0 != subprograms[last - 1].1 {
+                    break;
+                }
+                filled += subprograms[last].1 - subprograms[last].0;
+                last += 1;
+            }
+            (filled == len).then_some((subprograms[first].0, last))
+        });
+        match found {
+            Some((dwarf_start, next)) => {
+                out.push(Some(dwarf_start));
+                cursor = next;
+            }
+            // No DWARF of that length where it should be (code built
+            // without line tables, such as compiler builtins): named by
+            // address.
+            None => out.push(None),
+        }
+    }
+    if out.iter().all(Option::is_none) {
+        return Err(
+            "no function of the program matches its profile copy's DWARF subprograms".into(),
+        );
+    }
+    Ok(out)
+}
+
+/// The frames at a DWARF address, outermost first: demangled, without the
+/// hash.
+fn frames_at(
+    context: &addr2line::Context<Reader<'_>>,
+    address: u64,
+) -> Result<Vec<String>, String> {
+    let mut frames = match context.find_frames(address) {
+        LookupResult::Output(result) => result.map_err(|e| format!("reading its DWARF: {e}"))?,
+        LookupResult::Load { .. } => return Err("its DWARF is split (no supported)".into()),
+    };
+    let mut names = Vec::new();
+    while let Some(frame) = frames
+        .next()
+        .map_err(|e| format!("reading its DWARF: {e}"))?
+    {
+        if let Some(function) = frame.function {
+            let raw = function
+                .raw_name()
+                .map_err(|e| format!("reading its DWARF: {e}"))?;
+            names.push(short_name(&raw));
+        }
+    }
+    names.reverse();
+    Ok(names)
+}
+
+/// A Rust name as a reader wants it. The BPF backend writes names with
+/// every character a symbol cannot hold as `_XX_` (its hex code:
+/// `read_owner_3C_160_3E_` is `read_owner<160>`), and cuts a long one to a
+/// prefix and a hash; the escapes are undone, a cut name ends in `…`, and
+/// a mangled name is demangled without its hash.
+pub fn short_name(raw: &str) -> String {
+    let demangled = format!("{:#}", rustc_demangle::demangle(raw));
+    let bytes = demangled.as_bytes();
+    let mut out = String::with_capacity(demangled.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escape = bytes.get(i..i + 4).filter(|b| {
+            b[0] == b'_'
+                && b[3] == b'_'
+                && b[1..3]
+                    .iter()
+                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase())
+        });
+        match escape.and_then(|b| u8::from_str_radix(std::str::from_utf8(&b[1..3]).ok()?, 16).ok())
+        {
+            Some(byte) if byte.is_ascii_punctuation() || byte == b' ' => {
+                out.push(byte as char);
+                i += 4;
+            }
+            _ => {
+                out.push(bytes[i] as char);
+                i += 1;
+            }
+        }
+    }
+    // A cut name: a prefix, `_`, and 16 hex digits.
+    match out.rsplit_once('_') {
+        Some((prefix, hash))
+            if hash.len() == 16
+                && hash.bytes().all(|c| c.is_ascii_hexdigit())
+                && prefix.contains('<') =>
+        {
+            format!("{prefix}…")
+        }
+        _ => out,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_name;
+
+    #[test]
+    fn names_are_unescaped_and_cut_names_marked() {
+        assert_eq!(
+            short_name("read_owner_3C_160_2C__20_borsh_program_3A__3A_Borsh_3E_"),
+            "read_owner<160, borsh_program::Borsh>"
+        );
+        assert_eq!(short_name("eq_3C__5B_u8_3B__20_32_5D__3E_"), "eq<[u8; 32]>");
+        assert_eq!(
+            short_name("deserialize_struct_3C_postcard_3A__3A_de_5d917754329cea23"),
+            "deserialize_struct<postcard::de…"
+        );
+        assert_eq!(short_name("process_instruction"), "process_instruction");
+        assert_eq!(
+            short_name("_ZN4core3ptr13drop_in_place17h0123456789abcdefE"),
+            "core::ptr::drop_in_place"
+        );
+    }
+}

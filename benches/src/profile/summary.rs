@@ -1,0 +1,147 @@
+//! The run's profile files: every row's (`output`), `summary.md` (per
+//! family, each row's CUs by category, and how each program was named),
+//! and each record of `results.json` given its `profile` and `categories`.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    fmt::Write as _,
+};
+
+use super::{
+    categories::{self, Category},
+    output,
+    profiler::{Naming, Profiler, Row},
+};
+use crate::Workspace;
+
+/// Writes everything under `target/benches/profile/` and annotates
+/// `target/benches/results.json`; returns the line that says so.
+pub fn write(workspace: &Workspace, profiler: &Profiler) -> Result<String, String> {
+    let benches = workspace.benches_dir();
+    let dir = benches.join("profile");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| format!("clearing {}: {e}", dir.display()))?;
+    }
+    output::write(&dir, &profiler.rows)?;
+    let summary = markdown(profiler);
+    std::fs::write(dir.join("summary.md"), &summary)
+        .map_err(|e| format!("writing {}: {e}", dir.join("summary.md").display()))?;
+    annotate(&benches.join("results.json"), &profiler.rows)?;
+    let inlined = profiler
+        .namings()
+        .values()
+        .filter(|n| matches!(n, Naming::Inlined { .. }))
+        .count();
+    Ok(format!(
+        "make profile: {} rows profiled, each summing exactly to its CUs ({} of {} programs by inlined frame); per row a .folded, .svg and .md under {}; the categories: {}",
+        profiler.rows.len(),
+        inlined,
+        profiler.namings().len(),
+        dir.display(),
+        dir.join("summary.md").display()
+    ))
+}
+
+/// Adds each profiled record its `profile` (the folded file, relative to
+/// `target/benches/`) and `categories`; every row must find its record.
+fn annotate(path: &std::path::Path, rows: &[Row]) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let mut results: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let by_row: HashMap<&str, &Row> = rows.iter().map(|r| (r.row.as_str(), r)).collect();
+    let mut annotated = 0;
+    for record in records_mut(&mut results) {
+        let Some(row) = record.get("row").and_then(|r| r.as_str()).map(String::from) else {
+            continue;
+        };
+        if let Some(profiled) = by_row.get(row.as_str()) {
+            record["profile"] = format!("profile/{}.folded", output::stem(&row)).into();
+            record["categories"] =
+                serde_json::to_value(categories::of_profile(&profiled.profile)).expect("JSON");
+            annotated += 1;
+        }
+    }
+    if annotated != rows.len() {
+        return Err(format!(
+            "{} rows profiled, {annotated} of them found in {} (by `row`)",
+            rows.len(),
+            path.display()
+        ));
+    }
+    std::fs::write(
+        path,
+        serde_json::to_string_pretty(&results).expect("JSON") + "\n",
+    )
+    .map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// Every record object in results.json, whatever array holds it.
+fn records_mut(value: &mut serde_json::Value) -> Vec<&mut serde_json::Value> {
+    match value {
+        serde_json::Value::Object(map) if map.contains_key("row") && map.contains_key("cus") => {
+            vec![value]
+        }
+        serde_json::Value::Object(map) => map.values_mut().flat_map(records_mut).collect(),
+        serde_json::Value::Array(items) => items.iter_mut().flat_map(records_mut).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `summary.md`: per family and framework, each row's CUs by category;
+/// then how each program's code was named.
+pub fn markdown(profiler: &Profiler) -> String {
+    let mut out = String::from(
+        "# Where the CUs go\n\nEach row of `make bench`, its CUs by category (`make profile`; the rules: `benches/src/profile/categories.rs`). Every row's categories sum to its CUs; its flamegraph, folded stacks and frames table are beside this file, under the row's name.\n",
+    );
+    let mut groups: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
+    for row in &profiler.rows {
+        groups
+            .entry((row.family, row.framework))
+            .or_default()
+            .push(row);
+    }
+    for ((family, framework), rows) in groups {
+        let totals: Vec<BTreeMap<Category, u64>> = rows
+            .iter()
+            .map(|r| categories::of_profile(&r.profile))
+            .collect();
+        let used: Vec<Category> = Category::ALL
+            .into_iter()
+            .filter(|c| totals.iter().any(|t| t.contains_key(c)))
+            .collect();
+        writeln!(out, "\n## {family}, {framework}\n").expect("String");
+        let header: Vec<&str> = used.iter().map(|c| c.name()).collect();
+        writeln!(out, "| row | CUs | {} |", header.join(" | ")).expect("String");
+        writeln!(out, "|---|---:|{}", "---:|".repeat(used.len())).expect("String");
+        for (row, total) in rows.iter().zip(&totals) {
+            let cells: Vec<String> = used
+                .iter()
+                .map(|c| total.get(c).map_or(String::new(), |v| v.to_string()))
+                .collect();
+            writeln!(
+                out,
+                "| `{}` | {} | {} |",
+                row.row,
+                row.profile.total(),
+                cells.join(" | ")
+            )
+            .expect("String");
+        }
+    }
+    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its profile copy (`make profile-copies`: built with line tables) has the measured program's loadable bytes and its functions match its DWARF (a function that matches none is named by address, and counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
+    for (label, naming) in profiler.namings() {
+        let how = match naming {
+            Naming::Inlined { unmatched: 0, .. } => "inlined frame".to_string(),
+            Naming::Inlined {
+                unmatched,
+                functions,
+            } => format!(
+                "inlined frame; {unmatched} of its {functions} functions by address (no DWARF of their length)"
+            ),
+            Naming::Functions(reason) => format!("function: {reason}"),
+        };
+        writeln!(out, "| `{label}` | {how} |").expect("String");
+    }
+    out
+}

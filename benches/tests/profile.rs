@@ -1,0 +1,109 @@
+//! `make profile`'s output, as `make test` leaves it (`make profile
+//! SAMPLE=1`: profile copies of one program of each family and framework,
+//! then every row profiled). Run last (`-- --ignored`), after it.
+//!
+//! Every record of `results.json` names its profile and carries its
+//! categories; both sum exactly to its CUs, as does its folded file. The
+//! sampled programs are named by inlined frame, with the frames the docs'
+//! explanations rest on.
+
+use std::{collections::BTreeMap, fs};
+
+use benches::Workspace;
+use serde_json::Value;
+
+fn benches_dir() -> std::path::PathBuf {
+    Workspace::current().benches_dir()
+}
+
+fn records() -> Vec<Value> {
+    let path = benches_dir().join("results.json");
+    let text = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; run make profile first", path.display()));
+    let results: Value = serde_json::from_str(&text).unwrap();
+    let mut records: Vec<Value> = results["results"].as_array().unwrap().clone();
+    records.extend(results["floor"].as_array().unwrap().iter().cloned());
+    records
+}
+
+/// A folded file's stacks and their CUs.
+fn folded(path: &str) -> BTreeMap<String, u64> {
+    let path = benches_dir().join(path);
+    fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|line| {
+            let (stack, cus) = line.rsplit_once(' ').expect("`stack CUs`");
+            (stack.to_string(), cus.parse().expect("CUs"))
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+fn every_record_sums_exactly_in_its_profile_and_its_categories() {
+    let records = records();
+    assert!(records.len() >= 680, "{} records", records.len());
+    for record in &records {
+        let row = record["row"].as_str().unwrap();
+        let cus = record["cus"].as_u64().unwrap();
+        let categories: u64 = record["categories"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{row}: no categories"))
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(categories, cus, "{row}: categories");
+        let stacks = folded(
+            record["profile"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{row}: no profile")),
+        );
+        assert_eq!(stacks.values().sum::<u64>(), cus, "{row}: folded stacks");
+        assert!(
+            stacks.keys().all(|s| !s.ends_with(";unattributed")),
+            "{row}: CUs no charge explains"
+        );
+    }
+}
+
+/// The sampled programs, named by inlined frame (their copies' bytes
+/// checked), with little left to `other`.
+#[test]
+#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+fn the_sample_is_named_by_inlined_frame() {
+    let summary = fs::read_to_string(benches_dir().join("profile/summary.md")).unwrap();
+    for label in [
+        "borsh",
+        "postcard",
+        "message/borsh",
+        "metadata/borsh",
+        "solana-program/token/borsh",
+        "anchor1/token/account",
+        "anchor1/token/account_loader",
+        "anchor2/token/account",
+        "typhoon/token/account",
+    ] {
+        assert!(
+            summary.contains(&format!("| `{label}` | inlined frame")),
+            "{label} is not named by inlined frame in profile/summary.md"
+        );
+    }
+    let records = records();
+    for record in &records {
+        let row = record["row"].as_str().unwrap();
+        let label = row.split("::").next().unwrap();
+        if !summary.contains(&format!("| `{label}` | inlined frame")) {
+            continue;
+        }
+        let cus = record["cus"].as_u64().unwrap();
+        let other = record["categories"]["other"].as_u64().unwrap_or(0);
+        assert!(
+            other * 100 <= cus * OTHER_PERCENT,
+            "{row}: {other} of {cus} CUs are `other`"
+        );
+    }
+}
+
+/// The most of a row named by inlined frame that `other` may hold.
+const OTHER_PERCENT: u64 = 20;
