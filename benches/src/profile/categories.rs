@@ -99,7 +99,12 @@ pub fn of_frame(frame: &str) -> Option<Category> {
     let name = base(frame);
     let starts = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
     Some(match name {
-        "entrypoint" | "process_entrypoint" | "entry" | "lazy_entrypoint" => Entrypoint,
+        "entrypoint"
+        | "process_entrypoint"
+        | "entry"
+        | "lazy_entrypoint"
+        | "deserialize_account_info"
+        | "deserialize_instruction_data" => Entrypoint,
         "memcpy"
         | "memmove"
         | "memset"
@@ -154,10 +159,6 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             "write_back",
             "exit",
             "encoded_len",
-            "write",
-            "push",
-            "try_push",
-            "extend",
         ]) =>
         {
             Encode
@@ -187,8 +188,9 @@ pub fn of_frame(frame: &str) -> Option<Category> {
 }
 
 /// Frames whose category holds for everything beneath them: the
-/// entrypoint's input parser (`deserialize<N>`, whose helpers have names
-/// such as `write`), and the codec's own decode and encode (a copy or a
+/// entrypoints' input parsers (pinocchio's `deserialize<N>`, whose
+/// helpers have names such as `write`; solana-program's account and data
+/// parsers, which allocate), and the codec's own decode and encode (a copy or a
 /// field read inside them is theirs).
 fn seals(frame: &str) -> bool {
     matches!(
@@ -201,6 +203,8 @@ fn seals(frame: &str) -> bool {
             | "try_deserialize_unchecked"
             | "try_serialize"
             | "try_from_slice"
+            | "deserialize_account_info"
+            | "deserialize_instruction_data"
     ) || (frame.starts_with("deserialize<") && of_frame(frame) == Some(Category::Entrypoint))
 }
 
