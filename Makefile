@@ -60,7 +60,7 @@ HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -152,8 +152,16 @@ bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.jso
 profile: profile-copies ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/
 	cargo run -q -p benches --bin bench -- profile
 
-profile-copies: $(TOOLCHAIN_READY) ## Every program again with line tables (make profile's copies, checked byte for byte against the measured ones) into target/profile/deploy/ (SAMPLE=1: one of each family and framework)
+profile-copies: profile-linker ## Every program again with line tables (make profile's copies, checked byte for byte against the measured ones) into target/profile/deploy/ (SAMPLE=1: one of each family and framework)
 	@PROFILE_BUILD=1 CARGO_TARGET_DIR=$(TARGET_DIR)/profile-build $(MAKE) --no-print-directory $(if $(SAMPLE),profile-sample,programs) DEPLOY=target/profile/deploy BUILD_LOG=$(TARGET_DIR)/profile-build.log
+
+profile-linker: $(TOOLCHAIN_READY) ## sbpf-linker with its debug sections' addresses resolved, for the profile copies (benches/profile-linker/) into .tools/profile-linker/
+	@want="$(SBPF_LINKER_VERSION) $$(sha256sum benches/profile-linker/byteparser.patch | cut -c1-16)"; \
+	  [ -x $(TOOLS)/profile-linker/bin/sbpf-linker ] && [ "$$(cat $(TOOLS)/profile-linker/.installed 2>/dev/null)" = "$$want" ] || { \
+	  echo "profile-linker [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) with benches/profile-linker/byteparser.patch into .tools/profile-linker/ (about a minute and a half on 2 cores)..."; \
+	  benches/profile-linker/install.sh $(SBPF_LINKER_VERSION) $(TOOLS)/profile-linker >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "make profile-linker: could not build the patched sbpf-linker (whole output: $(SETUP_LOG)). Check the network and that make setup ran, then run make profile again." >&2; exit 1; }; \
+	  rm -rf $(TARGET_DIR)/profile-build; }
+	@# cargo does not track the linker's binary: a new one relinks every copy (the folder above is removed).
 
 # make test's profile copies: one program of each family and framework.
 profile-sample: $(TOOLCHAIN_READY)

@@ -1,18 +1,19 @@
 //! Inlined frames for each pc, from the DWARF of a profile copy: the same
-//! program built with line tables (`.cargo/profile-build.toml`).
+//! program built with line tables (`.cargo/profile-build.toml`) and linked
+//! by the profile linker (`benches/profile-linker`), which resolves the
+//! debug sections' addresses into the concatenated text.
 //!
 //! Two checks stand between the copy and the measured program. Its
 //! loadable segments must be the measured program's bytes, or its DWARF
-//! describes other code. And its DWARF addresses are not final:
-//! sbpf-linker copies the debug sections unrelocated and then removes dead
-//! functions, moving the code after them (../shared/TOOLCHAIN.md measured
-//! 5 and 2,192 slots). So each final function (from the text: the entry
-//! and every call's target) is matched, in order, to the DWARF
-//! subprograms that fill exactly its length, and its pcs are read at that
-//! subprogram's address plus their offset. A function that matches none
-//! (code without line tables, such as compiler builtins) is named by
-//! address, and counted; a copy where none matches is refused, and the
-//! program named by function.
+//! describes other code. And its DWARF addresses are those of the text
+//! before the linker's dead-function pass, which removes functions and
+//! moves the code after them (../shared/TOOLCHAIN.md measured 5 and 2,192
+//! slots). So each final function (from the text: the entry and every
+//! call's target) is matched, in order, to the DWARF subprograms that fill
+//! exactly its length, and its pcs are read at that subprogram's address
+//! plus their offset. A function that matches none (code without line
+//! tables, such as compiler builtins) is named by address, and counted; a
+//! copy where none matches is refused, and the program named by function.
 
 use std::borrow::Cow;
 
@@ -210,8 +211,26 @@ fn frames_at(
 /// a mangled name is demangled without its hash.
 pub fn short_name(raw: &str) -> String {
     let demangled = format!("{:#}", rustc_demangle::demangle(raw));
-    let bytes = demangled.as_bytes();
-    let mut out = String::with_capacity(demangled.len());
+    // A cut name: a prefix, `_`, and 16 hex digits; the cut may fall inside
+    // an escape, whose start is dropped with it.
+    let (name, cut) = match demangled.rsplit_once('_') {
+        Some((prefix, hash))
+            if hash.len() == 16
+                && hash.bytes().all(|c| c.is_ascii_hexdigit())
+                && prefix.contains("_3C_") =>
+        {
+            let partial = prefix.rfind('_').filter(|&at| {
+                prefix[at + 1..].len() < 3
+                    && prefix[at + 1..]
+                        .bytes()
+                        .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase())
+            });
+            (&prefix[..partial.unwrap_or(prefix.len())], true)
+        }
+        _ => (demangled.as_str(), false),
+    };
+    let bytes = name.as_bytes();
+    let mut out = String::with_capacity(name.len());
     let mut i = 0;
     while i < bytes.len() {
         let escape = bytes.get(i..i + 4).filter(|b| {
@@ -233,17 +252,10 @@ pub fn short_name(raw: &str) -> String {
             }
         }
     }
-    // A cut name: a prefix, `_`, and 16 hex digits.
-    match out.rsplit_once('_') {
-        Some((prefix, hash))
-            if hash.len() == 16
-                && hash.bytes().all(|c| c.is_ascii_hexdigit())
-                && prefix.contains('<') =>
-        {
-            format!("{prefix}…")
-        }
-        _ => out,
+    if cut {
+        out.push('…');
     }
+    out
 }
 
 #[cfg(test)]

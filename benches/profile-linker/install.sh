@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The profile copies' linker (make profile-linker): sbpf-linker, the
+# version make setup installs, with one change (byteparser.patch). The
+# stock linker copies the debug sections without applying their
+# relocations, so each DWARF address is an offset into its own text
+# section and functions from different sections overlap; the patched one
+# resolves every address into a text section to its offset in the
+# concatenated text, which it lays out anyway. Nothing else changes: the
+# profile copies' loadable segments are still checked against the
+# measured programs'. The measured programs keep the stock linker.
+#
+#   benches/profile-linker/install.sh <version> <destination>
+set -euo pipefail
+
+version=$1 dest=$2
+here=$(cd "$(dirname "$0")" && pwd)
+stamp="$version $(sha256sum "$here/byteparser.patch" | cut -c1-16)"
+if [[ -x $dest/bin/sbpf-linker && -f $dest/.installed && $(cat "$dest/.installed") == "$stamp" ]]; then
+	exit 0
+fi
+registry=${CARGO_HOME:-$HOME/.cargo}/registry/src
+find_source() { find "$registry" -mindepth 2 -maxdepth 2 -type d -name "sbpf-linker-$version" 2>/dev/null | head -1; }
+source=$(find_source)
+if [[ -z $source ]]; then
+	# Not unpacked yet (make setup's cargo install may have been elsewhere):
+	# fetch it as a dependency of a scratch crate.
+	scratch=$(mktemp -d)
+	mkdir -p "$scratch/src" && : >"$scratch/src/lib.rs"
+	printf '[package]\nname = "fetch"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nsbpf-linker = "=%s"\n' "$version" >"$scratch/Cargo.toml"
+	cargo fetch --manifest-path "$scratch/Cargo.toml"
+	rm -rf "$scratch"
+	source=$(find_source)
+fi
+[[ -n $source ]] || { echo "sbpf-linker $version's sources are not in $registry" >&2; exit 1; }
+rm -rf "$dest/src"
+mkdir -p "$dest"
+cp -r "$source" "$dest/src"
+# Built with the project's pinned nightly, as make setup builds the stock one.
+rm -f "$dest/src/rust-toolchain.toml"
+patch -p1 -d "$dest/src" <"$here/byteparser.patch"
+# A package of its own, not a member of the workspace it sits in.
+printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
+CARGO_PROFILE_DEV_DEBUG=false cargo install --path "$dest/src" --locked --debug --root "$dest" --target-dir "$dest/target"
+rm -rf "$dest/target"
+echo "$stamp" >"$dest/.installed"
