@@ -213,14 +213,14 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), then the page in Chromium
+test: all browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks, then the page in Chromium
 	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 	$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
-	cargo test -q -p benches --test page -- --ignored
 	$(MAKE) --no-print-directory profile SAMPLE=1
 	cargo test -q -p benches --test profile -- --ignored
+	cargo test -q -p benches --test page -- --ignored
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
 	@mkdir -p $(TARGET_DIR)

@@ -12,7 +12,10 @@ use std::{
     time::Duration,
 };
 
-use benches::{Workspace, report::page};
+use benches::{
+    Workspace,
+    report::{answer::thousands, page},
+};
 use headless_chrome::{
     Browser, LaunchOptions, Tab,
     protocol::cdp::{
@@ -87,6 +90,87 @@ fn shown(tab: &Tab, table: &str) -> (u64, u64, Vec<String>) {
         value["total"].as_u64().unwrap(),
         rows,
     )
+}
+
+/// The text and link (if any) of the column `key` of the table's rows, in
+/// order.
+fn texts(tab: &Tab, table: &str, key: &str) -> Vec<(String, Option<String>)> {
+    let value = eval(
+        tab,
+        &format!(
+            "(() => {{ const i = [...document.querySelectorAll('{table} thead th')].findIndex(h => h.dataset.key === '{key}'); \
+             if (i < 0) return null; \
+             return [...document.querySelectorAll('{table} tbody tr')].map(r => {{ const a = r.children[i].querySelector('a'); \
+             return [r.children[i].textContent, a ? a.getAttribute('href') : null]; }}); }})()"
+        ),
+    );
+    let rows = value
+        .as_array()
+        .unwrap_or_else(|| panic!("{table}: no column {key}"));
+    rows.iter()
+        .map(|r| {
+            (
+                r[0].as_str().unwrap().to_string(),
+                r[1].as_str().map(String::from),
+            )
+        })
+        .collect()
+}
+
+/// `1,719` or `-2`, as the page writes a number.
+fn grouped(value: i64) -> String {
+    let digits = thousands(value.unsigned_abs());
+    if value < 0 {
+        format!("-{digits}")
+    } else {
+        digits
+    }
+}
+
+/// A record's categories as the page writes them, dearest first.
+fn category_text(categories: &Value) -> String {
+    let mut list: Vec<(&String, i64)> = categories
+        .as_object()
+        .expect("a record's categories (run make profile)")
+        .iter()
+        .map(|(k, v)| (k, v.as_i64().unwrap()))
+        .collect();
+    list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    list.iter()
+        .map(|(name, cus)| format!("{name} {}", grouped(*cus)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// What `a` spends per category beyond `b`, as the page writes it.
+fn category_difference(a: &Value, b: &Value) -> String {
+    let (a, b) = (a.as_object().unwrap(), b.as_object().unwrap());
+    let mut names: Vec<&String> = a.keys().chain(b.keys()).collect();
+    names.sort();
+    names.dedup();
+    let cus = |side: &serde_json::Map<String, Value>, name: &str| {
+        side.get(name).and_then(Value::as_i64).unwrap_or(0)
+    };
+    let mut moved: Vec<(&String, i64)> = names
+        .into_iter()
+        .map(|name| (name, cus(a, name) - cus(b, name)))
+        .filter(|(_, delta)| *delta != 0)
+        .collect();
+    moved.sort_by(|x, y| y.1.abs().cmp(&x.1.abs()).then(x.0.cmp(y.0)));
+    if moved.is_empty() {
+        return "same".into();
+    }
+    moved
+        .iter()
+        .map(|(name, delta)| {
+            format!(
+                "{name} {}{}",
+                if *delta > 0 { "+" } else { "" },
+                grouped(*delta)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// The values of the column `key` of the table's rows, in order.
@@ -313,6 +397,41 @@ fn the_page_in_a_real_browser() {
         let b = find("bytemuck", a);
         let want = a["cus"].as_f64().unwrap() / b["cus"].as_f64().unwrap();
         assert!((ratio - want).abs() < 1e-9, "{row}: {ratio}, not {want}");
+    }
+
+    // Where the CUs go (make test runs make profile first): in compare
+    // mode, each row says which categories grow and which shrink, from
+    // the two records' categories.
+    let differs = texts(&tab, families, "differs");
+    assert_eq!(differs.len(), rows.len());
+    for (row, (text, _)) in rows.iter().zip(&differs) {
+        let a = all.iter().find(|r| r["row"] == row.as_str()).unwrap();
+        let b = find("bytemuck", a);
+        assert_eq!(
+            *text,
+            category_difference(&a["categories"], &b["categories"]),
+            "{row}"
+        );
+    }
+    // Out of compare mode, each row's categories and its flamegraph, a
+    // file beside the page.
+    choose(&tab, families, "data-compare=a", "");
+    choose(&tab, families, "data-compare=b", "");
+    let (_, _, rows) = shown(&tab, families);
+    let wheres = texts(&tab, families, "where");
+    let flamegraphs = texts(&tab, families, "flamegraph");
+    for ((row, (text, _)), (_, href)) in rows.iter().zip(&wheres).zip(&flamegraphs) {
+        let record = all.iter().find(|r| r["row"] == row.as_str()).unwrap();
+        assert_eq!(*text, category_text(&record["categories"]), "{row}");
+        let href = href
+            .as_deref()
+            .unwrap_or_else(|| panic!("{row}: no flamegraph link"));
+        let svg =
+            fs::read_to_string(dir.join(href)).unwrap_or_else(|e| panic!("{row}: {href}: {e}"));
+        assert!(
+            svg.contains("<svg") && svg.contains(&format!("{} CUs", record["cus"])),
+            "{row}: {href}"
+        );
     }
 
     // Each make idl run has its section, holding all its records.

@@ -27,13 +27,16 @@ pub fn write(workspace: &Workspace, profiler: &Profiler) -> Result<String, Strin
     std::fs::write(dir.join("summary.md"), &summary)
         .map_err(|e| format!("writing {}: {e}", dir.join("summary.md").display()))?;
     annotate(&benches.join("results.json"), &profiler.rows)?;
+    // The page, from the annotated records: each with its categories and
+    // flamegraph.
+    crate::report::page::write(&benches)?;
     let inlined = profiler
         .namings()
         .values()
         .filter(|n| matches!(n, Naming::Inlined { .. }))
         .count();
     Ok(format!(
-        "make profile: {} rows profiled, each summing exactly to its CUs ({} of {} programs by inlined frame); per row a .folded, .svg and .md under {}; the categories: {}",
+        "make profile: {} rows profiled, each summing exactly to its CUs ({} of {} programs by inlined frame); per row a .folded, .svg and .md under {}; the categories: {}; on the page (report.html), each record's categories and flamegraph",
         profiler.rows.len(),
         inlined,
         profiler.namings().len(),

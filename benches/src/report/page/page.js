@@ -94,7 +94,11 @@ function table(root, records, spec) {
       list = list.filter(r => r[spec.compare] === state.a && typeof r.cus === "number")
         .flatMap(r => {
           const other = others.get(matchKey(r));
-          return other ? [Object.assign({}, r, { other_cus: other.cus, ratio: r.cus / other.cus })] : [];
+          return other ? [Object.assign({}, r, {
+            other_cus: other.cus,
+            ratio: r.cus / other.cus,
+            differs: categoryDifference(r.categories, other.categories),
+          })] : [];
         });
     }
     if (state.sort) {
@@ -110,12 +114,16 @@ function table(root, records, spec) {
     return list;
   }
 
+  // A column marked optional shows only where some record has a value
+  // (make profile's, after a make profile run).
+  const present = spec.columns.filter(c => !c.optional || rows.some(r => r[c.key] != null));
+
   function columns() {
-    if (!(state.a && state.b)) return spec.columns;
-    return spec.columns.concat([
+    if (!(state.a && state.b)) return present;
+    return present.concat([
       { key: "other_cus", label: state.b + " CUs", numeric: true },
       { key: "ratio", label: state.a + " / " + state.b, numeric: true },
-    ]);
+    ], rows.some(r => r.categories) ? [{ key: "differs", label: "what differs (make profile)" }] : []);
   }
 
   function draw() {
@@ -139,6 +147,7 @@ function table(root, records, spec) {
         const value = row[column.key];
         const td = el("td", column.numeric ? { class: "num" } : {},
           column.key === "ratio" ? value.toFixed(3) + "x"
+            : column.link ? (value ? el("a", { href: value }, column.link) : "")
             : column.signed && typeof value === "number" ? signed(value)
             : column.numeric ? number(value) : (value ?? ""));
         if (value !== null && value !== undefined) td.dataset.value = value;
@@ -152,6 +161,25 @@ function table(root, records, spec) {
     count.dataset.total = rows.length;
   }
   draw();
+}
+
+// A record's CUs by category (make profile), dearest first:
+// "decode 1,719 · entrypoint 32".
+function categoryText(categories) {
+  if (!categories) return null;
+  return Object.entries(categories).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([name, cus]) => name + " " + number(cus)).join(" · ");
+}
+
+// What one record spends per category beyond another, largest change
+// first: "decode +1,711 · checks -2"; "same" where nothing moved.
+function categoryDifference(a, b) {
+  if (!a || !b) return null;
+  const names = distinct(Object.keys(a).concat(Object.keys(b)));
+  const moved = names.map(name => [name, (a[name] || 0) - (b[name] || 0)])
+    .filter(([, delta]) => delta !== 0)
+    .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]) || x[0].localeCompare(y[0]));
+  return moved.length ? moved.map(([name, delta]) => name + " " + signed(delta)).join(" · ") : "same";
 }
 
 const NUMBERS = [
@@ -176,7 +204,10 @@ const FAMILIES = {
     { key: "variant", label: "size or instance" },
     { key: "operation", label: "operation" },
     { key: "outcome", label: "outcome" },
-  ].concat(NUMBERS),
+  ].concat(NUMBERS, [
+    { key: "where", label: "where the CUs go (make profile)", optional: true },
+    { key: "flamegraph", label: "profile", link: "flamegraph", optional: true },
+  ]),
   filters: [
     { key: "family", label: "family" },
     { key: "program", label: "crate or format" },
@@ -190,6 +221,9 @@ const FAMILIES = {
   match: ["family", "framework", "shape", "variant", "operation"],
   derive: r => ({
     variant: r.size ?? r.instance ?? null,
+    where: categoryText(r.categories),
+    // Beside report.html: profile/<row>.svg.
+    flamegraph: r.profile ? r.profile.replace(/\.folded$/, ".svg") : null,
     outcome: (r.error_path ? "error: " + r.error_path : "success")
       + (r.mainnet_ok === false ? " (faults with mainnet's features)" : ""),
   }),
