@@ -118,12 +118,6 @@ fn profile_row(m: &Measurement) -> profile::Row {
         row: m.row(),
         family: m.family.name(),
         framework: m.framework.name(),
-        label: Program::label_in(m.framework, m.family, m.shape, &m.program),
-        operation: m.operation.clone(),
-        variant: m
-            .size
-            .map(|s| s.to_string())
-            .or(m.instance.map(String::from)),
         profile: profile::Profile::default(),
     }
 }

@@ -45,13 +45,9 @@ pub struct Profiler {
 pub struct Row {
     /// Its name in every report (`results.json`'s `row`).
     pub row: String,
-    /// Its family's and framework's names, its program's label, its
-    /// operation, and the message size or metadata instance.
+    /// Its family's and framework's names (`summary.md`'s groups).
     pub family: &'static str,
     pub framework: &'static str,
-    pub label: String,
-    pub operation: String,
-    pub variant: Option<String>,
     pub profile: Profile,
 }
 
