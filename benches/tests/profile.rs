@@ -81,7 +81,8 @@ const SAMPLE: [&str; 9] = [
 ];
 
 /// The sampled programs, named by inlined frame (their copies' bytes
-/// checked), with little left to `other`.
+/// checked), and little left to `other` wherever every function of a
+/// program is named so.
 #[test]
 #[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
 fn the_sample_is_named_by_inlined_frame() {
@@ -96,7 +97,8 @@ fn the_sample_is_named_by_inlined_frame() {
     for record in &records {
         let row = record["row"].as_str().unwrap();
         let label = row.split("::").next().unwrap();
-        if !summary.contains(&format!("| `{label}` | inlined frame")) {
+        // Named by inlined frame throughout (no function by address).
+        if !summary.contains(&format!("| `{label}` | inlined frame |")) {
             continue;
         }
         let cus = record["cus"].as_u64().unwrap();
@@ -153,5 +155,48 @@ fn the_duplicate_mutable_check_is_where_anchor_1_0_spends() {
         "anchor1/token/account_loader::read_owner",
     ] {
         assert_eq!(cus_under(row, SET_INSERT), 0, "{row}");
+    }
+}
+
+/// docs/frameworks.md: on solana-program's entrypoint "each crate's own
+/// code is the same as on pinocchio's entrypoint, so a row's difference
+/// from the crate's `exact` row is the entrypoint's". The profiles hold
+/// it for borsh: the decode and the encode together cost the same CUs on both
+/// entrypoints, and the entrypoint's category carries the difference
+/// (within 10%; the checks and the operation differ by a few CUs).
+#[test]
+#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+fn on_solana_programs_entrypoint_the_difference_is_the_entrypoint() {
+    let records = records();
+    let categories = |row: &str| {
+        let record = records
+            .iter()
+            .find(|r| r["row"] == row)
+            .unwrap_or_else(|| panic!("no record `{row}`"));
+        let of = |name: &str| record["categories"][name].as_u64().unwrap_or(0);
+        (
+            record["cus"].as_u64().unwrap(),
+            of("entrypoint"),
+            of("decode"),
+            of("encode"),
+        )
+    };
+    for operation in ["full", "read_owner", "update_amount"] {
+        let (cus, entrypoint, decode, encode) =
+            categories(&format!("solana-program/token/borsh::{operation}"));
+        let (pin_cus, pin_entrypoint, pin_decode, pin_encode) =
+            categories(&format!("borsh::{operation}"));
+        // An instruction can fall either side of the decode's or the
+        // encode's inline boundary; the two together are the codec's.
+        assert_eq!(
+            decode + encode,
+            pin_decode + pin_encode,
+            "{operation}: the codec's own code ({decode} + {encode} against {pin_decode} + {pin_encode})"
+        );
+        let (more, entrypoint_more) = (cus - pin_cus, entrypoint - pin_entrypoint);
+        assert!(
+            entrypoint_more * 10 >= more * 9 && entrypoint_more * 10 <= more * 11,
+            "{operation}: {more} CUs more on solana-program's entrypoint, {entrypoint_more} of them the entrypoint's"
+        );
     }
 }

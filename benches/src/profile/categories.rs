@@ -87,6 +87,12 @@ pub fn of_frame(frame: &str) -> Option<Category> {
     if frame.starts_with("vm:heap frame") {
         return Some(Entrypoint);
     }
+    // solana-program's input parser, `entrypoint::deserialize` (its only
+    // parameter is a lifetime, which DWARF does not name; a codec's
+    // `deserialize` has a type parameter).
+    if frame == "deserialize" {
+        return Some(Entrypoint);
+    }
     // pinocchio's input parser: `deserialize<N>` for N accounts.
     if let Some(generic) = frame.strip_prefix("deserialize<")
         && generic
@@ -205,7 +211,8 @@ fn seals(frame: &str) -> bool {
             | "try_from_slice"
             | "deserialize_account_info"
             | "deserialize_instruction_data"
-    ) || (frame.starts_with("deserialize<") && of_frame(frame) == Some(Category::Entrypoint))
+    ) || ((frame == "deserialize" || frame.starts_with("deserialize<"))
+        && of_frame(frame) == Some(Category::Entrypoint))
 }
 
 /// A stack's category: a syscall's own; else its outermost sealing
