@@ -116,12 +116,15 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         | "memset"
         | "memcmp"
         | "bcmp"
+        | "write_bytes"
         | "copy_nonoverlapping"
         | "copy_from_slice"
         | "copy_from_slice_impl"
         | "clone_from_slice"
         | "to_vec" => Copies,
         "alloc"
+        | "drop_in_place"
+        | "drop_glue"
         | "dealloc"
         | "realloc"
         | "alloc_zeroed"
@@ -169,6 +172,17 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         {
             Encode
         }
+        // typhoon's router and account checks.
+        "handle"
+        | "call_once"
+        | "from_entrypoint"
+        | "try_from_info"
+        | "address_eq"
+        | "discriminator_matches"
+        | "data_len"
+        | "writable"
+        | "mut_data"
+        | "split_first" => Checks,
         _ if starts(&[
             "dispatch",
             "process_instruction",
@@ -216,7 +230,9 @@ fn seals(frame: &str) -> bool {
 }
 
 /// A stack's category: a syscall's own; else its outermost sealing
-/// frame's ([`seals`]); else its innermost frame that a rule names.
+/// frame's ([`seals`]); else its innermost frame that a rule names, the
+/// frames that wrap every call ([`wraps_the_call`]) only for their own
+/// instructions.
 pub fn of_stack(stack: &[String]) -> Category {
     if let Some(last) = stack.last().filter(|f| f.starts_with("syscall:")) {
         return of_frame(last).unwrap_or(Category::Other);
@@ -224,11 +240,34 @@ pub fn of_stack(stack: &[String]) -> Category {
     if let Some(sealing) = stack.iter().find(|f| seals(f)) {
         return of_frame(sealing).unwrap_or(Category::Other);
     }
-    stack
-        .iter()
-        .rev()
-        .find_map(|f| of_frame(f))
+    // A frame that wraps the whole call names only its own instructions:
+    // code beneath it that no rule names is `other`, not the wrapper's.
+    let (last, callers) = stack.split_last().expect("a stack has a frame");
+    of_frame(last)
+        .or_else(|| {
+            callers
+                .iter()
+                .rev()
+                .filter(|f| !wraps_the_call(f))
+                .find_map(|f| of_frame(f))
+        })
         .unwrap_or(Category::Other)
+}
+
+/// The frames every stack of a framework passes through: the entrypoint
+/// and the dispatch.
+fn wraps_the_call(frame: &str) -> bool {
+    matches!(
+        base(frame),
+        "entrypoint"
+            | "process_entrypoint"
+            | "entry"
+            | "try_entry"
+            | "lazy_entrypoint"
+            | "process_instruction"
+            | "dispatch"
+            | "__anchor_dispatch_internal"
+    )
 }
 
 /// A profile's CUs by category (every category with CUs; the sum is the
@@ -292,5 +331,14 @@ mod tests {
             Category::Entrypoint
         );
         assert_eq!(of_stack(&stack(&["p", "fn@0x40"])), Category::Other);
+        assert_eq!(
+            of_stack(&stack(&["p", "entrypoint", "dispatch<X>", "fn@0x40"])),
+            Category::Other
+        );
+        assert_eq!(
+            of_stack(&stack(&["p", "entrypoint", "dispatch<X>"])),
+            Category::Checks
+        );
+        assert_eq!(of_stack(&stack(&["p", "entrypoint"])), Category::Entrypoint);
     }
 }

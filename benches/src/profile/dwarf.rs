@@ -137,37 +137,49 @@ fn subprograms(dwarf: &gimli::Dwarf<Reader<'_>>) -> Result<Vec<(usize, usize)>, 
     Ok(out)
 }
 
-/// Each final function's start in DWARF slots: the first run of
-/// subprograms, after the last match, that are adjacent and fill exactly
-/// the function's length; `None` where none does.
+/// Each final function's start in DWARF slots, `None` where it has no
+/// DWARF subprogram of its length (code built without line tables, such
+/// as compiler builtins). Both lists are in address order and the linker
+/// only removes code, so the matching is the order-preserving alignment of
+/// equal lengths with the most matches (a longest common subsequence):
+/// one function's coincidental match far ahead cannot push every later
+/// function out of line, as a greedy walk would; between alignments with
+/// as many matches, the one that moves the functions least.
 fn match_functions(
     functions: &Functions,
     subprograms: &[(usize, usize)],
 ) -> Result<Vec<Option<usize>>, String> {
-    let mut cursor = 0;
-    let mut out = Vec::new();
-    for (_, len) in functions.extents() {
-        let found = (cursor..subprograms.len()).find_map(|first| {
-            let mut filled = 0;
-            let mut last = first;
-            while last < subprograms.len() && filled < len {
-                if last > first && subprograms[last].0 != subprograms[last - 1].1 {
-                    break;
-                }
-                filled += subprograms[last].1 - subprograms[last].0;
-                last += 1;
-            }
-            (filled == len).then_some((subprograms[first].0, last))
-        });
-        match found {
-            Some((dwarf_start, next)) => {
-                out.push(Some(dwarf_start));
-                cursor = next;
-            }
-            // No DWARF of that length where it should be (code built
-            // without line tables, such as compiler builtins): named by
-            // address.
-            None => out.push(None),
+    let extents = functions.extents();
+    let (n, m) = (extents.len(), subprograms.len());
+    let fits = |i: usize, j: usize| extents[i].1 == subprograms[j].1 - subprograms[j].0;
+    // How far a match moved the function: less is likelier, among
+    // alignments with as many matches.
+    let shift = |i: usize, j: usize| subprograms[j].0.abs_diff(extents[i].0) as i64;
+    // best[i][j]: the most matches among the first i functions and the
+    // first j subprograms, then the least total shift.
+    let mut best = vec![vec![(0u32, 0i64); m + 1]; n + 1];
+    for i in 1..=n {
+        for j in 1..=m {
+            let skip = best[i - 1][j].max(best[i][j - 1]);
+            best[i][j] = if fits(i - 1, j - 1) {
+                let (count, shifts) = best[i - 1][j - 1];
+                skip.max((count + 1, shifts - shift(i - 1, j - 1)))
+            } else {
+                skip
+            };
+        }
+    }
+    let mut out = vec![None; n];
+    let (mut i, mut j) = (n, m);
+    while i > 0 && j > 0 {
+        let (count, shifts) = best[i - 1][j - 1];
+        if fits(i - 1, j - 1) && best[i][j] == (count + 1, shifts - shift(i - 1, j - 1)) {
+            out[i - 1] = Some(subprograms[j - 1].0);
+            (i, j) = (i - 1, j - 1);
+        } else if best[i - 1][j] >= best[i][j - 1] {
+            i -= 1;
+        } else {
+            j -= 1;
         }
     }
     if out.iter().all(Option::is_none) {
@@ -260,7 +272,33 @@ pub fn short_name(raw: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::short_name;
+    use super::{Functions, match_functions, short_name};
+
+    /// A function with no DWARF of its length (the 108-slot one) is left
+    /// by address, and does not push the later ones out of line, though a
+    /// subprogram of its length lies far ahead among dead code.
+    #[test]
+    fn functions_align_with_their_subprograms_in_order() {
+        let functions = Functions {
+            starts: vec![0, 9, 137, 245],
+            entry: 0,
+            slots: 619,
+        };
+        // Final lengths 9, 128, 108, 374; DWARF shifted by 9 after the
+        // entry, with dead code between and a 108-slot subprogram at the end.
+        let subprograms = [
+            (0, 5),
+            (5, 14),
+            (18, 146),
+            (254, 628),
+            (2959, 3278),
+            (6000, 6108),
+        ];
+        assert_eq!(
+            match_functions(&functions, &subprograms).unwrap(),
+            vec![Some(5), Some(18), None, Some(254)]
+        );
+    }
 
     #[test]
     fn names_are_unescaped_and_cut_names_marked() {
