@@ -56,6 +56,8 @@ ifndef START
 export START := $(shell date +%s)
 endif
 HARNESS_LOG := $(TARGET_DIR)/harness-build.log
+# Where make all's steps note their start and end (benches/timings.sh).
+TIMINGS := $(TARGET_DIR)/timings.tsv
 # Seconds since make started, for progress messages (in a recipe).
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
@@ -89,13 +91,15 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
 
-all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and, alongside, the harness
+all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and, alongside, the harness; then a table of where the time went
 	@echo "make all: compiling the harness alongside the programs (its output: $(HARNESS_LOG))"
-	@cargo build -p benches --bin bench > $(HARNESS_LOG) 2>&1 & harness=$$!; \
-	  $(MAKE) --no-print-directory programs || { kill $$harness 2>/dev/null; exit 1; }; \
+	@printf 'setup\t%s\t%s\n' $(START) $$(date +%s) > $(TIMINGS)
+	@benches/timings.sh run "harness (alongside)" $(TIMINGS) cargo build -p benches --bin bench > $(HARNESS_LOG) 2>&1 & harness=$$!; \
+	  TIMINGS=$(TIMINGS) $(MAKE) --no-print-directory programs || { kill $$harness 2>/dev/null; exit 1; }; \
 	  wait $$harness || { grep -E '^error' -A8 $(HARNESS_LOG) | head -40 >&2; \
 	    echo "make all: the harness (benches/) did not compile; cargo's output: $(HARNESS_LOG)" >&2; exit 1; }; \
 	  echo "make all: harness compiled ($(elapsed) since make started)"
+	@benches/timings.sh table $(TIMINGS) $(START)
 
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)

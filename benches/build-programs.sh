@@ -11,8 +11,11 @@
 # START (the make run's start, for the elapsed seconds on each line),
 # FRAMEWORK_WORKSPACE (another copy of the framework's workspace to build
 # the same packages in: `make anchor-versions`' per-release copies),
-# PROFILE_BUILD (non-empty: build with line tables for `make profile`).
+# PROFILE_BUILD (non-empty: build with line tables for `make profile`),
+# TIMINGS (a file to append `<subfolder>\t<start>\t<end>` to, for `make
+# all`'s table of where its time went: benches/timings.sh).
 set -uo pipefail
+began=$(date +%s)
 
 subfolder=$1 features=$2
 shift 2
@@ -119,3 +122,5 @@ for dir in "$@"; do
 	printf '  %-40s %8s bytes  [%s s]\n' "$subfolder/$name.so" "$(stat -c %s "$deploy/$name.so")" \
 		$(($(date +%s) - ${START:-$(date +%s)}))
 done
+[[ -n ${TIMINGS:-} ]] && printf '%s\t%s\t%s\n' "$subfolder" "$began" "$(date +%s)" >>"$TIMINGS"
+exit 0

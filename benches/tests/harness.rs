@@ -3,7 +3,7 @@
 
 use std::{
     fs,
-    path::Path,
+    path::{Path, PathBuf},
     process::Command,
     time::{Duration, SystemTime},
 };
@@ -272,6 +272,30 @@ fn succeed(command: &mut Command) {
 
 /// Copies the tree without build output, tools or git history. Unchanged
 /// files keep their times, so cargo's build of the copy stays warm.
+/// Every `.so` below `from`, copied to the same place below `to`; the
+/// copies.
+fn copy_programs(from: &Path, to: &Path) -> Vec<PathBuf> {
+    let mut copies = Vec::new();
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_some_and(|e| e == "so") {
+            let target = to.join(entry.path().strip_prefix(from).unwrap());
+            fs::create_dir_all(target.parent().unwrap()).unwrap();
+            fs::copy(entry.path(), &target).unwrap();
+            copies.push(target);
+        }
+    }
+    copies
+}
+
+/// `lock` without the `[[package]]` entry of `package`.
+fn without_package(lock: &str, package: &str) -> String {
+    lock.split("\n[[package]]\n")
+        .filter(|block| !block.starts_with(&format!("name = \"{package}\"\n")))
+        .collect::<Vec<_>>()
+        .join("\n[[package]]\n")
+}
+
 fn copy_sources(from: &Path, to: &Path) {
     let skip = [".git", ".tools", "target"].map(|name| from.join(name));
     let entries = walkdir::WalkDir::new(from)
@@ -295,10 +319,9 @@ fn copy_sources(from: &Path, to: &Path) {
 fn new_program_from_the_template_is_built_and_benched() {
     let current = Workspace::current();
     // The copy of the sources sits outside the workspace, or cargo would
-    // merge both trees' .cargo/config.toml; its build (a gigabyte) sits in
-    // this checkout's `target/`, kept between runs so only the first
-    // compiles everything, and gone with the checkout. The new program is
-    // made afresh each time.
+    // merge both trees' .cargo/config.toml; its build sits in this
+    // checkout's `target/`, kept between runs, and gone with the checkout.
+    // The new program is made afresh each time.
     let scratch = std::env::temp_dir().join(format!(
         "serialization-bench-template-test-{}",
         benches::Program::id_for(&current.root.to_string_lossy())
@@ -306,10 +329,19 @@ fn new_program_from_the_template_is_built_and_benched() {
     let build = current.root.join("target/template-test");
     let copy = scratch.join("tree");
     let _ = fs::remove_dir_all(copy.join("programs/token/fresh_crate"));
-    let _ = fs::remove_dir_all(copy.join("target/benches"));
+    let _ = fs::remove_dir_all(copy.join("target"));
     copy_sources(&current.root, &copy);
     // The installed toolchain is reused; set-up is tested elsewhere.
     let _ = std::os::unix::fs::symlink(current.root.join(".tools"), copy.join(".tools"));
+    // What the new program is measured against (the floor, the other
+    // programs) is this checkout's build (`make test` runs after `make
+    // all`), copied after the sources so that it is newer than they are:
+    // only the new program is built.
+    let copied = copy_programs(
+        &current.root.join("target/deploy"),
+        &copy.join("target/deploy"),
+    );
+    let lock_before = fs::read_to_string(copy.join("Cargo.lock")).unwrap();
     let workspace = Workspace::at(&copy);
 
     succeed(
@@ -317,7 +349,7 @@ fn new_program_from_the_template_is_built_and_benched() {
             .args(["token", "fresh_crate"])
             .env("BENCH_WORKSPACE", &copy),
     );
-    let make_all = |target: &str| {
+    let make = |target: &str| {
         Command::new("make")
             .args(["--no-print-directory", target])
             .current_dir(&copy)
@@ -328,36 +360,44 @@ fn new_program_from_the_template_is_built_and_benched() {
             .output()
             .unwrap()
     };
-    // The quiet build: one line per program and a count, nothing else.
-    // `programs`: `all` less the harness, which this test already is.
-    let built = make_all("programs");
+    // The quiet build: one line per program (the three shapes and
+    // solana-program's entrypoint), nothing else.
+    let built = make("build-token-fresh_crate");
     let (stdout, stderr) = (
         String::from_utf8_lossy(&built.stdout),
         String::from_utf8_lossy(&built.stderr),
     );
     assert!(built.status.success(), "{stderr}");
-    let programs = workspace.programs().unwrap().len()
-        + workspace.floor().len()
-        + workspace.framework_programs().len();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), programs + 2, "{stdout}");
-    assert!(lines[0].starts_with("make programs: building"), "{stdout}");
-    assert!(
-        lines[programs + 1].starts_with(&format!("make programs: {programs} programs built")),
-        "{stdout}"
-    );
-    for line in &lines[1..=programs] {
+    let expected = [
+        "token/exact/fresh_crate.so ",
+        "token/at_least/fresh_crate.so ",
+        "token/unchecked/fresh_crate.so ",
+        "solana-program/token/fresh_crate.so ",
+    ];
+    assert_eq!(lines.len(), expected.len(), "{stdout}");
+    for (line, program) in lines.iter().zip(expected) {
         assert!(
-            line.contains(".so ") && line.contains(" bytes  ["),
+            line.starts_with(&format!("  {program}")) && line.contains(" bytes  ["),
             "{line}"
         );
     }
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("  token/at_least/fresh_crate.so ")),
-        "{stdout}"
+    // The build added the new package to the lockfile, and nothing else:
+    // the other programs' builds are what they were, so their copies are
+    // as new as the lockfile.
+    let lock_after = fs::read_to_string(copy.join("Cargo.lock")).unwrap();
+    assert_ne!(lock_after, lock_before);
+    assert_eq!(
+        without_package(&lock_after, "fresh_crate-program"),
+        lock_before
     );
+    for program in copied {
+        fs::File::options()
+            .write(true)
+            .open(&program)
+            .and_then(|file| file.set_modified(SystemTime::now()))
+            .unwrap();
+    }
     for noise in ["dlopen", "PATH", "Compiling", "warning"] {
         assert!(
             !stdout.contains(noise) && !stderr.contains(noise),
@@ -385,7 +425,7 @@ fn new_program_from_the_template_is_built_and_benched() {
     let mut text = fs::read_to_string(&source).unwrap();
     text.push_str("\nfn unfinished( {\n");
     fs::write(&source, text).unwrap();
-    let failed = make_all("build-token-fresh_crate");
+    let failed = make("build-token-fresh_crate");
     let stderr = String::from_utf8_lossy(&failed.stderr);
     assert!(!failed.status.success());
     let log = build.join("build.log").display().to_string();
@@ -435,5 +475,49 @@ fn message_program_without_a_host_codec_is_refused() {
             "no host codec",
             "add `fresh_format` to HOST_FORMATS in common/src/message/formats.rs",
         ],
+    );
+}
+
+/// `make all`'s table of where its time went: a step's subfolders are one
+/// row (first start to last end, and the seconds its builds took), in the
+/// order the steps began, and the total runs to the last end.
+#[test]
+fn make_all_timings_are_one_row_a_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let timings = dir.path().join("timings.tsv");
+    fs::write(
+        &timings,
+        "setup\t100\t110\ntoken/exact\t110\t130\ntoken/at_least\t130\t140\n\
+         harness (alongside)\t110\t150\nanchor1\t140\t145\n",
+    )
+    .unwrap();
+    let output = Command::new(Workspace::current().root.join("benches/timings.sh"))
+        .arg("table")
+        .arg(&timings)
+        .arg("100")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let table = String::from_utf8(output.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(2)
+        .map(|line| {
+            line.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["setup", "0", "10", "10"],
+            vec!["token", "10", "40", "30"],
+            vec!["harness (alongside)", "10", "50", "40"],
+            vec!["anchor1", "40", "45", "5"],
+            vec!["total", "50"],
+        ],
+        "{table}"
     );
 }

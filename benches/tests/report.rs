@@ -215,6 +215,24 @@ fn build_sbf_toolchain_builds_every_program_with_cargo_build_sbf() {
         assert!(stdout.contains(&format!("  {} ", so.display())), "{stdout}");
     }
     assert!(!calls.contains("-Z build-std"), "{calls}");
+    // The quiet build: a line saying what it builds, one line per program
+    // (the floors and every framework's included), and a count.
+    let programs = workspace.programs().unwrap().len()
+        + workspace.floor().len()
+        + workspace.framework_programs().len();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), programs + 2, "{stdout}");
+    assert!(lines[0].starts_with("make programs: building"), "{stdout}");
+    assert!(
+        lines[programs + 1].starts_with(&format!("make programs: {programs} programs built")),
+        "{stdout}"
+    );
+    for line in &lines[1..=programs] {
+        assert!(
+            line.contains(".so ") && line.contains(" bytes  ["),
+            "{line}"
+        );
+    }
 }
 
 #[test]
