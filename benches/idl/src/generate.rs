@@ -11,221 +11,20 @@ use std::{
 
 use crate::{
     guard,
-    input::Dialect,
-    layout::account_len,
     model::Site,
-    model::{Account, Event, Instruction, Program, Struct, Ty},
+    model::{Program, Struct},
+    plan::{Plan, Planned, PlannedArguments, PlannedEvents, Skipped, account, is_anchor},
     render::{
         self, Format, Target,
         anchor1::Release,
         arguments::{self, Handler},
         events::{self, Emitter},
     },
-    value::{FieldPath, default_path, is_scalar, path_of},
 };
-
-/// One program to build: an account type in a format.
-#[derive(Clone, Debug)]
-pub struct Planned {
-    pub account: String,
-    /// The account's index in the IDL (the instruction's second byte).
-    pub index: u8,
-    pub format: Format,
-    pub package: String,
-    /// `<account>_<format>`: the crate's folder and the `.so`'s name.
-    pub name: String,
-    pub read: FieldPath,
-    pub update: Option<FieldPath>,
-}
-
-/// What became of an account in a format before anything ran.
-#[derive(Clone, Debug)]
-pub enum Plan {
-    Build(Planned),
-    /// No row, and why (the format cannot hold the account, or the account
-    /// has nothing to read).
-    Skip {
-        account: String,
-        format: Format,
-        reason: String,
-    },
-}
 
 /// Where a program's generated workspace lives.
 pub fn out_dir(root: &Path, program: &str) -> PathBuf {
     root.join("target/benches/idl").join(render::snake(program))
-}
-
-/// The fields the user chose for `read` and `update` (`READ=Account.field`,
-/// `UPDATE=Account.field`, comma-separated): account name to field name;
-/// and the argument each instruction stores (`ARG=instruction.field`).
-#[derive(Clone, Debug, Default)]
-pub struct FieldChoices {
-    pub read: Vec<(String, String)>,
-    pub update: Vec<(String, String)>,
-    pub arg: Vec<(String, String)>,
-}
-
-impl FieldChoices {
-    /// From the Makefile's lists; `Err` names an entry that is not
-    /// `Account.field`.
-    pub fn parse(read: &str, update: &str) -> Result<Self, String> {
-        let list = |name: &str, text: &str| -> Result<Vec<(String, String)>, String> {
-            text.split(',')
-                .map(str::trim)
-                .filter(|e| !e.is_empty())
-                .map(|entry| {
-                    entry
-                        .split_once('.')
-                        .map(|(a, f)| (a.to_string(), f.to_string()))
-                        .ok_or_else(|| {
-                            format!(
-                                "{name}={entry}: give Account.field, e.g. {name}=LbPair.active_id"
-                            )
-                        })
-                })
-                .collect()
-        };
-        Ok(Self {
-            read: list("READ", read)?,
-            update: list("UPDATE", update)?,
-            arg: Vec::new(),
-        })
-    }
-
-    /// With the stored arguments the user chose (`ARG=swap.amount_in`,
-    /// comma-separated; a path may go into nested structs).
-    pub fn with_args(mut self, arg: &str) -> Result<Self, String> {
-        self.arg = arg
-            .split(',')
-            .map(str::trim)
-            .filter(|e| !e.is_empty())
-            .map(|entry| {
-                entry
-                    .split_once('.')
-                    .map(|(a, f)| (a.to_string(), f.to_string()))
-                    .ok_or_else(|| {
-                        format!("ARG={entry}: give instruction.argument, e.g. ARG=swap.amount_in")
-                    })
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(self)
-    }
-}
-
-/// The argument program of one format: every instruction it can decode.
-#[derive(Clone, Debug)]
-pub struct PlannedArguments {
-    pub format: Format,
-    pub package: String,
-    /// `instructions_<format>`: the crate's folder and the `.so`'s name.
-    pub name: String,
-    /// Each instruction's name, the argument its handler stores, and
-    /// whether the format decodes it (else it is walked, with no row).
-    pub handlers: Vec<(String, Option<FieldPath>, bool)>,
-}
-
-impl PlannedArguments {
-    /// The handlers, resolved against the program's instructions.
-    pub fn handlers<'a>(&self, program: &'a Program) -> Vec<Handler<'a>> {
-        self.handlers
-            .iter()
-            .map(|(name, store, measured)| Handler {
-                instruction: instruction(program, name),
-                store: store.clone(),
-                measured: *measured,
-            })
-            .collect()
-    }
-}
-
-/// An instruction or event with no row in a format, and why.
-#[derive(Clone, Debug)]
-pub struct Skipped {
-    pub site: Site,
-    pub name: String,
-    pub format: Format,
-    pub reason: String,
-}
-
-/// The argument programs of `program`: one per format with every
-/// instruction that format can decode; the others with their reasons.
-pub fn plan_arguments(
-    program: &Program,
-    choices: &FieldChoices,
-) -> (Vec<PlannedArguments>, Vec<Skipped>) {
-    let mut planned = Vec::new();
-    let mut skipped = Vec::new();
-    let mut stores = Vec::new();
-    // An Anchor IDL's instructions also as the user's own program takes them.
-    let formats: Vec<Format> = arguments::FORMATS
-        .into_iter()
-        .chain(is_anchor(program).then_some(Format::Anchor1Instruction))
-        .collect();
-    for ix in program.instructions.iter().flatten() {
-        match stored_argument(ix, choices) {
-            Ok(store) => stores.push((ix, store)),
-            Err(reason) => {
-                for &format in &formats {
-                    skipped.push(Skipped {
-                        site: Site::Instruction,
-                        name: ix.name.clone(),
-                        format,
-                        reason: reason.clone(),
-                    });
-                }
-            }
-        }
-    }
-    for format in formats {
-        let mut handlers = Vec::new();
-        for (ix, store) in &stores {
-            match arguments::fits(format, ix) {
-                Ok(()) => handlers.push((ix.name.clone(), store.clone(), true)),
-                Err(reason) => {
-                    handlers.push((ix.name.clone(), store.clone(), false));
-                    skipped.push(Skipped {
-                        site: Site::Instruction,
-                        name: ix.name.clone(),
-                        format,
-                        reason,
-                    });
-                }
-            }
-        }
-        if !handlers.iter().any(|(_, _, measured)| *measured) {
-            continue;
-        }
-        let name = match format {
-            Format::Anchor1Instruction => "instructions_anchor1".to_string(),
-            _ => format!("instructions_{}", format.name()),
-        };
-        planned.push(PlannedArguments {
-            format,
-            package: package(program, &name),
-            name,
-            handlers,
-        });
-    }
-    (planned, skipped)
-}
-
-/// The argument an instruction's handler stores: the user's (`ARG=`), else
-/// the last top-level scalar or pubkey, else one inside a nested struct;
-/// `None` where there is none (the handler decodes and stores nothing).
-fn stored_argument(ix: &Instruction, choices: &FieldChoices) -> Result<Option<FieldPath>, String> {
-    match choices.arg.iter().find(|(name, _)| *name == ix.name) {
-        Some((_, field)) => {
-            let path =
-                path_of(&ix.args, field).map_err(|e| format!("ARG={}.{field}: {e}", ix.name))?;
-            if is_scalar(crate::value::ty_at(&ix.args, &path)) {
-                Ok(Some(path))
-            } else {
-                Err(format!("ARG={}.{field}: not a scalar or pubkey", ix.name))
-            }
-        }
-        None => Ok(default_path(&ix.args, is_scalar)),
-    }
 }
 
 /// Writes one argument program's crate (for `planned.handlers`). A handler
@@ -329,96 +128,6 @@ pub fn take_out<T>(
     }
 }
 
-/// The event program of one format: every event, and whether the format
-/// encodes it (else it is logged as it came, with no row).
-#[derive(Clone, Debug)]
-pub struct PlannedEvents {
-    pub format: Format,
-    pub package: String,
-    /// `events_<format>`: the crate's folder and the `.so`'s name.
-    pub name: String,
-    pub emitters: Vec<(String, bool)>,
-    /// `emit_cpi`'s program address and event authority.
-    pub self_cpi: Option<events::SelfCpi>,
-}
-
-impl PlannedEvents {
-    /// The emitters, resolved against the program's events.
-    pub fn emitters<'a>(&self, program: &'a Program) -> Vec<Emitter<'a>> {
-        self.emitters
-            .iter()
-            .map(|(name, measured)| Emitter {
-                event: event(program, name),
-                measured: *measured,
-            })
-            .collect()
-    }
-}
-
-/// The event programs of `program`, one per format, and the events a
-/// format cannot encode, with their reasons.
-pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
-    let mut planned = Vec::new();
-    let mut skipped = Vec::new();
-    let all: Vec<&Event> = program
-        .events
-        .iter()
-        .flatten()
-        .filter(|e| e.discriminator.len() == 8)
-        .collect();
-    // An Anchor IDL's events also as the user's own program emits them.
-    let anchor = [Format::Anchor1Emit, Format::Anchor1EmitCpi];
-    let formats = events::FORMATS
-        .into_iter()
-        .chain(anchor.into_iter().filter(|_| is_anchor(program)));
-    for format in formats {
-        let mut emitters = Vec::new();
-        for event in &all {
-            let fits = events::fits(format, event);
-            if let Err(reason) = &fits {
-                skipped.push(Skipped {
-                    site: Site::Event,
-                    name: event.name.clone(),
-                    format,
-                    reason: reason.clone(),
-                });
-            }
-            emitters.push((event.name.clone(), fits.is_ok()));
-        }
-        if !emitters.iter().any(|(_, measured)| *measured) {
-            continue;
-        }
-        let name = format!("events_{}", format.name());
-        let package = package(program, &name);
-        let self_cpi =
-            matches!(format, Format::EmitCpi | Format::Anchor1EmitCpi).then(|| self_cpi(&package));
-        planned.push(PlannedEvents {
-            format,
-            package,
-            name,
-            emitters,
-            self_cpi,
-        });
-    }
-    (planned, skipped)
-}
-
-/// The `emit_cpi` program's address (from its package's name, so every
-/// IDL's differs) and its event authority, the PDA of `__event_authority`.
-fn self_cpi(package: &str) -> events::SelfCpi {
-    use sha2::{Digest, Sha256};
-    let id = solana_pubkey::Pubkey::new_from_array(
-        Sha256::digest(format!("serialization-bench/idl/{package}")).into(),
-    );
-    let (authority, bump) =
-        solana_pubkey::Pubkey::find_program_address(&[b"__event_authority"], &id);
-    events::SelfCpi {
-        program_id: id.to_bytes(),
-        event_authority: authority.to_bytes(),
-        bump,
-    }
-}
-
 /// Writes one event program's crate. An emitter whose rendering panics
 /// is taken out, as [`write_arguments`] takes out a handler; `false` where
 /// none is left.
@@ -474,86 +183,6 @@ pub fn write_events(
         &lib,
     )?;
     Ok(true)
-}
-
-fn event<'a>(program: &'a Program, name: &str) -> &'a Event {
-    program
-        .event(name)
-        .expect("planned from the program's events")
-}
-
-fn instruction<'a>(program: &'a Program, name: &str) -> &'a Instruction {
-    program
-        .instruction(name)
-        .expect("planned from the program's instructions")
-}
-
-/// The most data an account may hold (10 MiB).
-const MAX_ACCOUNT_LEN: usize = 10 * 1024 * 1024;
-
-/// Whether `program`'s IDL is Anchor's (spec or legacy): its accounts,
-/// instructions and events are also rendered as an Anchor 1.x program.
-fn is_anchor(program: &Program) -> bool {
-    matches!(program.dialect, Dialect::Anchor | Dialect::LegacyAnchor)
-}
-
-/// The plan for every account and format of `program`.
-pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
-    let mut plans = Vec::new();
-    // An Anchor IDL's accounts also as the user's own program holds them.
-    let anchor = is_anchor(program);
-    for (index, account) in program.accounts.iter().enumerate() {
-        let Ok(account) = account else { continue };
-        let own = if anchor {
-            render::anchor1::formats_for(account)
-        } else {
-            &[]
-        };
-        for format in Format::ALL.into_iter().chain(own.iter().copied()) {
-            let skip = |reason: String| Plan::Skip {
-                account: account.name.clone(),
-                format,
-                reason,
-            };
-            if let Ok(Some(len)) = account_len(account)
-                && len > MAX_ACCOUNT_LEN
-            {
-                plans.push(skip(format!(
-                    "{len} bytes, more than an account may hold (10 MiB)"
-                )));
-                continue;
-            }
-            if let Err(reason) = format.fits(account) {
-                plans.push(skip(reason));
-                continue;
-            }
-            let (read, update) = match chosen(account, choices) {
-                Ok(fields) => fields,
-                Err(reason) => {
-                    plans.push(skip(reason));
-                    continue;
-                }
-            };
-            let Some(read) = read else {
-                plans.push(skip(
-                    "no scalar or pubkey field to read, at the top level or in a nested struct (choose one with READ=Account.field)"
-                        .into(),
-                ));
-                continue;
-            };
-            let name = format!("{}_{}", account.ident, format.name());
-            plans.push(Plan::Build(Planned {
-                account: account.name.clone(),
-                index: index as u8,
-                format,
-                package: package(program, &name),
-                name,
-                read,
-                update,
-            }));
-        }
-    }
-    plans
 }
 
 /// The main lockfile as the generated workspace's first: the families'
@@ -677,7 +306,7 @@ pub fn write(
 /// format's, or an Anchor 1.x program's at the key the harness loads it at.
 pub fn source(target: &Target, planned: &Planned) -> String {
     if planned.format.framework() == "anchor1" {
-        let id = crate::measure::program_id(&planned.name).to_string();
+        let id = crate::plan::program_id(&planned.name).to_string();
         render::anchor1::program(target, planned.format, &id)
     } else {
         render::program(target, planned.format)
@@ -703,7 +332,7 @@ fn wanted_in<'a>(
 /// address the harness loads it at.
 pub fn arguments_source(program: &Program, handlers: &[Handler], format: Format) -> String {
     if format.is_anchor1() {
-        let id = crate::measure::arguments::program_id(format).to_string();
+        let id = crate::plan::arguments_program_id(format).to_string();
         render::anchor1::instructions::program(&program.name, &program.path, handlers, &id)
     } else {
         arguments::program(&program.name, &program.path, handlers, format)
@@ -719,7 +348,7 @@ pub fn events_source(
     self_cpi: Option<events::SelfCpi>,
 ) -> String {
     if format.is_anchor1() {
-        let id = crate::measure::events::program_id(format, self_cpi).to_string();
+        let id = crate::plan::events_program_id(format, self_cpi).to_string();
         render::anchor1::events::program(&program.name, &program.path, emitters, format, &id)
     } else {
         events::program(&program.name, &program.path, emitters, format, self_cpi)
@@ -789,50 +418,6 @@ fn write_anchor1_crate(
         name,
         &render::anchor1::manifest(package, format),
         lib,
-    )
-}
-
-/// The `read` and `update` fields of `account`: the user's where given
-/// (`READ=Pool.fees.protocol_fee`: a path into nested structs, to a scalar
-/// or pubkey, an integer for `update`), else the defaults (the last
-/// top-level one, else one inside the last nested struct that has one).
-fn chosen(
-    account: &Account,
-    choices: &FieldChoices,
-) -> Result<(Option<FieldPath>, Option<FieldPath>), String> {
-    let is_int = crate::value::is_integer;
-    let find = |list: &[(String, String)], what: &str, ok: fn(&Ty) -> bool, kind: &str| {
-        let Some((_, field)) = list.iter().find(|(a, _)| *a == account.name) else {
-            return Ok(None);
-        };
-        let path = path_of(&account.record, field)
-            .map_err(|e| format!("{what}={}.{field}: {e}", account.name))?;
-        if ok(crate::value::ty_at(&account.record, &path)) {
-            Ok(Some(path))
-        } else {
-            Err(format!("{what}={}.{field}: not {kind}", account.name))
-        }
-    };
-    let read = find(&choices.read, "READ", is_scalar, "a scalar or pubkey")?
-        .or_else(|| default_path(&account.record, is_scalar));
-    let update = find(&choices.update, "UPDATE", is_int, "an integer")?
-        .or_else(|| default_path(&account.record, is_int));
-    Ok((read, update))
-}
-
-fn account<'a>(program: &'a Program, name: &str) -> &'a Account {
-    program
-        .account(name)
-        .expect("planned from the program's accounts")
-}
-
-/// A generated crate's package: the program's name too, since the built
-/// `.so` lands in a target folder every IDL shares.
-fn package(program: &Program, name: &str) -> String {
-    format!(
-        "idl-{}-{}",
-        render::snake(&program.name).replace('_', "-"),
-        name.replace('_', "-")
     )
 }
 

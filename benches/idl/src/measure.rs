@@ -26,9 +26,9 @@ use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
 use crate::{
-    generate::Planned,
     model::Account,
     model::Site,
+    plan::{Planned, program_id},
     render::{Format, anchor1::Release},
     value::{self, Fill, Instances, Lengths, Value},
 };
@@ -137,11 +137,6 @@ impl Called {
             emitted: None,
         }
     }
-}
-
-/// A generated program's key: the same on every run of its label.
-pub(crate) fn program_id(label: &str) -> Pubkey {
-    benches::Program::id_for(&format!("idl/{label}"))
 }
 
 /// Everything one program's run found.

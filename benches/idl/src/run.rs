@@ -13,11 +13,12 @@ use benches::{
 };
 
 use crate::{
-    generate::{self, Built, FieldChoices, Plan, PlannedArguments, Skipped},
+    generate::{self, Built},
     guard,
     input::{self, Assumptions},
     measure::{self, Row},
     model::{self, Program, Site},
+    plan::{self, FieldChoices, Plan, PlannedArguments, Skipped},
     render::anchor1::Release,
     report::{self, Refused},
     value::{self, Lengths},
@@ -73,9 +74,9 @@ pub fn run(
     value::refuse_unmeasurable(&mut program, options.lengths);
     let instances = instances(&mut program, options)?;
     guard::stage("planning", &shown);
-    let mut plans = generate::plan(&program, &options.fields);
-    let (mut arguments, mut skipped) = generate::plan_arguments(&program, &options.fields);
-    let (mut events, skipped_events) = generate::plan_events(&program);
+    let mut plans = plan::plan(&program, &options.fields);
+    let (mut arguments, mut skipped) = plan::plan_arguments(&program, &options.fields);
+    let (mut events, skipped_events) = plan::plan_events(&program);
     skipped.extend(skipped_events);
     let release = match options.anchor {
         Some(release) => release,
@@ -412,10 +413,10 @@ fn build_events(
     root: &Path,
     dir: &Path,
     program: &Program,
-    mut planned: generate::PlannedEvents,
+    mut planned: plan::PlannedEvents,
     skipped: &mut Vec<Skipped>,
     progress: &mut dyn FnMut(&str),
-) -> Result<Option<(generate::PlannedEvents, PathBuf)>, String> {
+) -> Result<Option<(plan::PlannedEvents, PathBuf)>, String> {
     loop {
         if !generate::write_events(root, dir, program, &mut planned, skipped)? {
             return Ok(None);

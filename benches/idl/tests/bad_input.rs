@@ -6,9 +6,9 @@
 use std::{fs, path::Path};
 
 use idl::{
-    generate::{self, FieldChoices, Plan},
     input::{self, Assumptions},
     model,
+    plan::{self, FieldChoices, Plan},
     run::{self, Options},
 };
 
@@ -83,7 +83,7 @@ fn a_zero_copy_account_with_a_vec_or_over_10_mib_has_no_row_and_says_why() {
     let parsed =
         input::parse("bad.json", "bad", &idl(&["Small", "Listy", "Huge"], &types)).unwrap();
     let program = model::resolve(&parsed, &Assumptions::default());
-    let plans = generate::plan(&program, &FieldChoices::default());
+    let plans = plan::plan(&program, &FieldChoices::default());
     let skipped = |account: &str, format: &str| {
         plans
             .iter()
@@ -122,7 +122,7 @@ fn read_and_update_choices_are_checked_against_the_record() {
     let parsed = input::parse("bad.json", "bad", &idl(&["Small"], SMALL)).unwrap();
     let program = model::resolve(&parsed, &Assumptions::default());
     let choices = FieldChoices::parse("Small.nothing", "").unwrap();
-    let plans = generate::plan(&program, &choices);
+    let plans = plan::plan(&program, &choices);
     assert!(plans.iter().all(|p| matches!(
         p,
         Plan::Skip { reason, .. } if reason == "READ=Small.nothing: `Small` has no field `nothing`"

@@ -13,9 +13,9 @@ use std::fs;
 use support::{root, run_idl};
 
 use idl::{
-    generate::FieldChoices,
     input,
     model::{self, Account, Program},
+    plan::FieldChoices,
     run::{Options, Run},
     value::{self, Fill, Instances, Lengths, Value},
 };

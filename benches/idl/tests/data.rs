@@ -6,10 +6,10 @@ use std::{fs, path::Path};
 
 use base64::Engine as _;
 use idl::{
-    generate::FieldChoices,
     input::{self, Assumptions},
     measure::Measured,
     model,
+    plan::FieldChoices,
     run::{self, Options},
     value::{self, Fill, Instances, Lengths},
 };

@@ -12,8 +12,8 @@ mod support;
 
 use common::metadata::host_format;
 use idl::{
-    generate::FieldChoices,
     measure::Measured,
+    plan::FieldChoices,
     render::Format,
     run::{Options, Run},
     value::{self, Fill, Instances, Lengths, Value},

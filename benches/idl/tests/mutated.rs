@@ -11,10 +11,11 @@
 use std::{collections::BTreeSet, fs};
 
 use idl::{
-    generate::{self, FieldChoices, Plan},
+    generate,
     input::{self, Assumptions},
     measure,
     model::{self, Ty},
+    plan::{self, FieldChoices, Plan},
     render::Target,
     value::{self, Fill, Instances, Lengths},
 };
@@ -332,7 +333,7 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
         full.value_of(&Ty::Struct(event.record.clone()), &event.name);
     }
     let choices = FieldChoices::default();
-    for plan in generate::plan(&program, &choices) {
+    for plan in plan::plan(&program, &choices) {
         match plan {
             Plan::Build(planned) => {
                 let target = Target {
@@ -352,7 +353,7 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
             }
         }
     }
-    let (arguments, skipped) = generate::plan_arguments(&program, &choices);
+    let (arguments, skipped) = plan::plan_arguments(&program, &choices);
     for planned in &arguments {
         declares_each_once(&generate::arguments_source(
             &program,
@@ -360,7 +361,7 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
             planned.format,
         ))?;
     }
-    let (planned_events, skipped_events) = generate::plan_events(&program);
+    let (planned_events, skipped_events) = plan::plan_events(&program);
     for planned in &planned_events {
         declares_each_once(&generate::events_source(
             &program,

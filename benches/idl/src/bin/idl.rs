@@ -8,10 +8,9 @@
 use std::{path::Path, process::ExitCode};
 
 use idl::{
-    gate,
-    generate::FieldChoices,
-    guard,
+    gate, guard,
     input::Assumptions,
+    plan::FieldChoices,
     run::{self, Options},
     value::Lengths,
 };

@@ -23,7 +23,7 @@ use super::{
     accounts, calls, expect_error, hostile_inputs, instruction,
 };
 use crate::{
-    generate::Planned,
+    plan::Planned,
     render::{Format, anchor1::Release},
     value,
 };

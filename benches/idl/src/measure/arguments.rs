@@ -18,6 +18,7 @@ use super::{
 };
 use crate::{
     model::{Instruction, Site, Ty},
+    plan::arguments_program_id,
     render::{Format, arguments::Handler},
     value::{self, Fill, Instances, Lengths, Value},
 };
@@ -96,17 +97,11 @@ fn accounts(id: Pubkey, count: usize) -> Vec<(Pubkey, SolanaAccount)> {
     [(OUT_KEY, out)].into_iter().take(count).collect()
 }
 
-/// The address the argument program of `format` is loaded at (and an
-/// Anchor 1.x one declares).
-pub fn program_id(format: Format) -> Pubkey {
-    super::program_id(&format!("instructions {}", format.name()))
-}
-
 /// Runs every call of one argument program (its `.so` is `elf`).
 pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths) -> Checked {
     let label = format!("instructions {}", format.name());
     let mut checked = Checked::default();
-    let id = program_id(format);
+    let id = arguments_program_id(format);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged = &loaded.logged;
     let calls: Vec<Call> = handlers.iter().map(|h| call(h, format, lengths)).collect();

@@ -20,6 +20,7 @@ use solana_pubkey::Pubkey;
 use super::{Called, Checked, Loaded, Row, cannot_run, expect_error, hostile_inputs};
 use crate::{
     model::{Event, Site, Ty},
+    plan::events_program_id,
     render::{
         Format,
         events::{Emitter, SelfCpi},
@@ -59,15 +60,6 @@ pub fn call(event: &Event, lengths: Lengths, format: Format) -> Call {
         data: [selector, body.clone()].concat(),
         emitted: [event.discriminator.clone(), body].concat(),
     }
-}
-
-/// The address the event program of `format` is loaded at (and an Anchor
-/// 1.x one declares): the `emit_cpi` programs' own, else one from its name.
-pub fn program_id(format: Format, self_cpi: Option<SelfCpi>) -> Pubkey {
-    self_cpi.map_or_else(
-        || super::program_id(&format!("events {}", format.name())),
-        |ids| Pubkey::new_from_array(ids.program_id),
-    )
 }
 
 /// The bytes of the last `Program data:` line of `messages`.
@@ -133,7 +125,7 @@ pub fn check(
 ) -> Checked {
     let label = format!("events {}", format.name());
     let mut checked = Checked::default();
-    let id = program_id(format, self_cpi);
+    let id = events_program_id(format, self_cpi);
     let target = Target { id, self_cpi };
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged_mollusk = &loaded.logged;

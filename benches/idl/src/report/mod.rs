@@ -11,10 +11,9 @@ use serde::Serialize;
 pub mod moves;
 
 use crate::{
-    generate::Plan,
-    generate::Skipped,
     measure::{Measured, Row},
     model::{Account, Kind, Program, Site},
+    plan::{Plan, Skipped},
     render::Format,
 };
 
