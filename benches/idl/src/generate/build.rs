@@ -1,0 +1,265 @@
+//! Building: each crate with its own cargo invocation (a link refused for
+//! one cannot hide another), a `.so` newer than its inputs reused, and a
+//! compiler's or linker's refusal put in a few words.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use super::write::ANCHOR1;
+use crate::render::Format;
+
+/// What building one crate came to.
+#[derive(Clone, Debug)]
+pub enum Built {
+    /// The `.so`, copied to `deploy/<name>.so`.
+    Program(PathBuf),
+    /// The compiler or the linker refused it (a stack frame past 4 KiB is
+    /// refused at link time): a measured outcome, with its words.
+    Refused(String),
+}
+
+/// Builds one planned crate with the project's toolchain (the repository's
+/// `.cargo/config.toml`), its output appended to `build.log`. A `.so` (or
+/// a recorded refusal) newer than everything it is built from is reused:
+/// a second run with nothing changed builds nothing.
+pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
+    let inputs = [
+        dir.join("Cargo.toml"),
+        root.join("common/src"),
+        root.join("common/Cargo.toml"),
+    ];
+    reuse_or(root, dir, dir, name, &inputs, || {
+        compile(root, dir, name, package, Route::Core)
+    })
+}
+
+/// Builds one planned crate of `format`: in the run's pinocchio workspace
+/// ([`build`]) or its Anchor one ([`build_anchor1`]).
+pub fn build_format(root: &Path, dir: &Path, name: &str, package: &str, format: Format) -> Built {
+    if format.is_anchor1() {
+        build_anchor1(root, dir, name, package)
+    } else {
+        build(root, dir, name, package)
+    }
+}
+
+/// Builds one Anchor 1.x crate of the run's Anchor workspace as
+/// `make all` builds `programs/anchor1/` (the std target, std's patched
+/// sources), reused as [`build`]'s are.
+pub fn build_anchor1(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
+    let workspace = dir.join(ANCHOR1);
+    let inputs = [
+        workspace.join("Cargo.toml"),
+        root.join("benches/std/bpfel-solana.json"),
+    ];
+    reuse_or(root, dir, &workspace, name, &inputs, || {
+        compile(root, &workspace, name, package, Route::Std)
+    })
+}
+
+/// The `.so` in `dir`'s `deploy/` (or its recorded refusal) where it is
+/// newer than the crate in `workspace`, the toolchain's files and
+/// `inputs`; else what `compile` builds.
+fn reuse_or(
+    root: &Path,
+    dir: &Path,
+    workspace: &Path,
+    name: &str,
+    inputs: &[PathBuf],
+    compile: impl FnOnce() -> Built,
+) -> Built {
+    let so = dir.join("deploy").join(format!("{name}.so"));
+    let refused = so.with_extension("refused");
+    let mut paths = vec![
+        workspace.join("programs").join(name),
+        root.join(".cargo"),
+        root.join("rust-toolchain.toml"),
+    ];
+    paths.extend_from_slice(inputs);
+    let inputs = newest(&paths);
+    if modified(&so).is_some_and(|built| built > inputs) {
+        return Built::Program(so);
+    }
+    if modified(&refused).is_some_and(|when| when > inputs)
+        && let Ok(reason) = fs::read_to_string(&refused)
+    {
+        return Built::Refused(reason);
+    }
+    let built = compile();
+    let _ = fs::remove_file(&refused);
+    if let Built::Refused(reason) = &built {
+        let _ = fs::create_dir_all(dir.join("deploy"));
+        let _ = fs::write(&refused, reason);
+    }
+    built
+}
+
+/// How a crate is built: for `bpfel-unknown-none` with core and alloc (the
+/// generated pinocchio programs), or for the std target with std (Anchor
+/// 1.x's, as benches/build-programs.sh builds `programs/anchor1/`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Route {
+    Core,
+    Std,
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The newest modification time of the files under `paths`.
+fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
+    let mut newest = std::time::SystemTime::UNIX_EPOCH;
+    let mut stack: Vec<PathBuf> = paths.to_vec();
+    while let Some(path) = stack.pop() {
+        if let Ok(entries) = fs::read_dir(&path) {
+            stack.extend(entries.flatten().map(|e| e.path()));
+        } else if let Some(when) = modified(&path) {
+            newest = newest.max(when);
+        }
+    }
+    newest
+}
+
+/// Builds `package` of the workspace in `workspace`, the `.so` copied to
+/// the run's `deploy/<name>.so` (the run's folder is the workspace's, or
+/// its parent for the Anchor workspace).
+fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
+    let started = Instant::now();
+    let mut command = benches::reproducible::cargo_build(root);
+    let (target_dir, triple) = match route {
+        Route::Core => {
+            command.args(["-Z", "build-std=core,alloc", "--release"]);
+            command.args(["--target", "bpfel-unknown-none"]);
+            (root.join("target/idl-build"), "bpfel-unknown-none")
+        }
+        Route::Std => {
+            // Where -Zbuild-std reads std's patched sources (make setup).
+            let sources =
+                fs::read_to_string(root.join(".tools/std/source-root")).unwrap_or_default();
+            command.env("__CARGO_TESTS_ONLY_SRC_ROOT", sources.trim());
+            command.args(["-Zjson-target-spec", "-Zbuild-std=std,panic_abort"]);
+            command.args(["-Zbuild-std-features=", "--release", "--target"]);
+            command.arg(root.join("benches/std/bpfel-solana.json"));
+            (root.join("target/idl-build-anchor1"), "bpfel-solana")
+        }
+    };
+    let output = command
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .arg("--manifest-path")
+        .arg(workspace.join("Cargo.toml"))
+        .args(["-p", package])
+        .output();
+    let output = match output {
+        Ok(output) => output,
+        Err(e) => return Built::Refused(format!("cargo did not start: {e}")),
+    };
+    let dir = if route == Route::Std {
+        workspace.parent().unwrap_or(workspace)
+    } else {
+        workspace
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let log = dir.join("build.log");
+    let previous = fs::read_to_string(&log).unwrap_or_default();
+    let _ = fs::write(
+        &log,
+        format!(
+            "{previous}=== {} ({:.1} s)\n{stderr}\n",
+            name,
+            started.elapsed().as_secs_f64()
+        ),
+    );
+    if !output.status.success() {
+        return Built::Refused(refusal(&stderr));
+    }
+    let built = target_dir
+        .join(triple)
+        .join("release")
+        .join(format!("lib{}.so", package.replace('-', "_")));
+    let deploy = dir.join("deploy");
+    let so = deploy.join(format!("{name}.so"));
+    match fs::create_dir_all(&deploy).and_then(|_| fs::copy(&built, &so)) {
+        Ok(_) => Built::Program(so),
+        Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),
+    }
+}
+
+/// Why a build failed, in a line: a stack frame the linker refuses (past
+/// 4,096 bytes, in which function), else the compiler's errors as the
+/// toolchain matrix records them.
+fn refusal(stderr: &str) -> String {
+    if let Some(line) = stderr
+        .lines()
+        .find(|l| l.contains("BPF stack limit is exceeded"))
+    {
+        let function = line
+            .split("in function ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or("?");
+        return format!(
+            "link refused: a stack frame past 4,096 bytes (in `{}`)",
+            short_symbol(function)
+        );
+    }
+    // On one line: the report's tables hold it in a cell.
+    benches::toolchains::build::error_of(stderr).replace('\n', " / ")
+}
+
+/// A mangled symbol as Rust names it, without hashes or the generated
+/// crate's path (`<Type as borsh::de::BorshDeserialize>::deserialize_reader`),
+/// and a function's long generic arguments shortened
+/// (`core::slice::sort::stable::driftsort_main::<(String, PayloadType), …>`).
+fn short_symbol(symbol: &str) -> String {
+    let name = crate_free_symbol(symbol);
+    if name.len() <= 160 {
+        return name;
+    }
+    // Keep the path and the first generic argument's text, up to a point.
+    let cut = name
+        .char_indices()
+        .filter(|(i, _)| name[*i..].starts_with("::<"))
+        .map(|(i, _)| i)
+        .next();
+    match cut {
+        Some(at) => {
+            let args = &name[at + 3..];
+            let first: String = args
+                .chars()
+                .scan(0i32, |depth, c| {
+                    match c {
+                        '<' | '(' | '[' => *depth += 1,
+                        '>' | ')' | ']' => *depth -= 1,
+                        ',' if *depth == 0 => return None,
+                        _ => {}
+                    }
+                    (*depth >= 0).then_some(c)
+                })
+                .collect();
+            let first = first
+                .replace("alloc::string::", "")
+                .replace("alloc::vec::", "")
+                .replace("alloc::collections::btree::map::", "");
+            format!("{}::<{first}, …>", &name[..at])
+        }
+        None => name,
+    }
+}
+
+fn crate_free_symbol(symbol: &str) -> String {
+    let name = format!("{:#}", rustc_demangle::demangle(symbol));
+    let mut out = String::new();
+    for part in name.split("idl_") {
+        match part.split_once("::") {
+            Some((_crate, rest)) if !out.is_empty() || name.starts_with("idl_") => {
+                out.push_str(rest)
+            }
+            _ => out.push_str(part),
+        }
+    }
+    out
+}
