@@ -14,32 +14,7 @@ use codama_nodes::{NodeTrait as _, RootNode};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-/// Which kind of IDL a file was: its dialect (a serialization format is
-/// `render::Format`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// Anchor 0.30 and later: `metadata.spec` 0.1.0, discriminators given.
-    Anchor,
-    /// Anchor before 0.30: `version` and `name` at the top, no
-    /// discriminators (sha256 of `account:<Name>`), no `serialization`.
-    LegacyAnchor,
-    /// Shank (legacy shape, `metadata.origin: "shank"`): no discriminator.
-    Shank,
-    /// Codama (`rootNode`): every byte described, discriminators as
-    /// fields, sizes or constants.
-    Codama,
-}
-
-impl Dialect {
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Anchor => "Anchor (spec 0.1.0)",
-            Self::LegacyAnchor => "legacy Anchor",
-            Self::Shank => "Shank",
-            Self::Codama => "Codama",
-        }
-    }
-}
+use crate::model::types::Dialect;
 
 /// What a legacy IDL does not say and the user does: which accounts are
 /// zero-copy (`ZERO_COPY=`), and which of those are `repr(packed)`

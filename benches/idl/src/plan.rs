@@ -8,9 +8,8 @@
 use solana_pubkey::Pubkey;
 
 use crate::{
-    input::Dialect,
     layout::account_len,
-    model::{Account, Event, Instruction, Program, Site, Ty},
+    model::{Account, Dialect, Event, Instruction, Program, Site, Ty},
     render::{
         self, Format,
         arguments::{self, Handler},

@@ -15,10 +15,9 @@ use codama_nodes::{
     NumberTypeNode, ProgramNode, StructFieldTypeNode, StructTypeNode, TypeNode, ValueNode,
 };
 
-use super::encoded_len;
-use super::{
-    Account, Count, Enum, Event, Field, Instruction, Kind, MAX_DEPTH, Program, Struct, Ty,
-    Unsupported, Variant,
+use super::types::{
+    Account, Count, Dialect, Enum, Event, Field, Instruction, Kind, MAX_DEPTH, Program, Struct, Ty,
+    Unsupported, Variant, encoded_len, map,
 };
 use crate::input;
 
@@ -111,7 +110,7 @@ pub fn resolve(codama: &input::Codama) -> Program {
     Program {
         name: program.name.to_string(),
         path: codama.path.clone(),
-        dialect: input::Dialect::Codama,
+        dialect: Dialect::Codama,
         accounts,
         instructions,
         events,
@@ -425,12 +424,12 @@ impl<'a> Resolver<'a> {
                 let key = self.ty(&m.key, name, depth + 1)?;
                 let value = self.ty(&m.value, name, depth + 1)?;
                 map_count(&m.count)?;
-                super::map(key, Some(value), false)
+                map(key, Some(value), false)
             }
             TypeNode::Set(set) => {
                 let item = self.ty(&set.item, name, depth + 1)?;
                 map_count(&set.count)?;
-                super::map(item, None, false)
+                map(item, None, false)
             }
             TypeNode::Array(a) => {
                 let item = Box::new(self.ty(&a.item, name, depth + 1)?);

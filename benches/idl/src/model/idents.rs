@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Program, Struct, Ty, Unsupported};
+use super::types::{Program, Struct, Ty, Unsupported};
 use crate::names::{self, Unique};
 
 /// Names every type, variant, account, instruction and event of `program`:

@@ -12,10 +12,9 @@
 use std::fmt::Write as _;
 
 use crate::{
-    input::Dialect,
     layout::{struct_layout, zero_copy},
     measure::{Measured, Row},
-    model::{Account, Kind, Program, Site, Struct},
+    model::{Account, Dialect, Kind, Program, Site, Struct},
     render::Format,
 };
 
