@@ -66,18 +66,53 @@ fn every_relative_link_resolves() {
     );
 }
 
+/// `issue 28`, `since issue`, `until issue`, in any case.
+fn tells_history(line: &str) -> bool {
+    let line = line.to_ascii_lowercase();
+    line.contains("since issue")
+        || line.contains("until issue")
+        || line
+            .match_indices("issue ")
+            .any(|(at, m)| line[at + m.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// The code's comments, like the docs, tell no history and name no file
+/// outside the repository (the specs it was built from are the docs).
+#[test]
+fn code_tells_no_history_and_names_no_outside_file() {
+    let root = Workspace::current().root;
+    let files = std::process::Command::new("git")
+        .args([
+            "ls-files", "*.rs", "*.sh", "*.js", "*.toml", "*.patch", "Makefile",
+        ])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let outside = ["../shared/", "shared/specs/", "shared/toolchain.md"];
+    let mut found = Vec::new();
+    for file in String::from_utf8(files.stdout).unwrap().lines() {
+        // This file spells the patterns out.
+        if file == "benches/tests/docs.rs" {
+            continue;
+        }
+        let text = fs::read_to_string(root.join(file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let lower = line.to_ascii_lowercase();
+            if tells_history(line) || outside.iter().any(|o| lower.contains(o)) {
+                found.push(format!("{file}:{}: {line}", n + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "history or files outside the repository in the code:\n  {}",
+        found.join("\n  ")
+    );
+}
+
 #[test]
 fn product_text_tells_no_history() {
     let root = Workspace::current().root;
-    // `issue 28`, `since issue`, `until issue`, in any case.
-    let tells_history = |line: &str| {
-        let line = line.to_ascii_lowercase();
-        line.contains("since issue")
-            || line.contains("until issue")
-            || line
-                .match_indices("issue ")
-                .any(|(at, m)| line[at + m.len()..].starts_with(|c: char| c.is_ascii_digit()))
-    };
     let mut found = Vec::new();
     for path in docs::files(&root).unwrap() {
         let text = fs::read_to_string(&path).unwrap();

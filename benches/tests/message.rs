@@ -1,4 +1,4 @@
-//! The message family's contract (shared/specs/message-family.md), clause
+//! The message family's contract (docs/message.md), clause
 //! by clause, for every program under programs/message/ and every
 //! operation, and random or mutated encodings against the contract.
 
@@ -544,9 +544,9 @@ fn run_hostile(
     Ok(format!("{}{invalid}", describe(expected)))
 }
 
-/// The damaged accounts issue 18 reported, each run as the hostile test
-/// runs it (never a fault; a write that succeeds is read back), with the
-/// outcome each must now have.
+/// Damaged accounts found in review, each run as the hostile test runs it
+/// (never a fault; a write that succeeds is read back), with the outcome
+/// each must have.
 #[test]
 fn damaged_accounts_reported_in_review() {
     let (programs, mollusk) = load();
@@ -564,7 +564,7 @@ fn damaged_accounts_reported_in_review() {
     type Edit = Box<dyn Fn(&mut Vec<u8>)>;
     let cases: Vec<(&str, usize, Edit, &str, &[&str])> = vec![
         // A data length prefix claiming 64-256 KiB: the allocation does not
-        // fit the 64 KiB frame and is refused (it used to be handed out).
+        // fit the 64 KiB frame and is refused, never handed out.
         (
             "borsh",
             160,
@@ -751,7 +751,7 @@ fn describe(expected: &Expected) -> String {
     }
 }
 
-/// Issue 28's reproduction: a damaged instruction count that fits the
+/// A damaged instruction count that fits the
 /// data's length but not the heap (the `u64` 11 written over its second
 /// byte, so the 10 KB instance claims thousands of instructions). Every
 /// program and operation must refuse it with `InvalidAccountData` (a read

@@ -1,4 +1,4 @@
-//! The metadata family's contract (shared/specs/metadata-family.md), clause
+//! The metadata family's contract (docs/metadata.md), clause
 //! by clause, for every program under programs/metadata/ and every
 //! operation, and random or mutated encodings against the contract.
 
@@ -710,7 +710,7 @@ fn error_path_rows_are_the_contracts_invalid_argument() {
     }
 }
 
-/// Issue 28's reproductions: `set_uri` on an account cut at the end of its
+/// `set_uri` on an account cut at the end of its
 /// record (so the longer uri does not fit), for every format and instance.
 /// Each program must answer as the contract says, and a refusal must leave
 /// every account as it was *inside the VM*, before the runtime's rollback

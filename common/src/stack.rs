@@ -1,4 +1,4 @@
-//! The stack sweep (issue 20): `N` token `Account`s (160 bytes each) in one
+//! The stack sweep (`make sweep`): `N` token `Account`s (160 bytes each) in one
 //! account, and one operation, `full`: decode them all, add 1 to the last
 //! one's `amount`, encode them back. `N` and the variant are chosen when
 //! the program is built (`--features common/n8`, ..., `common/off_stack`):

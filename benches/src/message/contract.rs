@@ -1,4 +1,4 @@
-//! The message family's contract (shared/specs/message-family.md) as an
+//! The message family's contract (docs/message.md) as an
 //! oracle: each operation's valid call, and what any call must produce.
 
 use common::message::{HostFormat, MAX_KEYS, Message, host_format};

@@ -1,4 +1,4 @@
-//! The metadata family's contract (shared/specs/metadata-family.md) as an
+//! The metadata family's contract (docs/metadata.md) as an
 //! oracle: each operation's benchmark call, and what any call must produce.
 
 use common::metadata::{HostFormat, Metadata, Operation, check_new_uri, host_format};

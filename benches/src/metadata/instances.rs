@@ -1,4 +1,4 @@
-//! The metadata family's three instances (shared/specs/metadata-family.md):
+//! The metadata family's three instances (docs/metadata.md):
 //! `minimal`, `typical` and `full`, deterministic (keys from a fixed seed).
 
 use common::metadata::{

@@ -7,8 +7,8 @@
 //! loadable segments must be the measured program's bytes, or its DWARF
 //! describes other code. And its DWARF addresses are those of the text
 //! before the linker's dead-function pass, which removes functions and
-//! moves the code after them (../shared/TOOLCHAIN.md measured 5 and 2,192
-//! slots). So each final function (from the text: the entry and every
+//! moves the code after them (by 5 to 2,192 slots in the programs
+//! measured here). So each final function (from the text: the entry and every
 //! call's target) is matched, in order, to the DWARF subprograms that fill
 //! exactly its length, and its pcs are read at that subprogram's address
 //! plus their offset. A function that matches none (code without line

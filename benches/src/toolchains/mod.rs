@@ -90,7 +90,7 @@ pub const TOOLCHAINS: [Toolchain; 4] = [
 ];
 
 /// The column every other is compared with: this tree's own build and
-/// numbers (sBPF v3 since issue 28; `llvm23` is the same compiler with v0).
+/// numbers (sBPF v3; `llvm23` is the same compiler with v0).
 pub const REFERENCE: &str = "llvm23-v3";
 
 impl Toolchain {

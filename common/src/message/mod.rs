@@ -1,4 +1,4 @@
-//! The `message` family (shared/specs/message-family.md): a stored
+//! The `message` family (docs/message.md): a stored
 //! transaction message with variable-length keys and instructions, five
 //! operations on it, and the layouts the hand-written formats share.
 

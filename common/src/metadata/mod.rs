@@ -1,4 +1,4 @@
-//! The `metadata` family (shared/specs/metadata-family.md): an NFT
+//! The `metadata` family (docs/metadata.md): an NFT
 //! metadata-like record with strings, options, enums and fixed fields after
 //! variable ones, in an account allocated at its format's largest encoding.
 

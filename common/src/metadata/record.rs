@@ -1,4 +1,4 @@
-//! The logical record of the metadata family (shared/specs/metadata-family.md):
+//! The logical record of the metadata family (docs/metadata.md):
 //! the NFT metadata account's fields, with strings, options, enums, a short
 //! list of structs, and fixed fields after the variable ones; and the
 //! crates' derives on it.
