@@ -1,0 +1,66 @@
+//! What the measured programs came to, gathered as each is checked, and
+//! the refusal of every item of a program whose check was a bug.
+
+use std::{collections::BTreeMap, path::Path};
+
+use benches::exported::ExportedCase;
+
+use crate::{
+    measure::{self, Row},
+    model::Site,
+    render::Format,
+    report::Refused,
+};
+
+/// What the measured programs came to, gathered as each is checked.
+#[derive(Default)]
+pub(super) struct Measured {
+    pub rows: Vec<Row>,
+    pub failures: Vec<String>,
+    pub hostile: BTreeMap<String, u32>,
+    pub elfs: Vec<Vec<u8>>,
+    /// Every row that ran, as `cases.json` exports it.
+    pub cases: Vec<ExportedCase>,
+    /// Items with no row: their program was refused, or its check
+    /// panicked (a bug).
+    pub refused: Vec<Refused>,
+}
+
+impl Measured {
+    /// Keeps one program's checks (its `.so` is `elf`, at `so` under the
+    /// project's `root`) and says so in a line: `what` its rows are.
+    pub fn keep(
+        &mut self,
+        program: &str,
+        what: &str,
+        (root, so): (&Path, &Path),
+        elf: Vec<u8>,
+        checked: measure::Checked,
+        progress: &mut dyn FnMut(&str),
+    ) {
+        progress(&format!(
+            "  {program}: {} {what} checked, {} hostile cases",
+            checked.rows.len(),
+            checked.hostile.values().sum::<u32>()
+        ));
+        for (name, count) in checked.hostile {
+            *self.hostile.entry(name).or_insert(0) += count;
+        }
+        let so = so.strip_prefix(root).unwrap_or(so).to_string_lossy();
+        self.cases
+            .extend(checked.rows.iter().filter_map(|row| row.exported(&so)));
+        self.rows.extend(checked.rows);
+        self.failures.extend(checked.failures);
+        self.elfs.push(elf);
+    }
+
+    /// Refuses one item of `site`, with the reason.
+    pub fn refuse(&mut self, site: Site, name: &str, format: Format, reason: &str) {
+        self.refused.push(Refused {
+            site,
+            name: name.to_string(),
+            format,
+            reason: reason.to_string(),
+        });
+    }
+}

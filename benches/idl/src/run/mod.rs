@@ -1,0 +1,275 @@
+//! `make idl`, stage by stage: read the IDL, resolve its accounts, plan,
+//! write and build the programs, measure and check every case, write the
+//! report. The accounts' programs are one an account and format; the
+//! instructions' and events' programs, of several items each, are built
+//! and measured by one driver ([`site`]).
+
+mod instances;
+mod measured;
+mod site;
+
+use std::{
+    collections::BTreeMap,
+    fs,
+    path::{Path, PathBuf},
+};
+
+use benches::{
+    exported::CasesFile,
+    report::{Lock, Provenance},
+};
+
+use self::measured::Measured;
+use crate::{
+    generate::{self, Built},
+    guard,
+    input::{self, Assumptions},
+    measure::{self, Row},
+    model::{self, Program, Site},
+    plan::{self, FieldChoices, Plan, Skipped},
+    render::anchor1::Release,
+    report::{self, Refused},
+    value::{self, Lengths},
+};
+
+/// What the user asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub assumptions: Assumptions,
+    pub lengths: Lengths,
+    pub fields: FieldChoices,
+    /// `DATA=<dir>`: accounts' own bytes, used instead of the generated
+    /// instances where a file is there.
+    pub data: Option<PathBuf>,
+    /// `ANCHOR=<version>`: the anchor-lang release the Anchor programs
+    /// build with (`None`: `programs/anchor1/`'s pin).
+    pub anchor: Option<Release>,
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub program: Program,
+    pub rows: Vec<Row>,
+    pub refused: Vec<Refused>,
+    /// Instructions with no row in a format, and why.
+    pub skipped: Vec<Skipped>,
+    /// Where the report went.
+    pub dir: PathBuf,
+    pub summary: String,
+    /// Contract failures (a bug in a generated program or the oracle).
+    pub failures: Vec<String>,
+}
+
+/// Runs every stage on the IDL at `idl`; `root` is the repository.
+/// `progress` hears a line per program.
+pub fn run(
+    root: &Path,
+    idl: &Path,
+    options: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Run, String> {
+    let shown = idl.display().to_string();
+    guard::stage("reading", &shown);
+    let parsed = input::read(idl).map_err(|e| e.to_string())?;
+    guard::stage("resolving", &shown);
+    let mut program = model::resolve(&parsed, &options.assumptions);
+    // The report names the IDL as the repository knows it
+    // (`benches/idl/idls/token.json`), not by a checkout's absolute path.
+    if let Ok(inside) = idl.strip_prefix(root) {
+        program.path = inside.display().to_string();
+    }
+    value::refuse_unmeasurable(&mut program, options.lengths);
+    let instances = instances::instances(&mut program, options)?;
+    guard::stage("planning", &shown);
+    let mut plans = plan::plan(&program, &options.fields);
+    let (mut arguments, mut skipped) = plan::plan_arguments(&program, &options.fields);
+    let (mut events, skipped_events) = plan::plan_events(&program);
+    skipped.extend(skipped_events);
+    let release = match options.anchor {
+        Some(release) => release,
+        None => crate::render::anchor1::release("")?,
+    };
+    let dir = generate::write(
+        root,
+        &program,
+        &release,
+        &mut plans,
+        &mut arguments,
+        &mut events,
+        &mut skipped,
+    )
+    .map_err(|e| format!("{}: writing the generated programs: {e}", program.path))?;
+    // An earlier run's replay belongs to its cases: this run's replace them.
+    for stale in ["cases.json", "litesvm.md", "litesvm.json"] {
+        let _ = fs::remove_file(dir.join(stale));
+    }
+    let _ = fs::remove_dir_all(dir.join("fixtures"));
+    let mut measured = Measured::default();
+    let accounts = (&program, &release, &instances);
+    measure_accounts(root, &dir, accounts, &plans, &mut measured, progress)?;
+    let (lengths, items) = (options.lengths, (root, dir.as_path(), &program));
+    for planned in arguments {
+        site::build_and_measure(
+            items,
+            planned,
+            lengths,
+            &mut skipped,
+            &mut measured,
+            progress,
+        )?;
+    }
+    for planned in events {
+        site::build_and_measure(
+            items,
+            planned,
+            lengths,
+            &mut skipped,
+            &mut measured,
+            progress,
+        )?;
+    }
+    write_report(root, dir, program, &plans, measured, skipped, &release)
+}
+
+/// Builds and measures each account's program in each format it was
+/// planned in; a program the toolchain refuses, or whose check panics (a
+/// bug), is refused with the reason.
+fn measure_accounts(
+    root: &Path,
+    dir: &Path,
+    (program, release, instances): (
+        &Program,
+        &Release,
+        &BTreeMap<String, Vec<measure::Instance>>,
+    ),
+    plans: &[Plan],
+    measured: &mut Measured,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    for plan in plans {
+        let Plan::Build(planned) = plan else { continue };
+        let account = program
+            .account(&planned.account)
+            .expect("planned from the program's accounts");
+        // A borsh account moved to `AccountLoader<T>` holds its fields in
+        // the zero-copy layout: its cases are that layout's bytes.
+        let account = &*crate::render::anchor1::held(planned.format, account);
+        let built =
+            generate::build_format(root, dir, &planned.name, &planned.package, planned.format);
+        match built {
+            Built::Refused(reason) => {
+                progress(&format!("  {}: {reason}", planned.name));
+                measured.refuse(Site::Account, &planned.account, planned.format, &reason);
+            }
+            Built::Program(so) => {
+                guard::stage("measuring", &planned.name);
+                let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+                let instances = &instances[&account.name];
+                match guard::caught(|| measure::check(planned, account, release, &elf, instances)) {
+                    Ok(checked) => {
+                        measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
+                    }
+                    Err(reason) => {
+                        measured.refuse(Site::Account, &planned.account, planned.format, &reason)
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes `summary.md`, `results.json` and `cases.json` into `dir`.
+fn write_report(
+    root: &Path,
+    dir: PathBuf,
+    program: Program,
+    plans: &[Plan],
+    measured: Measured,
+    skipped: Vec<Skipped>,
+    release: &Release,
+) -> Result<Run, String> {
+    let Measured {
+        rows,
+        failures,
+        hostile,
+        elfs,
+        cases,
+        refused,
+    } = measured;
+    let provenance = provenance(root, &dir, &elfs);
+    let summary = report::summary(
+        &program,
+        plans,
+        &rows,
+        &refused,
+        &skipped,
+        &provenance,
+        &hostile,
+    );
+    let cases = CasesFile {
+        provenance: serde_json::to_value(&provenance).expect("JSON"),
+        cases,
+    };
+    let report = [
+        ("summary.md", summary.clone()),
+        (
+            "results.json",
+            report::json(&program, &rows, &refused, &skipped, release.version),
+        ),
+        ("cases.json", cases.to_text()),
+    ];
+    for (file, text) in report {
+        write_whole(&dir.join(file), &text)?;
+    }
+    Ok(Run {
+        program,
+        rows,
+        refused,
+        skipped,
+        dir,
+        summary,
+        failures,
+    })
+}
+
+/// Writes `text` to `path` whole: into a file of its own, then renamed, so
+/// that runs of one IDL at once (the tests) never leave a mix of two.
+fn write_whole(path: &Path, text: &str) -> Result<(), String> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let partial = path.with_file_name(format!(
+        ".{name}.{}.{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    fs::write(&partial, text)
+        .and_then(|()| fs::rename(&partial, path))
+        .map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// What built and ran the generated programs: the toolchain, and the
+/// versions the generated workspace's lock (`dir`) resolved for pinocchio
+/// and each format's crate, anchor-lang as the Anchor workspace's lock
+/// resolved it (an Anchor IDL's run), with the harness's mollusk-svm from
+/// the main lock.
+fn provenance(root: &Path, dir: &Path, elfs: &[Vec<u8>]) -> Provenance {
+    let generated = Lock::read_file(&dir.join("Cargo.lock"));
+    let anchor = Lock::read_file(&dir.join(generate::ANCHOR1).join("Cargo.lock"));
+    let main = Lock::read_file(&root.join("Cargo.lock"));
+    let crates = std::iter::once("pinocchio")
+        .chain(crate::render::Format::ALL.iter().map(|f| f.crate_name()))
+        .filter(|name| *name != "none")
+        .filter_map(|name| Some((name.to_string(), generated.version(name)?)))
+        .chain(
+            anchor
+                .version("anchor-lang")
+                .map(|v| ("anchor-lang".to_string(), v)),
+        )
+        .chain(
+            main.version("mollusk-svm")
+                .map(|v| ("mollusk-svm".to_string(), v)),
+        )
+        .collect();
+    Provenance::of_upstream(root, elfs, crates)
+}

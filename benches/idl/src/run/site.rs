@@ -1,0 +1,326 @@
+//! The programs of several items, the instructions' (a handler each) and
+//! the events' (an emitter each), walk the same steps: written (a
+//! rendering that panics takes its item out), built (a refusal traced to
+//! the items that cause it, which are taken out, and the rest built
+//! again), then measured. [`Items`] says what differs between the two.
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use super::measured::Measured;
+use crate::{
+    generate::{self, Built},
+    guard, measure,
+    model::{Program, Site, Struct},
+    plan::{PlannedArguments, PlannedEvents, Skipped},
+    render::{self, Format},
+    value::Lengths,
+};
+
+/// What differs between the instructions' and the events' programs.
+pub(super) trait Items: Clone {
+    /// One item as the plan holds it: its name first.
+    type Item: Clone;
+    const SITE: Site;
+    /// What the rows are, in progress lines.
+    const WHAT: &'static str;
+
+    fn name(&self) -> &str;
+    fn package(&self) -> &str;
+    fn format(&self) -> Format;
+    fn rename(&mut self, name: &str, package: &str);
+    fn items(&self) -> &[Self::Item];
+    fn items_mut(&mut self) -> &mut Vec<Self::Item>;
+    fn item_name(item: &Self::Item) -> &str;
+    /// Whether the format measures the item (else it is only carried).
+    fn measured(item: &Self::Item) -> bool;
+    /// Writes the program's crate; `false` where nothing is left to write.
+    fn write(
+        &mut self,
+        root: &Path,
+        dir: &Path,
+        program: &Program,
+        skipped: &mut Vec<Skipped>,
+    ) -> Result<bool, String>;
+    /// The item a refusal's words name, where they name one.
+    fn named_in(&self, _program: &Program, _reason: &str) -> Option<usize> {
+        None
+    }
+    /// What a refusal found by bisection adds about item `i`.
+    fn why(&self, _program: &Program, _i: usize) -> String {
+        String::new()
+    }
+    /// Runs every call of the built program (`elf`).
+    fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked;
+}
+
+impl Items for PlannedArguments {
+    type Item = (String, Option<crate::value::FieldPath>, bool);
+    const SITE: Site = Site::Instruction;
+    const WHAT: &'static str = "instructions";
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn package(&self) -> &str {
+        &self.package
+    }
+    fn format(&self) -> Format {
+        self.format
+    }
+    fn rename(&mut self, name: &str, package: &str) {
+        (self.name, self.package) = (name.to_string(), package.to_string());
+    }
+    fn items(&self) -> &[Self::Item] {
+        &self.handlers
+    }
+    fn items_mut(&mut self) -> &mut Vec<Self::Item> {
+        &mut self.handlers
+    }
+    fn item_name(item: &Self::Item) -> &str {
+        &item.0
+    }
+    fn measured(item: &Self::Item) -> bool {
+        item.2
+    }
+    fn write(
+        &mut self,
+        root: &Path,
+        dir: &Path,
+        program: &Program,
+        skipped: &mut Vec<Skipped>,
+    ) -> Result<bool, String> {
+        generate::write_arguments(root, dir, program, self, skipped)
+    }
+    fn named_in(&self, program: &Program, reason: &str) -> Option<usize> {
+        self.handlers(program)
+            .iter()
+            .position(|h| render::arguments::named_in(h.instruction, reason))
+    }
+    fn why(&self, program: &Program, i: usize) -> String {
+        by_value(&self.handlers(program)[i].instruction.args)
+    }
+    fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
+        measure::arguments::check(self.format, &self.handlers(program), elf, lengths)
+    }
+}
+
+impl Items for PlannedEvents {
+    type Item = (String, bool);
+    const SITE: Site = Site::Event;
+    const WHAT: &'static str = "events";
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn package(&self) -> &str {
+        &self.package
+    }
+    fn format(&self) -> Format {
+        self.format
+    }
+    fn rename(&mut self, name: &str, package: &str) {
+        (self.name, self.package) = (name.to_string(), package.to_string());
+    }
+    fn items(&self) -> &[Self::Item] {
+        &self.emitters
+    }
+    fn items_mut(&mut self) -> &mut Vec<Self::Item> {
+        &mut self.emitters
+    }
+    fn item_name(item: &Self::Item) -> &str {
+        &item.0
+    }
+    fn measured(item: &Self::Item) -> bool {
+        item.1
+    }
+    fn write(
+        &mut self,
+        root: &Path,
+        dir: &Path,
+        program: &Program,
+        skipped: &mut Vec<Skipped>,
+    ) -> Result<bool, String> {
+        generate::write_events(root, dir, program, self, skipped)
+    }
+    fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
+        let emitters = self.emitters(program);
+        measure::events::check(self.format, &emitters, elf, lengths, self.self_cpi)
+    }
+}
+
+/// Builds one program of items and measures what was built. A link
+/// refused in one item's code (a stack frame past 4 KiB) takes that item
+/// out, with the linker's words as its reason, and builds the rest again.
+/// A refusal that names no item is traced to the items that cause it by
+/// building parts of the program alone ([`generate::culprits`]): each is
+/// taken out by name, the rest built.
+pub(super) fn build_and_measure<P: Items>(
+    (root, dir, program): (&Path, &Path, &Program),
+    planned: P,
+    lengths: Lengths,
+    skipped: &mut Vec<Skipped>,
+    measured: &mut Measured,
+    progress: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let Some((planned, so)) = build(root, dir, program, planned, skipped, progress)? else {
+        return Ok(());
+    };
+    guard::stage("measuring", planned.name());
+    let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+    match guard::caught(|| planned.check(program, &elf, lengths)) {
+        Ok(checked) => {
+            let name = planned.name().to_string();
+            measured.keep(&name, P::WHAT, (root, &so), elf, checked, progress);
+        }
+        Err(reason) => {
+            let format = planned.format();
+            for item in planned.items().iter() {
+                measured.refuse(P::SITE, P::item_name(item), format, &reason);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The built program, or `None` where nothing is left to build.
+fn build<P: Items>(
+    root: &Path,
+    dir: &Path,
+    program: &Program,
+    mut planned: P,
+    skipped: &mut Vec<Skipped>,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Option<(P, PathBuf)>, String> {
+    loop {
+        if !planned.write(root, dir, program, skipped)? {
+            return Ok(None);
+        }
+        guard::stage("building", planned.name());
+        let built = generate::build_format(
+            root,
+            dir,
+            planned.name(),
+            planned.package(),
+            planned.format(),
+        );
+        let reason = match built {
+            Built::Program(so) => return Ok(Some((planned, so))),
+            Built::Refused(reason) => reason,
+        };
+        let found = match planned.named_in(program, &reason) {
+            Some(i) => vec![(i, reason)],
+            None => {
+                progress(&format!(
+                    "  {}: {reason}; building parts of it alone to find the {} that cause it",
+                    planned.name(),
+                    P::WHAT
+                ));
+                let probe = Probe::new(planned.name(), planned.package(), planned.format());
+                let count = planned.items().len();
+                let found = probe.culprits(root, dir, count, reason, |some| {
+                    let mut part = planned.clone();
+                    *part.items_mut() = some.iter().map(|i| planned.items()[*i].clone()).collect();
+                    part.rename(&probe.name, &probe.package);
+                    part.write(root, dir, program, &mut Vec::new())
+                });
+                found
+                    .into_iter()
+                    .map(|(i, reason)| (i, format!("{reason}{}", planned.why(program, i))))
+                    .collect()
+            }
+        };
+        for (i, reason) in &found {
+            progress(&format!(
+                "  {}: `{}`: {reason}",
+                planned.name(),
+                P::item_name(&planned.items()[*i])
+            ));
+        }
+        let format = planned.format();
+        generate::take_out(
+            planned.items_mut(),
+            found,
+            |item, reason| Skipped {
+                site: P::SITE,
+                name: P::item_name(item).to_string(),
+                format,
+                reason,
+            },
+            skipped,
+        );
+        if !planned.items().iter().any(P::measured) {
+            return Ok(None);
+        }
+    }
+}
+
+/// What a refused frame likely holds: the arguments, decoded by value,
+/// where they are 4 KiB or more.
+fn by_value(args: &Struct) -> String {
+    match crate::layout::struct_layout(args, false) {
+        Ok(layout) if layout.layout.size >= 4096 => format!(
+            ", where its handler was inlined: its arguments are {} bytes decoded, on the stack (a `Box` or zero-copy account would move them off it)",
+            benches::report::answer::thousands(layout.layout.size as u64)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// A crate that holds part of a refused program while its culprits are
+/// found; removed after.
+struct Probe {
+    name: String,
+    package: String,
+    format: Format,
+}
+
+impl Probe {
+    fn new(name: &str, package: &str, format: Format) -> Self {
+        Self {
+            name: format!("{name}_probe"),
+            package: format!("{package}-probe"),
+            format,
+        }
+    }
+
+    /// The items (of `count`) that cause `reason`, found by building parts
+    /// of the program alone in this crate: `write` writes the part of the
+    /// items given (`false` where it has none left). The crate is removed
+    /// after.
+    fn culprits(
+        &self,
+        root: &Path,
+        dir: &Path,
+        count: usize,
+        reason: String,
+        mut write: impl FnMut(&[usize]) -> Result<bool, String>,
+    ) -> Vec<(usize, String)> {
+        let all: Vec<usize> = (0..count).collect();
+        let found = generate::culprits(&all, reason, &mut |some| {
+            if !write(some)? {
+                return Err(guard::bug("no part of it renders"));
+            }
+            match generate::build_format(root, dir, &self.name, &self.package, self.format) {
+                Built::Program(_) => Ok(()),
+                Built::Refused(reason) => Err(reason),
+            }
+        });
+        self.remove(dir);
+        found
+    }
+
+    fn remove(&self, dir: &Path) {
+        let workspace = if self.format.is_anchor1() {
+            dir.join(generate::ANCHOR1)
+        } else {
+            dir.to_path_buf()
+        };
+        let _ = fs::remove_dir_all(workspace.join("programs").join(&self.name));
+        for ext in ["so", "refused"] {
+            let _ = fs::remove_file(dir.join("deploy").join(format!("{}.{ext}", self.name)));
+        }
+    }
+}
