@@ -148,10 +148,14 @@ impl PlannedArguments {
     }
 }
 
-/// An instruction or event with no row in a format, and why.
+/// An account, instruction or event with no row in a format, and why: a
+/// format that cannot hold it (skipped while planning or writing), or a
+/// program the toolchain refused (a link past the stack frame) or whose
+/// check was a bug. The report lists the two kinds apart.
 #[derive(Clone, Debug)]
-pub struct Skipped {
+pub struct NoRow {
     pub site: Site,
+    /// The account type's, instruction's or event's name.
     pub name: String,
     pub format: Format,
     pub reason: String,
@@ -162,7 +166,7 @@ pub struct Skipped {
 pub fn plan_arguments(
     program: &Program,
     choices: &FieldChoices,
-) -> (Vec<PlannedArguments>, Vec<Skipped>) {
+) -> (Vec<PlannedArguments>, Vec<NoRow>) {
     let mut planned = Vec::new();
     let mut skipped = Vec::new();
     let mut stores = Vec::new();
@@ -176,7 +180,7 @@ pub fn plan_arguments(
             Ok(store) => stores.push((ix, store)),
             Err(reason) => {
                 for &format in &formats {
-                    skipped.push(Skipped {
+                    skipped.push(NoRow {
                         site: Site::Instruction,
                         name: ix.name.clone(),
                         format,
@@ -193,7 +197,7 @@ pub fn plan_arguments(
                 Ok(()) => handlers.push((ix.name.clone(), store.clone(), true)),
                 Err(reason) => {
                     handlers.push((ix.name.clone(), store.clone(), false));
-                    skipped.push(Skipped {
+                    skipped.push(NoRow {
                         site: Site::Instruction,
                         name: ix.name.clone(),
                         format,
@@ -265,7 +269,7 @@ impl PlannedEvents {
 
 /// The event programs of `program`, one per format, and the events a
 /// format cannot encode, with their reasons.
-pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
+pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
     let mut planned = Vec::new();
     let mut skipped = Vec::new();
     let all: Vec<&Event> = program
@@ -284,7 +288,7 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<Skipped>) {
         for event in &all {
             let fits = events::fits(format, event);
             if let Err(reason) = &fits {
-                skipped.push(Skipped {
+                skipped.push(NoRow {
                     site: Site::Event,
                     name: event.name.clone(),
                     format,

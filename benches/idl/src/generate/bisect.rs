@@ -1,7 +1,7 @@
 //! Bisection: which items of a program that cannot be made are the cause,
 //! found by making halves of it, and taking them out with their reasons.
 
-use crate::plan::Skipped;
+use crate::plan::NoRow;
 
 /// The items among `items` (indices) that cannot be made, each with its
 /// reason, found by halving: `attempt` tries a program of the items given.
@@ -34,8 +34,8 @@ pub fn culprits(
 pub fn take_out<T>(
     items: &mut Vec<T>,
     mut found: Vec<(usize, String)>,
-    skip: impl Fn(&T, String) -> Skipped,
-    skipped: &mut Vec<Skipped>,
+    skip: impl Fn(&T, String) -> NoRow,
+    skipped: &mut Vec<NoRow>,
 ) {
     found.sort_by_key(|(i, _)| std::cmp::Reverse(*i));
     for (i, reason) in found {

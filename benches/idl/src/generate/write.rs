@@ -13,7 +13,7 @@ use crate::{
     guard,
     model::Site,
     model::{Program, Struct},
-    plan::{Plan, Planned, PlannedArguments, PlannedEvents, Skipped, account, is_anchor},
+    plan::{NoRow, Plan, Planned, PlannedArguments, PlannedEvents, account, is_anchor},
     render::{
         self, Format, Target,
         anchor1::Release,
@@ -35,7 +35,7 @@ pub fn write_arguments(
     dir: &Path,
     program: &Program,
     planned: &mut PlannedArguments,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NoRow>,
 ) -> Result<bool, String> {
     let render = |handlers: &[usize], planned: &PlannedArguments| {
         guard::caught(|| {
@@ -53,7 +53,7 @@ pub fn write_arguments(
                 take_out(
                     &mut planned.handlers,
                     found,
-                    |(name, _, _), reason| Skipped {
+                    |(name, _, _), reason| NoRow {
                         site: Site::Instruction,
                         name: name.clone(),
                         format: planned.format,
@@ -95,7 +95,7 @@ pub fn write_events(
     dir: &Path,
     program: &Program,
     planned: &mut PlannedEvents,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NoRow>,
 ) -> Result<bool, String> {
     let render = |emitters: &[usize], planned: &PlannedEvents| {
         guard::caught(|| {
@@ -113,7 +113,7 @@ pub fn write_events(
                 take_out(
                     &mut planned.emitters,
                     found,
-                    |(name, _), reason| Skipped {
+                    |(name, _), reason| NoRow {
                         site: Site::Event,
                         name: name.clone(),
                         format: planned.format,
@@ -178,7 +178,7 @@ pub fn write(
     plans: &mut [Plan],
     arguments: &mut Vec<PlannedArguments>,
     events: &mut Vec<PlannedEvents>,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NoRow>,
 ) -> Result<PathBuf, String> {
     let dir = out_dir(root, &program.name);
     let programs = dir.join("programs");

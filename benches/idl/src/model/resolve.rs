@@ -27,7 +27,7 @@ pub fn resolve(idl: &Idl, assumptions: &Assumptions) -> Program {
 
 /// What one program's dispatch can tell apart: it reads the shortest
 /// discriminator, and a second dispatch reads the rest of the longer ones
-/// (an extension's byte, then the instruction's). Refused, each with the
+/// (an extension's byte, then the instruction's). NoRow, each with the
 /// other instruction named: a discriminator another already has; a longer
 /// one whose start is another's whole discriminator; a longer one whose
 /// length differs from the others that start alike.

@@ -13,19 +13,9 @@ pub mod moves;
 use crate::{
     measure::{Measured, Row},
     model::{Account, Kind, Program, Site},
-    plan::{Plan, Skipped},
+    plan::{NoRow, Plan},
     render::Format,
 };
-
-/// A program's build result beside its rows: refused links are rows too.
-#[derive(Clone, Debug)]
-pub struct Refused {
-    pub site: Site,
-    /// The account type's, instruction's or event's name.
-    pub name: String,
-    pub format: Format,
-    pub reason: String,
-}
 
 /// One record of `results.json`.
 #[derive(Serialize)]
@@ -113,8 +103,8 @@ fn kind_name(account: &Account) -> &'static str {
 pub fn json(
     program: &Program,
     rows: &[Row],
-    refused: &[Refused],
-    skipped: &[Skipped],
+    refused: &[NoRow],
+    skipped: &[NoRow],
     anchor: &'static str,
 ) -> String {
     let record = |site, name, format: Format| Record {
@@ -298,8 +288,8 @@ pub fn summary(
     program: &Program,
     plans: &[Plan],
     rows: &[Row],
-    refused: &[Refused],
-    skipped: &[Skipped],
+    refused: &[NoRow],
+    skipped: &[NoRow],
     provenance: &Provenance,
     hostile: &BTreeMap<String, u32>,
 ) -> String {
@@ -445,8 +435,8 @@ fn site_section(
     program: &Program,
     site: Site,
     rows: &[Row],
-    refused: &[Refused],
-    skipped: &[Skipped],
+    refused: &[NoRow],
+    skipped: &[NoRow],
 ) {
     let (names, unsupported): (Vec<(&str, &[u8])>, Vec<&crate::model::Unsupported>) = match site {
         Site::Instruction => (

@@ -5,8 +5,8 @@
 //! and measured by one driver ([`site`]).
 
 mod instances;
-mod measured;
 mod site;
+mod tally;
 
 use std::{
     collections::BTreeMap,
@@ -19,16 +19,16 @@ use benches::{
     report::{Lock, Provenance},
 };
 
-use self::measured::Measured;
+use self::tally::Tally;
 use crate::{
     generate::{self, Built},
     guard,
     input::{self, Assumptions},
     measure::{self, Row},
     model::{self, Program, Site},
-    plan::{self, FieldChoices, Plan, Skipped},
+    plan::{self, FieldChoices, NoRow, Plan},
     render::anchor1::Release,
-    report::{self, Refused},
+    report,
     value::{self, Lengths},
 };
 
@@ -51,9 +51,9 @@ pub struct Options {
 pub struct Run {
     pub program: Program,
     pub rows: Vec<Row>,
-    pub refused: Vec<Refused>,
+    pub refused: Vec<NoRow>,
     /// Instructions with no row in a format, and why.
-    pub skipped: Vec<Skipped>,
+    pub skipped: Vec<NoRow>,
     /// Where the report went.
     pub dir: PathBuf,
     pub summary: String,
@@ -105,7 +105,7 @@ pub fn run(
         let _ = fs::remove_file(dir.join(stale));
     }
     let _ = fs::remove_dir_all(dir.join("fixtures"));
-    let mut measured = Measured::default();
+    let mut measured = Tally::default();
     let accounts = (&program, &release, &instances);
     measure_accounts(root, &dir, accounts, &plans, &mut measured, progress)?;
     let (lengths, items) = (options.lengths, (root, dir.as_path(), &program));
@@ -144,7 +144,7 @@ fn measure_accounts(
         &BTreeMap<String, Vec<measure::Instance>>,
     ),
     plans: &[Plan],
-    measured: &mut Measured,
+    measured: &mut Tally,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     for plan in plans {
@@ -186,11 +186,11 @@ fn write_report(
     dir: PathBuf,
     program: Program,
     plans: &[Plan],
-    measured: Measured,
-    skipped: Vec<Skipped>,
+    measured: Tally,
+    skipped: Vec<NoRow>,
     release: &Release,
 ) -> Result<Run, String> {
-    let Measured {
+    let Tally {
         rows,
         failures,
         hostile,

@@ -9,12 +9,12 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use super::measured::Measured;
+use super::tally::Tally;
 use crate::{
     generate::{self, Built},
     guard, measure,
     model::{Program, Site, Struct},
-    plan::{PlannedArguments, PlannedEvents, Skipped},
+    plan::{NoRow, PlannedArguments, PlannedEvents},
     render::{self, Format},
     value::Lengths,
 };
@@ -42,7 +42,7 @@ pub(super) trait Items: Clone {
         root: &Path,
         dir: &Path,
         program: &Program,
-        skipped: &mut Vec<Skipped>,
+        skipped: &mut Vec<NoRow>,
     ) -> Result<bool, String>;
     /// The item a refusal's words name, where they name one.
     fn named_in(&self, _program: &Program, _reason: &str) -> Option<usize> {
@@ -90,7 +90,7 @@ impl Items for PlannedArguments {
         root: &Path,
         dir: &Path,
         program: &Program,
-        skipped: &mut Vec<Skipped>,
+        skipped: &mut Vec<NoRow>,
     ) -> Result<bool, String> {
         generate::write_arguments(root, dir, program, self, skipped)
     }
@@ -141,7 +141,7 @@ impl Items for PlannedEvents {
         root: &Path,
         dir: &Path,
         program: &Program,
-        skipped: &mut Vec<Skipped>,
+        skipped: &mut Vec<NoRow>,
     ) -> Result<bool, String> {
         generate::write_events(root, dir, program, self, skipped)
     }
@@ -161,8 +161,8 @@ pub(super) fn build_and_measure<P: Items>(
     (root, dir, program): (&Path, &Path, &Program),
     planned: P,
     lengths: Lengths,
-    skipped: &mut Vec<Skipped>,
-    measured: &mut Measured,
+    skipped: &mut Vec<NoRow>,
+    measured: &mut Tally,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     let Some((planned, so)) = build(root, dir, program, planned, skipped, progress)? else {
@@ -191,7 +191,7 @@ fn build<P: Items>(
     dir: &Path,
     program: &Program,
     mut planned: P,
-    skipped: &mut Vec<Skipped>,
+    skipped: &mut Vec<NoRow>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Option<(P, PathBuf)>, String> {
     loop {
@@ -243,7 +243,7 @@ fn build<P: Items>(
         generate::take_out(
             planned.items_mut(),
             found,
-            |item, reason| Skipped {
+            |item, reason| NoRow {
                 site: P::SITE,
                 name: P::item_name(item).to_string(),
                 format,

@@ -1,5 +1,6 @@
-//! What the measured programs came to, gathered as each is checked, and
-//! the refusal of every item of a program whose check was a bug.
+//! The tally: what the measured programs came to, gathered as each is
+//! checked, and the items refused on the way (a refused link, a check that
+//! was a bug).
 
 use std::{collections::BTreeMap, path::Path};
 
@@ -8,13 +9,13 @@ use benches::exported::ExportedCase;
 use crate::{
     measure::{self, Row},
     model::Site,
+    plan::NoRow,
     render::Format,
-    report::Refused,
 };
 
 /// What the measured programs came to, gathered as each is checked.
 #[derive(Default)]
-pub(super) struct Measured {
+pub(super) struct Tally {
     pub rows: Vec<Row>,
     pub failures: Vec<String>,
     pub hostile: BTreeMap<String, u32>,
@@ -23,10 +24,10 @@ pub(super) struct Measured {
     pub cases: Vec<ExportedCase>,
     /// Items with no row: their program was refused, or its check
     /// panicked (a bug).
-    pub refused: Vec<Refused>,
+    pub refused: Vec<NoRow>,
 }
 
-impl Measured {
+impl Tally {
     /// Keeps one program's checks (its `.so` is `elf`, at `so` under the
     /// project's `root`) and says so in a line: `what` its rows are.
     pub fn keep(
@@ -56,7 +57,7 @@ impl Measured {
 
     /// Refuses one item of `site`, with the reason.
     pub fn refuse(&mut self, site: Site, name: &str, format: Format, reason: &str) {
-        self.refused.push(Refused {
+        self.refused.push(NoRow {
             site,
             name: name.to_string(),
             format,
