@@ -11,14 +11,8 @@ use std::collections::BTreeMap;
 
 use benches::{
     exported::ExportedCase,
-    hostile,
-    trace::{self, Footprint, Tracer},
+    trace::Footprint,
     vm::{LoggedMollusk, Outcome as RunOutcome},
-};
-use mollusk_svm::{Mollusk, result::ProgramResult};
-use proptest::{
-    strategy::{Strategy, ValueTree},
-    test_runner::{Config, RngAlgorithm, TestRng, TestRunner},
 };
 use solana_account::Account as SolanaAccount;
 use solana_instruction::{AccountMeta, Instruction};
@@ -55,6 +49,9 @@ pub enum Measured {
 pub mod anchor1;
 pub mod arguments;
 pub mod events;
+pub(crate) mod loaded;
+
+use loaded::{Loaded, expect_error, first_difference, hostile_inputs};
 
 /// One measured row.
 #[derive(Clone, Debug)]
@@ -184,141 +181,6 @@ pub fn generated(account: &Account, lengths: Lengths) -> Vec<Instance> {
     }
 }
 
-/// A generated program loaded twice: plain, with the runtime's log and
-/// what the VM saw kept for the checks, and traced, for instructions,
-/// stack and heap.
-pub(crate) struct Loaded {
-    pub logged: LoggedMollusk,
-    traced: Option<(Mollusk, Tracer)>,
-}
-
-impl Loaded {
-    /// `elf` at `id`, with the generated programs' heap frame; a program
-    /// that cannot be traced is a failure in `failures`.
-    pub(crate) fn new(id: Pubkey, elf: &[u8], label: &str, failures: &mut Vec<String>) -> Self {
-        let mut plain = Mollusk::default();
-        plain.compute_budget.heap_size = HEAP_FRAME;
-        plain.add_program_with_loader_and_elf(
-            &id,
-            &solana_sdk_ids::bpf_loader_upgradeable::id(),
-            elf,
-        );
-        let traced = match trace::traced_mollusk(&id, elf) {
-            Ok(mut traced) => {
-                traced.compute_budget.heap_size = HEAP_FRAME;
-                let tracer = Tracer::default();
-                tracer.install(&mut traced);
-                Some((traced, tracer))
-            }
-            Err(e) => {
-                failures.push(format!("{label}: cannot trace: {e}"));
-                None
-            }
-        };
-        Self {
-            logged: LoggedMollusk::new(plain),
-            traced,
-        }
-    }
-
-    /// A call that succeeded with `cus`, measured: its footprint from the
-    /// traced pass, which must cost the same CUs (else a failure).
-    pub(crate) fn ran(
-        &self,
-        instruction: &Instruction,
-        accounts: &[(Pubkey, SolanaAccount)],
-        cus: u64,
-        case: &str,
-        failures: &mut Vec<String>,
-    ) -> Measured {
-        let footprint = self
-            .traced
-            .as_ref()
-            .map_or(Footprint::default(), |(traced, tracer)| {
-                let again = traced.process_instruction(instruction, accounts);
-                if again.compute_units_consumed != cus {
-                    failures.push(format!(
-                        "{case}: {} CUs traced, {cus} untraced",
-                        again.compute_units_consumed
-                    ));
-                }
-                Footprint::of_call(&tracer.take()).unwrap_or_default()
-            });
-        Measured::Ran { cus, footprint }
-    }
-}
-
-/// What a valid call that did not succeed measured: a fault or the heap
-/// exhausted (a format that cannot hold it); `None` for an error, which
-/// breaks the contract.
-pub(crate) fn cannot_run(outcome: RunOutcome) -> Option<Measured> {
-    match outcome {
-        RunOutcome::Fault(message) => Some(Measured::CannotRun(message)),
-        RunOutcome::OutOfMemory => Some(Measured::CannotRun(format!(
-            "the {} KiB heap exhausted",
-            HEAP_FRAME / 1024
-        ))),
-        _ => None,
-    }
-}
-
-/// Runs an input made for `error`: the program must refuse it with
-/// exactly that error (nothing changed before it, as `logged` sees);
-/// otherwise a failure naming `what`.
-pub(crate) fn expect_error(
-    logged: &LoggedMollusk,
-    instruction: &Instruction,
-    accounts: &[(Pubkey, SolanaAccount)],
-    error: &ProgramError,
-    what: &str,
-    failures: &mut Vec<String>,
-) {
-    let (result, outcome) = logged.run_instruction(instruction, accounts);
-    let right = matches!(&result.program_result, ProgramResult::Failure(e) if e == error);
-    if !right || !matches!(outcome, RunOutcome::Error(_)) {
-        failures.push(format!(
-            "{what}: {:?} ({outcome:?}), the contract says {error:?}",
-            result.program_result
-        ));
-    }
-}
-
-/// The project's hostile generator on `inputs` (valid bytes: instruction
-/// data, or an account's data) in turn: `run` runs input `which` damaged
-/// and names its outcome for the tally, or says what broke the contract (a
-/// failure naming the input and the mutation).
-pub(crate) fn hostile_inputs(
-    inputs: &[(&str, &[u8])],
-    label: &str,
-    checked: &mut Checked,
-    mut run: impl FnMut(usize, &[u8]) -> Result<String, String>,
-) {
-    if inputs.is_empty() {
-        return;
-    }
-    let config = Config {
-        cases: HOSTILE_CASES,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
-    let strategy = (hostile::mutation(), 0..inputs.len());
-    for _ in 0..HOSTILE_CASES {
-        let Ok(tree) = strategy.new_tree(&mut runner) else {
-            continue;
-        };
-        let (mutation, which) = tree.current();
-        let (name, data) = inputs[which];
-        match run(which, &mutation.apply(data)) {
-            Ok(outcome) => *checked.hostile.entry(outcome).or_default() += 1,
-            Err(what) => checked
-                .failures
-                .push(format!("{label}, hostile {mutation:?} on `{name}`: {what}")),
-        }
-    }
-}
-
 /// One generated program under test, as the contract and hostile checks
 /// need it.
 #[derive(Clone, Copy)]
@@ -403,36 +265,21 @@ pub(crate) fn run_cases(
             let expected = instance.data(account, &call.after);
             let instruction = instruction(id, &call.data, true, 2);
             let before = accounts(id, &data, 2);
-            let (result, outcome) = loaded.logged.run_instruction(&instruction, &before);
-            let mut called = None;
-            let measured = match outcome {
-                RunOutcome::Success => {
+            let ran = loaded.valid_call(
+                &instruction,
+                &before,
+                (&case, "a valid record"),
+                &mut checked.failures,
+                |result| {
                     let after = &result.resulting_accounts[0].1.data;
                     if *after != expected {
-                        checked
-                            .failures
-                            .push(format!("{case}: {}", first_difference(after, &expected)));
-                        continue;
+                        return Err(first_difference(after, &expected));
                     }
-                    called = Some(Called::new(&instruction, &before, Some(&expected)));
-                    loaded.ran(
-                        &instruction,
-                        &before,
-                        result.compute_units_consumed,
-                        &case,
-                        &mut checked.failures,
-                    )
-                }
-                other => match cannot_run(other) {
-                    Some(measured) => measured,
-                    None => {
-                        checked.failures.push(format!(
-                            "{case}: a valid record refused ({:?})",
-                            result.program_result
-                        ));
-                        continue;
-                    }
+                    Ok(Called::new(&instruction, &before, Some(&expected)))
                 },
+            );
+            let Some((measured, called)) = ran else {
+                continue;
             };
             checked.rows.push(Row {
                 site: Site::Account,
@@ -525,21 +372,6 @@ fn accounts(id: Pubkey, data: &[u8], count: usize) -> Vec<(Pubkey, SolanaAccount
         .into_iter()
         .take(count)
         .collect()
-}
-
-pub(crate) fn first_difference(found: &[u8], expected: &[u8]) -> String {
-    if found.len() != expected.len() {
-        return format!("left {} bytes, the oracle {}", found.len(), expected.len());
-    }
-    let at = found
-        .iter()
-        .zip(expected)
-        .position(|(a, b)| a != b)
-        .unwrap_or(0);
-    format!(
-        "byte {at} is {:#04x}, the oracle's {:#04x}",
-        found[at], expected[at]
-    )
 }
 
 /// Each contract error on an input made for it, with nothing changed

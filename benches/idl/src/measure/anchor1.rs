@@ -20,7 +20,8 @@ use solana_program_error::ProgramError;
 
 use super::{
     Checked, ErrorCase, Instance, Instruction, LoggedMollusk, Pubkey, SolanaAccount, Subject,
-    accounts, calls, expect_error, hostile_inputs, instruction,
+    accounts, calls, instruction,
+    loaded::{expect_error, hostile_inputs},
 };
 use crate::{
     plan::Planned,

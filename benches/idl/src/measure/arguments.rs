@@ -14,7 +14,8 @@ use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
 use super::{
-    Called, Checked, Loaded, Row, cannot_run, expect_error, first_difference, hostile_inputs,
+    Called, Checked, Row,
+    loaded::{Loaded, expect_error, first_difference, hostile_inputs},
 };
 use crate::{
     model::{Instruction, Site, Ty},
@@ -112,37 +113,21 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
         let case = format!("{label}, `{}`", call.instruction);
         let instruction = solana_instruction(id, &call.data, true, 1);
         let before = accounts(id, 1);
-        let (result, outcome) = logged.run_instruction(&instruction, &before);
-        let mut called = None;
-        let measured = match outcome {
-            Outcome::Success => {
+        let ran = loaded.valid_call(
+            &instruction,
+            &before,
+            (&case, "valid arguments"),
+            &mut checked.failures,
+            |result| {
                 let after = &result.resulting_accounts[0].1.data;
                 if *after != call.expected {
-                    checked.failures.push(format!(
-                        "{case}: {}",
-                        first_difference(after, &call.expected)
-                    ));
-                    continue;
+                    return Err(first_difference(after, &call.expected));
                 }
-                called = Some(Called::new(&instruction, &before, Some(&call.expected)));
-                loaded.ran(
-                    &instruction,
-                    &before,
-                    result.compute_units_consumed,
-                    &case,
-                    &mut checked.failures,
-                )
-            }
-            other => match cannot_run(other) {
-                Some(measured) => measured,
-                None => {
-                    checked.failures.push(format!(
-                        "{case}: valid arguments refused ({:?})",
-                        result.program_result
-                    ));
-                    continue;
-                }
+                Ok(Called::new(&instruction, &before, Some(&call.expected)))
             },
+        );
+        let Some((measured, called)) = ran else {
+            continue;
         };
         checked.rows.push(Row {
             site: Site::Instruction,

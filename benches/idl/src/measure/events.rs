@@ -17,7 +17,10 @@ use solana_instruction::{AccountMeta, Instruction as SolanaInstruction};
 use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
-use super::{Called, Checked, Loaded, Row, cannot_run, expect_error, hostile_inputs};
+use super::{
+    Called, Checked, Row,
+    loaded::{Loaded, expect_error, first_difference, hostile_inputs},
+};
 use crate::{
     model::{Event, Site, Ty},
     plan::events_program_id,
@@ -137,10 +140,12 @@ pub fn check(
         let case = format!("{label}, `{}`", call.event);
         let instruction = target.instruction(&call.data, false);
         let before = target.accounts();
-        let (result, outcome) = logged_mollusk.run_instruction(&instruction, &before);
-        let mut called = None;
-        let measured = match outcome {
-            Outcome::Success => {
+        let ran = loaded.valid_call(
+            &instruction,
+            &before,
+            (&case, "a valid event"),
+            &mut checked.failures,
+            |result| {
                 let emitted = if self_cpi.is_some() {
                     let expected = [&EVENT_IX_TAG.to_le_bytes()[..], &call.emitted].concat();
                     result
@@ -154,18 +159,14 @@ pub fn check(
                 match emitted {
                     Some(bytes) if bytes == call.emitted => {}
                     Some(bytes) => {
-                        checked.failures.push(format!(
-                            "{case}: logged {} bytes, not the oracle's {} ({})",
+                        return Err(format!(
+                            "logged {} bytes, not the oracle's {} ({})",
                             bytes.len(),
                             call.emitted.len(),
-                            super::first_difference(&bytes, &call.emitted)
+                            first_difference(&bytes, &call.emitted)
                         ));
-                        continue;
                     }
-                    None => {
-                        checked.failures.push(format!("{case}: nothing logged"));
-                        continue;
-                    }
+                    None => return Err("nothing logged".into()),
                 }
                 // What the replay must see: the log line's bytes, or the
                 // self-CPI's whole data.
@@ -176,28 +177,14 @@ pub fn check(
                     ),
                     None => ("log", call.emitted.clone()),
                 };
-                called = Some(Called {
+                Ok(Called {
                     emitted: Some(emitted),
                     ..Called::new(&instruction, &before, None)
-                });
-                loaded.ran(
-                    &instruction,
-                    &before,
-                    result.compute_units_consumed,
-                    &case,
-                    &mut checked.failures,
-                )
-            }
-            other => match cannot_run(other) {
-                Some(measured) => measured,
-                None => {
-                    checked.failures.push(format!(
-                        "{case}: a valid event refused ({:?})",
-                        result.program_result
-                    ));
-                    continue;
-                }
+                })
             },
+        );
+        let Some((measured, called)) = ran else {
+            continue;
         };
         if emitter.measured {
             checked.rows.push(Row {
