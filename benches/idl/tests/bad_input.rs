@@ -166,3 +166,41 @@ fn files_that_are_no_idl_are_refused_by_name() {
     }
     fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_spec_file_whose_account_carries_its_type_inline_is_read() {
+    // `idls/inline_accounts.json`: spec 0.1.0, the account `Global` with its
+    // type inline (legacy spellings inside: `publicKey`, a `defined` name
+    // as a string) and no entry of its own in `types`.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("idls/inline_accounts.json");
+    let parsed = input::read(&path).unwrap();
+    let program = model::resolve(&parsed, &Assumptions::default());
+    let global = program
+        .account("Global")
+        .unwrap_or_else(|| panic!("Global not resolved: {:?}", program.accounts));
+    assert_eq!(
+        global.discriminator,
+        [167, 232, 232, 177, 200, 108, 114, 127]
+    );
+    assert!(!global.assumed, "the account's kind is the file's");
+    let fields: Vec<&str> = global
+        .record
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "initialized",
+            "authority",
+            "fee_recipient",
+            "fee_basis_points",
+            "curve"
+        ]
+    );
+    // `publicKey` and `pubkey` are both the spec's `pubkey`.
+    assert_eq!(global.record.fields[1].ty, model::types::Ty::Pubkey);
+    assert_eq!(global.record.fields[2].ty, model::types::Ty::Pubkey);
+    assert!(program.instructions.iter().all(Result::is_ok));
+}

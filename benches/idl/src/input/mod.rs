@@ -11,10 +11,23 @@ use std::{collections::BTreeMap, fs, path::Path};
 
 use anchor_lang_idl_spec::{IdlAccount, IdlTypeDef};
 use codama_nodes::{NodeTrait as _, RootNode};
-use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
+use serde_json::{Value, json};
 
 use crate::model::types::Dialect;
+
+mod account_data;
+mod legacy;
+mod maps;
+mod unreadable;
+
+pub use account_data::account_data;
+use legacy::legacy_type_def;
+pub use legacy::{
+    legacy_discriminator, legacy_event_discriminator, legacy_instruction_discriminator,
+};
+pub use maps::MAP_TYPES;
+use maps::maps_as_generics;
+use unreadable::unreadable_field;
 
 /// What a legacy IDL does not say and the user does: which accounts are
 /// zero-copy (`ZERO_COPY=`), and which of those are `repr(packed)`
@@ -187,7 +200,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
 
     let mut types: BTreeMap<String, Result<IdlTypeDef, String>> = BTreeMap::new();
     let mut accounts = Vec::new();
-    let mut add_type = |def: Value| {
+    let add_type = |types: &mut BTreeMap<_, _>, def: Value| {
         let name = text_of(def.get("name")).unwrap_or_default();
         let parsed = serde_json::from_value::<IdlTypeDef>(def.clone())
             .map_err(|e| unreadable_field(&def).unwrap_or_else(|| e.to_string()));
@@ -196,15 +209,21 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
     match dialect {
         Dialect::Anchor => {
             for def in listed("types") {
-                add_type(def.clone());
+                add_type(&mut types, def.clone());
             }
-            for (index, account) in listed("accounts").iter().enumerate() {
+            for (index, written) in listed("accounts").iter().enumerate() {
                 let account: IdlAccount =
-                    serde_json::from_value(account.clone()).map_err(|e| InputError::Account {
+                    serde_json::from_value(written.clone()).map_err(|e| InputError::Account {
                         path: path.into(),
                         index,
                         reason: e.to_string(),
                     })?;
+                // Some spec files carry an account's type inline, as legacy
+                // files do, and not in `types`: it becomes the type of the
+                // account's name, its discriminator still the file's.
+                if written.get("type").is_some() && !types.contains_key(&account.name) {
+                    add_type(&mut types, legacy_type_def(written));
+                }
                 accounts.push(DeclaredAccount {
                     name: account.name,
                     discriminator: account.discriminator,
@@ -214,7 +233,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
         Dialect::Codama => unreachable!("read by codama()"),
         Dialect::LegacyAnchor | Dialect::Shank => {
             for def in listed("types") {
-                add_type(legacy_type_def(def));
+                add_type(&mut types, legacy_type_def(def));
             }
             // Legacy accounts carry their type inline: it becomes a type of
             // the same name, as in the spec.
@@ -224,7 +243,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
                     index,
                     reason: "no `name`".into(),
                 })?;
-                add_type(legacy_type_def(account));
+                add_type(&mut types, legacy_type_def(account));
                 let discriminator = match dialect {
                     Dialect::Shank => Vec::new(),
                     _ => legacy_discriminator(&name).to_vec(),
@@ -292,147 +311,6 @@ fn codama(path: &str, text: &str) -> Result<Idl, InputError> {
     })))
 }
 
-/// A legacy Anchor account's discriminator: the first 8 bytes of
-/// sha256("account:" + its name, as written).
-pub fn legacy_discriminator(name: &str) -> [u8; 8] {
-    let hash = Sha256::digest(format!("account:{name}").as_bytes());
-    hash[..8].try_into().expect("a sha256 is 32 bytes")
-}
-
-/// Where a type definition that does not parse goes wrong: the first
-/// field whose type is not one of the spec's, named with the type as the
-/// file writes it (`coption`, `hashMap`, ...), in place of serde's "did
-/// not match any variant".
-fn unreadable_field(def: &Value) -> Option<String> {
-    let ty = def.get("type")?;
-    let mut fields: Vec<(String, &Value)> = Vec::new();
-    fn named<'a>(owner: Option<&str>, list: &'a Value) -> Vec<(String, &'a Value)> {
-        list.as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, field)| {
-                let (name, ty) = match field.get("name").and_then(Value::as_str) {
-                    Some(name) => (name.to_string(), field.get("type").unwrap_or(&Value::Null)),
-                    None => (i.to_string(), field),
-                };
-                (owner.map_or(name.clone(), |o| format!("{o}::{name}")), ty)
-            })
-            .collect()
-    }
-    if let Some(list) = ty.get("fields") {
-        fields.extend(named(None, list));
-    }
-    for variant in ty
-        .get("variants")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if let (Some(name), Some(list)) = (
-            variant.get("name").and_then(Value::as_str),
-            variant.get("fields"),
-        ) {
-            fields.extend(named(Some(name), list));
-        }
-    }
-    if let Some(alias) = ty.get("alias") {
-        fields.push(("(alias)".into(), alias));
-    }
-    fields
-        .into_iter()
-        .find_map(|(name, ty)| unreadable_type(ty).map(|what| format!("field `{name}`: {what}")))
-}
-
-/// Why `ty` is not a type of the spec, naming the innermost part that is
-/// not; `None` where it is one.
-fn unreadable_type(ty: &Value) -> Option<String> {
-    if serde_json::from_value::<anchor_lang_idl_spec::IdlType>(ty.clone()).is_ok() {
-        return None;
-    }
-    let object = ty.as_object();
-    let inner = object.and_then(|o| {
-        ["option", "vec", "array"]
-            .iter()
-            .find_map(|key| o.get(*key))
-            .map(|inner| match inner {
-                Value::Array(parts) => parts.first().unwrap_or(&Value::Null),
-                other => other,
-            })
-    });
-    if let Some(found) = inner.and_then(unreadable_type) {
-        return Some(found);
-    }
-    let written = match ty {
-        Value::String(name) => name.clone(),
-        Value::Object(o) => o.keys().next().cloned().unwrap_or_default(),
-        other => other.to_string(),
-    };
-    let known =
-        "bool, u8-u128, i8-i128, f32, f64, pubkey, string, bytes, option, vec, array, defined";
-    Some(format!(
-        "`{written}` is not a type of the Anchor IDL spec that make idl reads ({known}){}",
-        match written.as_str() {
-            "coption" =>
-                "; a legacy `coption` (a 4-byte tag then the value, as SPL's `COption`) has no borsh layout in the spec",
-            _ => "",
-        }
-    ))
-}
-
-/// The map and set types a file may write (`{"hashMap": [K, V]}`,
-/// `{"bTreeSet": T}`), which the spec's types do not have, as a `defined`
-/// type of a name no IDL type can have (`$hashMap`) with the key and value
-/// as its generic arguments: the model reads them back as maps.
-pub const MAP_TYPES: [&str; 4] = ["hashMap", "bTreeMap", "hashSet", "bTreeSet"];
-
-fn maps_as_generics(value: &mut Value) {
-    match value {
-        Value::Object(o) => {
-            for inner in o.values_mut() {
-                maps_as_generics(inner);
-            }
-            let Some((kind, parts)) = o
-                .iter()
-                .next()
-                .filter(|(k, _)| o.len() == 1 && MAP_TYPES.contains(&k.as_str()))
-                .map(|(k, v)| (k.clone(), v.clone()))
-            else {
-                return;
-            };
-            let parts = match parts {
-                Value::Array(parts) => parts,
-                one => vec![one],
-            };
-            let generics: Vec<Value> = parts
-                .into_iter()
-                .map(|ty| json!({"kind": "type", "type": ty}))
-                .collect();
-            *value = json!({"defined": {"name": format!("${kind}"), "generics": generics}});
-        }
-        Value::Array(items) => items.iter_mut().for_each(maps_as_generics),
-        _ => {}
-    }
-}
-
-/// A legacy Anchor instruction's discriminator: the first 8 bytes of
-/// sha256("global:" + its Rust name). Legacy IDLs print names in
-/// camelCase (`placePerpOrder`) while the hash is of the Rust function's
-/// snake_case name (`place_perp_order`), converted as Anchor converts it
-/// (`heck`).
-pub fn legacy_instruction_discriminator(name: &str) -> [u8; 8] {
-    use heck::ToSnakeCase as _;
-    let hash = Sha256::digest(format!("global:{}", name.to_snake_case()).as_bytes());
-    hash[..8].try_into().expect("a sha256 is 32 bytes")
-}
-
-/// A legacy Anchor event's discriminator: the first 8 bytes of
-/// sha256("event:" + its type name, as written).
-pub fn legacy_event_discriminator(name: &str) -> [u8; 8] {
-    let hash = Sha256::digest(format!("event:{name}").as_bytes());
-    hash[..8].try_into().expect("a sha256 is 32 bytes")
-}
-
 /// A JSON array of bytes.
 fn bytes_of(value: Option<&Value>) -> Option<Vec<u8>> {
     value?
@@ -491,111 +369,9 @@ fn instruction(
     }
 }
 
-/// A legacy type definition (`{name, type: {kind, fields | variants}}`)
-/// with its field types in the spec's shape.
-fn legacy_type_def(def: &Value) -> Value {
-    let mut def = def.clone();
-    if let Some(ty) = def.get_mut("type").and_then(Value::as_object_mut) {
-        if let Some(Value::Array(fields)) = ty.get_mut("fields") {
-            for field in fields {
-                legacy_field(field);
-            }
-        }
-        if let Some(Value::Array(variants)) = ty.get_mut("variants") {
-            for variant in variants {
-                if let Some(Value::Array(fields)) = variant.get_mut("fields") {
-                    for field in fields {
-                        legacy_field(field);
-                    }
-                }
-            }
-        }
-        if let Some(alias) = ty.get_mut("alias") {
-            *alias = legacy_type(alias);
-        }
-    }
-    def
-}
-
-/// A named field (`{name, type}`) or a tuple field (a type).
-fn legacy_field(field: &mut Value) {
-    match field.as_object_mut() {
-        Some(named) if named.contains_key("name") && named.contains_key("type") => {
-            let ty = legacy_type(&named["type"]);
-            named.insert("type".into(), ty);
-        }
-        _ => *field = legacy_type(field),
-    }
-}
-
-/// A legacy type in the spec's shape: `publicKey` is `pubkey`, and
-/// `{"defined": "Name"}` is `{"defined": {"name": "Name"}}`.
-fn legacy_type(ty: &Value) -> Value {
-    match ty {
-        Value::String(name) if name == "publicKey" => json!("pubkey"),
-        Value::Object(object) => {
-            let mut out = Map::new();
-            for (key, inner) in object {
-                let converted = match (key.as_str(), inner) {
-                    ("defined", Value::String(name)) => json!({ "name": name }),
-                    ("array", Value::Array(parts)) if parts.len() == 2 => {
-                        json!([legacy_type(&parts[0]), parts[1]])
-                    }
-                    _ => legacy_type(inner),
-                };
-                out.insert(key.clone(), converted);
-            }
-            Value::Object(out)
-        }
-        // A map's key and value, in its generic arguments.
-        Value::Array(items) => Value::Array(items.iter().map(legacy_type).collect()),
-        other => other.clone(),
-    }
-}
-
-/// An account's own bytes from `DATA=<dir>`: `<Account>.json` as
-/// `solana account <address> --output json` writes it (base64 data), or
-/// `<Account>.bin`; `None` where the folder has neither.
-pub fn account_data(dir: &Path, account: &str) -> Result<Option<(String, Vec<u8>)>, String> {
-    let json = dir.join(format!("{account}.json"));
-    let bin = dir.join(format!("{account}.bin"));
-    if let Ok(bytes) = fs::read(&bin) {
-        return Ok(Some((bin.display().to_string(), bytes)));
-    }
-    let Ok(text) = fs::read_to_string(&json) else {
-        return Ok(None);
-    };
-    let shown = json.display().to_string();
-    let what_to_do =
-        "write it with `solana account <address> --output json`, or give the raw bytes as";
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{shown}: not JSON ({e}); {what_to_do} {account}.bin"))?;
-    let data = value
-        .get("account")
-        .and_then(|a| a.get("data"))
-        .or_else(|| value.get("data"))
-        .and_then(Value::as_array)
-        .ok_or_else(|| format!("{shown}: no `account.data` array; {what_to_do} {account}.bin"))?;
-    match (
-        data.first().and_then(Value::as_str),
-        data.get(1).and_then(Value::as_str),
-    ) {
-        (Some(encoded), Some("base64")) => {
-            use base64::Engine as _;
-            base64::engine::general_purpose::STANDARD
-                .decode(encoded)
-                .map(|bytes| Some((shown.clone(), bytes)))
-                .map_err(|e| format!("{shown}: `account.data` is not base64 ({e})"))
-        }
-        _ => Err(format!(
-            "{shown}: `account.data` is not [\"<data>\", \"base64\"]; {what_to_do} {account}.bin"
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{legacy::legacy_type, *};
 
     /// `text` parsed as an Anchor-shaped IDL.
     fn parse(path: &str, stem: &str, text: &str) -> Result<Parsed, InputError> {
