@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::*;
+use super::{format::Format, target::Target, tokens::*};
 use crate::{
     model::{Count, Enum, Field, Struct, Ty},
     value::ty_at,

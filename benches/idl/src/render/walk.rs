@@ -498,3 +498,18 @@ pub(super) fn fixed_len(ty: &Ty, mode: Walk) -> Option<usize> {
         _ => None,
     }
 }
+
+/// `let at = ...;` steps from the start of `record` to the field at
+/// `path`, passing (reading only lengths and tags) what lies before it at
+/// each level; constant offsets where nothing before it varies.
+pub(crate) fn walk_to(record: &Struct, path: &[usize]) -> TokenStream {
+    let mut steps = Vec::new();
+    let mut at = record;
+    for i in path {
+        steps.push(walk_fields(&at.fields[..*i], Walk::Skip));
+        if let Ty::Struct(inner) = &at.fields[*i].ty {
+            at = inner;
+        }
+    }
+    quote!(#(#steps)*)
+}

@@ -1,0 +1,173 @@
+//! The token-level helpers every renderer shares: identifiers, field
+//! expressions, integers, the three operations' shape.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::{
+    model::{Enum, Field, Struct, Ty},
+    names,
+};
+
+pub(crate) fn unparse(tokens: TokenStream) -> String {
+    let file: syn::File = syn::parse2(tokens).expect("the generator writes valid Rust");
+    prettyplease::unparse(&file)
+}
+
+/// A field's width in the instruction data.
+pub(crate) fn field_len(ty: &Ty) -> usize {
+    match ty {
+        Ty::Bool => 1,
+        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
+            *bytes as usize
+        }
+        Ty::Pubkey => 32,
+        _ => unreachable!("read and update fields are scalars or pubkeys"),
+    }
+}
+
+/// The expression that names the field at `path` in the value `base` of
+/// `record`'s type (`record.fees.protocol_fee`).
+pub(crate) fn field_expr(base: TokenStream, record: &Struct, path: &[usize]) -> TokenStream {
+    let mut expr = base;
+    let mut at = record;
+    for i in path {
+        let field = field_idents(&at.fields).swap_remove(*i);
+        expr = quote!(#expr.#field);
+        if let Ty::Struct(inner) = &at.fields[*i].ty {
+            at = inner;
+        }
+    }
+    expr
+}
+
+/// A Rust identifier for an IDL name (`names`): CamelCase for types
+/// (already unique in the program: the naming pass gave them), snake_case
+/// for the rest, raw where it is a keyword (`r#type`).
+pub fn ident(name: &str, type_name: bool) -> Ident {
+    if type_name {
+        Ident::new(&names::type_ident(name), Span::call_site())
+    } else {
+        names::value_token(&names::value_ident(name))
+    }
+}
+
+/// The identifiers of `e`'s variants in order, each once (named through
+/// their enum, so `None` is free; `foo` and `Foo` get a number).
+pub(crate) fn variant_idents(e: &Enum) -> Vec<Ident> {
+    let mut unique = names::Unique::default();
+    e.variants
+        .iter()
+        .map(|v| {
+            let ident = unique.take(&[names::variant_ident(&v.name)], |c| vec![c.to_string()]);
+            Ident::new(&ident, Span::call_site())
+        })
+        .collect()
+}
+
+/// The identifiers of `fields` in order, each once: a field whose name
+/// comes to another's (`feeRate` and `fee_rate`) or to a padding field's
+/// (`_padding0`) gets a number.
+pub(crate) fn field_idents(fields: &[Field]) -> Vec<Ident> {
+    // The padding fields' names, and `ctx`: an Anchor handler's context,
+    // where the fields are its parameters.
+    let mut paddings: Vec<String> = (0..=fields.len()).map(|n| format!("_padding{n}")).collect();
+    paddings.push("ctx".into());
+    let paddings: Vec<&str> = paddings.iter().map(String::as_str).collect();
+    let mut unique = names::Unique::with(&paddings);
+    fields
+        .iter()
+        .map(|f| {
+            let ident = unique.take(&[names::value_ident(&f.name)], |c| vec![c.to_string()]);
+            names::value_token(&ident)
+        })
+        .collect()
+}
+
+/// A snake_case name for functions and folders (`walk_<type>`).
+pub fn snake(name: &str) -> String {
+    names::value_ident(name)
+}
+
+pub(crate) fn camel(name: &str) -> String {
+    names::camel_case(name)
+}
+
+/// Every struct and enum reachable from `record`, once each by name.
+pub(crate) fn reachable<'a>(ty: &'a Ty, out: &mut BTreeMap<String, &'a Ty>) {
+    for child in ty.children() {
+        reachable(child, out);
+    }
+    match ty {
+        Ty::Struct(s) => {
+            out.entry(s.ident.clone()).or_insert(ty);
+        }
+        Ty::Enum(e) => {
+            out.entry(e.ident.clone()).or_insert(ty);
+        }
+        _ => {}
+    }
+}
+
+/// An integer field's Rust type and the conversions from and to its
+/// bytes (big-endian where the IDL says so).
+pub(crate) fn integer(ty: &Ty) -> (Ident, Ident, Ident) {
+    let (bytes, signed, big) = match *ty {
+        Ty::Int { bytes, signed } => (bytes, signed, false),
+        Ty::BigEndian { bytes, signed } => (bytes, signed, true),
+        _ => unreachable!("the update field is an integer"),
+    };
+    let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
+    if big {
+        (
+            int,
+            format_ident!("from_be_bytes"),
+            format_ident!("to_be_bytes"),
+        )
+    } else {
+        (
+            int,
+            format_ident!("from_le_bytes"),
+            format_ident!("to_le_bytes"),
+        )
+    }
+}
+
+/// The three `Format` operations from their bodies: `read` runs
+/// `read_setup`, then succeeds if `matches` (the field's bytes are the
+/// value) and answers `InvalidArgument` if not.
+pub(crate) fn operations(
+    full: TokenStream,
+    read_setup: TokenStream,
+    matches: TokenStream,
+    update: TokenStream,
+) -> TokenStream {
+    quote! {
+        fn full(data: &mut [u8]) -> ProgramResult {
+            #full
+        }
+
+        fn read(data: &[u8], value: &[u8]) -> ProgramResult {
+            #read_setup
+            if #matches {
+                Ok(())
+            } else {
+                Err(ProgramError::InvalidArgument)
+            }
+        }
+
+        fn update(data: &mut [u8], value: &[u8]) -> ProgramResult {
+            #update
+        }
+    }
+}
+
+/// `update` for a record with no integer to update.
+pub(crate) fn refused_update() -> TokenStream {
+    quote! {
+        let _ = (data, value);
+        Err(ProgramError::InvalidInstructionData)
+    }
+}
