@@ -3,8 +3,9 @@
 //! the files the other stages wrote (`results.json`, `answer.md`,
 //! `wire.json`, each `make idl` run's `results.json`), so `make bench` and
 //! `make idl` both refresh it. The page's HTML is a `minijinja` template;
-//! its table and charts are a small script of this project's own
-//! (`page/page.js`).
+//! its tables and charts are a small script of this project's own
+//! (`page/{base,table,charts,page}.js`, inlined as one script in that
+//! order).
 
 use std::{
     fs,
@@ -16,7 +17,14 @@ use serde_json::{Value, json};
 
 const TEMPLATE: &str = include_str!("page/page.html");
 const STYLE: &str = include_str!("page/page.css");
-const SCRIPT: &str = include_str!("page/page.js");
+/// The script's parts, in the order they are inlined: the helpers, the
+/// table, the charts, then the page that draws with them.
+const SCRIPT: &str = concat!(
+    include_str!("page/base.js"),
+    include_str!("page/table.js"),
+    include_str!("page/charts.js"),
+    include_str!("page/page.js"),
+);
 /// The page's file, in the benches folder.
 pub const FILE: &str = "report.html";
 
