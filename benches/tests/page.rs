@@ -564,6 +564,84 @@ fn the_page_in_a_real_browser() {
         "release chart for {first}"
     );
 
+    // Anchor 2 is another program: its point stands apart, past a rule,
+    // not joined to the 1.x releases' line.
+    let releases = matrix["releases"].as_array().unwrap();
+    let anchor1 = releases
+        .iter()
+        .filter(|r| {
+            let v = r["release"].as_str().unwrap();
+            v.starts_with("0.") || v.starts_with("1.")
+        })
+        .count();
+    assert!(anchor1 < releases.len(), "the matrix has Anchor 2's column");
+    let joined = eval(
+        &tab,
+        "[...document.querySelectorAll('[data-chart=anchor-versions] polyline')].map(l => \
+         l.getAttribute('points').split(' ').filter(p => p).length)",
+    );
+    for points in joined.as_array().unwrap() {
+        let points = points.as_u64().unwrap() as usize;
+        assert!(
+            points <= anchor1,
+            "a release line joins {points} points; the 1.x releases are {anchor1}"
+        );
+    }
+    assert_eq!(
+        eval(
+            &tab,
+            "document.querySelectorAll('[data-chart=anchor-versions] line.apart').length"
+        ),
+        1,
+        "the rule before Anchor 2"
+    );
+
+    // The legend says what the page's words mean, each term once.
+    let legend = eval(
+        &tab,
+        "[...document.querySelectorAll('#legend li strong')].map(s => s.textContent)",
+    );
+    assert_eq!(
+        legend,
+        serde_json::json!([
+            "Lower is better.",
+            "Shapes",
+            "Floor",
+            "CUs above the floor",
+            "x the cheapest",
+            "change vs baseline",
+            "Compare"
+        ])
+    );
+    let legend_text = eval(&tab, "document.querySelector('#legend').textContent");
+    for shape in ["exact", "at_least", "unchecked"] {
+        assert!(
+            legend_text
+                .as_str()
+                .unwrap()
+                .contains(&format!("{shape}: ")),
+            "the legend defines {shape}"
+        );
+    }
+
+    // Nothing is cut off: every chart's text lies inside its drawing, and
+    // every table header shows its whole label.
+    let clipped = eval(
+        &tab,
+        "[...document.querySelectorAll('[data-chart] svg')].flatMap(svg => { \
+           const box = svg.getBoundingClientRect(); \
+           return [...svg.querySelectorAll('text')].filter(t => t.textContent).map(t => [t, t.getBoundingClientRect()]) \
+             .filter(([, r]) => r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) \
+             .map(([t]) => svg.closest('[data-chart]').dataset.chart + ': ' + t.textContent); })",
+    );
+    assert_eq!(clipped, serde_json::json!([]), "chart labels cut off");
+    let cut = eval(
+        &tab,
+        "[...document.querySelectorAll('th')].filter(h => h.offsetParent && h.scrollWidth > h.clientWidth + 1) \
+           .map(h => h.textContent)",
+    );
+    assert_eq!(cut, serde_json::json!([]), "table headers cut off");
+
     // The message chart's sizes sit on a proportional (log) axis: the
     // points' distances are the sizes' log distances.
     let xs = eval(

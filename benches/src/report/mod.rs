@@ -4,6 +4,7 @@
 pub mod answer;
 pub mod charts;
 pub mod docs;
+pub mod legend;
 pub mod page;
 mod summary;
 
@@ -78,11 +79,26 @@ pub struct Provenance {
     pub profile: String,
     pub linker: String,
     pub sbpf_arch: String,
+    /// The runtime features the numbers were measured and replayed with:
+    /// Mollusk's (every feature enabled) and the LiteSVM replay's
+    /// (mainnet's, as the locked litesvm lists them).
+    pub runtime_features: String,
     /// Crate -> version from Cargo.lock: the runtime, the harness, and
     /// each program's serializer.
     pub crates: BTreeMap<String, String>,
     pub commit: String,
     pub date: String,
+}
+
+/// The runtime features behind every number: Mollusk enables every
+/// feature the runtime has; `make litesvm` replays each case also with
+/// the features active on mainnet, as the replay's locked litesvm
+/// (`lock`) lists them.
+fn runtime_features(lock: &Lock) -> String {
+    let litesvm = lock.version("litesvm").unwrap_or_else(|| "unknown".into());
+    format!(
+        "every feature enabled (Mollusk); the replay also with mainnet's (litesvm {litesvm}'s list)"
+    )
 }
 
 /// The checkout's commit, as the committed matrices record it (12 hex
@@ -191,6 +207,9 @@ impl Provenance {
             profile: release_profile(&root.join("Cargo.toml")),
             linker: run(linker.to_str().unwrap_or_default(), &["--version"]),
             sbpf_arch: sbpf_arches(elfs.iter().map(Vec::as_slice)),
+            runtime_features: runtime_features(&Lock::read_file(
+                &root.join("benches/litesvm/Cargo.lock"),
+            )),
             crates,
             commit: run("git", &["rev-parse", "--short=12", "HEAD"])
                 + if dirty { " (uncommitted changes)" } else { "" },
@@ -223,8 +242,9 @@ impl Provenance {
             ),
         };
         format!(
-            "{toolchain}- sBPF arch: {}\n- crates: {}\n",
+            "{toolchain}- sBPF arch: {}\n- runtime features: {}\n- crates: {}\n",
             self.sbpf_arch,
+            self.runtime_features,
             crates.join(", "),
         )
     }

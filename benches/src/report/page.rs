@@ -129,6 +129,7 @@ fn render(
     template
         .render(context! {
             answer => markdown_to_html(answer),
+            legend => markdown_to_html(&super::legend::markdown()),
             provenance => provenance,
             records => records.len(),
             runs => runs.iter().map(|r| (r.program.clone(), r.records.len())).collect::<Vec<_>>(),

@@ -38,7 +38,16 @@ function chart(container, def) {
 }
 
 function plot(built, series) {
-  const width = 680, height = 340, left = 64, right = 12, top = 12, bottom = 96;
+  // The category labels, slanted at 40 degrees, get the room their
+  // longest needs (11px text, at most 6.5px a character): below the plot
+  // and, for the first, left of it.
+  const slant = 40 * Math.PI / 180;
+  const longest = Math.max(0, ...built.categories.map(c => String(c).length)) * 6.5;
+  const width = 680, right = 12, top = 12;
+  const bottom = Math.max(96, Math.ceil(longest * Math.sin(slant)) + 24);
+  const height = 244 + bottom;
+  const firstSlot = (width - 64 - right) / Math.max(built.categories.length, 1);
+  const left = Math.max(64, Math.ceil(longest * Math.cos(slant) - firstSlot / 2) + 8);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
   const values = series.flatMap(s => s.values).filter(v => typeof v === "number" && (!built.log || v > 0));
   if (values.length === 0) {
@@ -91,10 +100,21 @@ function plot(built, series) {
   });
   const base = top + plotHeight;
   if (built.kind === "line") {
+    // Categories from `apart` on are another program's: their points are
+    // drawn, not joined to the line, past a dashed rule.
+    const apart = built.apart ?? count;
+    if (apart > 0 && apart < count) {
+      const x = (xAt(apart - 1) + xAt(apart)) / 2;
+      svg.append(svgEl("line", { x1: x, x2: x, y1: top, y2: base, stroke: "#8a93a3", "stroke-dasharray": "4 3", class: "apart" }));
+      const label = svgEl("text", { x: x + 4, y: top + 10, "font-size": 11, fill: "#5b6475" });
+      label.textContent = built.apartLabel ?? "";
+      svg.append(label);
+    }
     for (const s of series) {
-      const points = s.values.map((v, i) => [xAt(i), v])
+      const points = s.values.map((v, i) => [xAt(i), v, i])
         .filter(([, v]) => typeof v === "number" && (!built.log || v > 0));
-      svg.append(svgEl("polyline", { points: points.map(([x, v]) => `${x},${y(v)}`).join(" "), fill: "none", stroke: s.color, "stroke-width": 2 }));
+      const joined = points.filter(([, , i]) => i < apart);
+      svg.append(svgEl("polyline", { points: joined.map(([x, v]) => `${x},${y(v)}`).join(" "), fill: "none", stroke: s.color, "stroke-width": 2 }));
       points.forEach(([x, v], i) => {
         const dot = svgEl("circle", { cx: x, cy: y(v), r: 4, fill: s.color, "data-value": v });
         hover(dot, `${s.name} at ${built.categories[s.values.indexOf(v)] ?? ""}: ${number(v)} ${built.unit}`);

@@ -11,7 +11,7 @@ function charts(container) {
     },
   });
   cusChart(container, {
-    id: "message", title: "Message: CUs by encoded size (bytes, log), per format", kind: "line",
+    id: "message", title: "Message: CUs by the message's nominal size (bytes, log), per format", kind: "line",
     records: families("message"), category: "size", by: "program", xLog: true,
   });
   cusChart(container, {
@@ -90,12 +90,15 @@ function charts(container) {
     const rows = Object.values(versions.rows);
     const key = r => r.operation + (r.group && r.group !== "exact" ? " / " + r.group : "");
     chart(container, {
-      id: "anchor-versions", title: "Anchor releases: each Anchor 1.x program's CUs per anchor-lang release (Anchor 2's counterpart last)",
+      id: "anchor-versions", title: "Anchor releases: each Anchor 1.x program's CUs per anchor-lang release, and apart, its Anchor 2 counterpart",
       controls: [{ label: "operation", values: distinct(rows.map(key)) }],
       build: ({ operation }) => {
         const picked = rows.filter(r => key(r) === operation);
+        // Anchor 2 is another program, not the next point of a line.
+        const anchor2 = releases.findIndex(v => !/^[01]\./.test(v));
         return {
           categories: releases, unit: "CUs", log: false, kind: "line",
+          apart: anchor2 < 0 ? undefined : anchor2, apartLabel: "Anchor 2",
           series: picked.map(r => ({
             name: r.program, values: releases.map(v => typeof r.cells[v] === "number" ? r.cells[v] : null),
           })),

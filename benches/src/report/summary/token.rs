@@ -150,14 +150,12 @@ impl Run {
     /// Per operation, crates x shapes; then each crate's spread.
     pub(crate) fn shapes_section(&self) -> String {
         let shapes = self.shapes();
-        let mut out = String::from(
-            "\n## Token family: what the compiler knows about the length\n\n\
-             `exact`: the program checks `len == 160` (a varint format: its account bytes) and \
-             the crate gets a `[u8; 160]`. `at_least`: the program checks `len >= 160` and the \
-             crate gets the whole slice. \
-             `unchecked`: no length check; the crate's own API refuses short data. \
-             Each cell: CUs (ratio to `transmute` in the same shape).\n",
-        );
+        let mut out =
+            String::from("\n## Token family: what the compiler knows about the length\n\n");
+        for (shape, meaning) in crate::report::legend::SHAPES {
+            let _ = write!(out, "`{shape}`: {meaning}. ");
+        }
+        out.push_str("Each cell: CUs (ratio to `transmute` in the same shape).\n");
         for op in self.operations() {
             let _ = write!(out, "\n### {op}\n\n| crate |");
             for shape in &shapes {
