@@ -1,5 +1,5 @@
 //! The matrix as markdown (target/benches/anchor_versions.md, and the
-//! blocks `docs/frameworks.md` quotes): each program x operation's CUs per
+//! blocks `docs/anchor-releases.md` quotes): each program x operation's CUs per
 //! release with the change from the release before, the `.so` sizes, and
 //! why a cell is empty.
 

@@ -3,7 +3,7 @@
 //! as for the pinocchio programs), and the benchmark cases.
 //!
 //! Where Anchor's contract differs from the family's, Anchor's is the one
-//! checked, and the difference is stated here and in docs/frameworks.md:
+//! checked, and the difference is stated here and in docs/framework-contracts.md:
 //! the record sits behind an 8-byte account discriminator; an instruction
 //! is an 8-byte discriminator and its arguments in borsh's encoding;
 //! Anchor's own errors (`Custom(2000)` for a read-only account that must be

@@ -202,6 +202,27 @@ const fn column(
 }
 
 impl Run {
+    /// The token record per framework path, a row each: what a reader
+    /// choosing a path compares, its CUs per operation and, in brackets,
+    /// above its framework's floor (the columns of the token table below,
+    /// as rows).
+    fn which_path(&self) -> String {
+        let operations = ["full", "read_owner", "update_amount"];
+        let mut out = String::from(
+            "\n### Which path\n\nThe token record on each framework path: CUs per operation, and in brackets the CUs above that framework's floor (a floor's row is the framework's own cost of a call that reads nothing).\n\n",
+        );
+        let _ = writeln!(out, "| path | {} |", operations.join(" | "));
+        let _ = writeln!(out, "|---|{}", "---:|".repeat(operations.len()));
+        for column in &TOKEN {
+            let cells: Vec<String> = operations
+                .iter()
+                .map(|op| self.framework_cell(column, self.in_column(column, op, None)))
+                .collect();
+            let _ = writeln!(out, "| {} | {} |", column.heading, cells.join(" | "));
+        }
+        out
+    }
+
     /// Every measurement of every framework: the crates', the floor's, and
     /// the other frameworks'.
     fn all_measurements(&self) -> impl Iterator<Item = &Measurement> {
@@ -264,8 +285,9 @@ impl Run {
             return String::new();
         }
         let mut out = String::from(
-            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2 and typhoon beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/frameworks.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2 and typhoon beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
         );
+        out.push_str(&self.which_path());
         out.push_str("\n### Token record\n\n");
         header(&mut out, "operation", &TOKEN);
         for operation in ["full", "read_owner", "update_amount"] {
