@@ -26,7 +26,7 @@
 //!
 //! The instruction and event programs are not held to
 //! `programs/anchor1/token/args_and_events` so: a handler's cost there
-//! depends on the handlers beside it (docs/idl.md, "Your program as it
+//! depends on the handlers beside it (docs/idl-reference.md, "Your program as it
 //! runs"), and that program holds `set_record` beside two emitting
 //! handlers of the same argument, where the generated ones hold the IDL's
 //! instructions, or its events. Their moves are tested here.

@@ -189,6 +189,34 @@ fn token_account_as_a_zero_copy_idl_is_the_token_family() {
 /// higher, and `read` of that field costs within 10% of the hand-written
 /// `metadata/borsh::read_royalty/typical` (the same work: decode the whole
 /// record, compare a `u16`; plus the discriminator).
+/// docs/idl.md's first run is this run: the lines it shows between its
+/// `idl-example` marks are lines of the run's `summary.md`, in order.
+#[test]
+fn the_guides_first_run_is_the_token_examples() {
+    let run = run_token_example();
+    let guide = fs::read_to_string(root().join("docs/idl.md")).unwrap();
+    let open = "<!-- idl-example: token_family -->\n```text\n";
+    let start = guide
+        .find(open)
+        .expect("docs/idl.md shows the token example's run")
+        + open.len();
+    let end = start
+        + guide[start..]
+            .find("```\n<!-- /idl-example -->")
+            .expect("the example's block is closed");
+    let shown = &guide[start..end];
+    assert!(
+        shown.lines().count() > 5,
+        "the excerpt is the tables: {shown}"
+    );
+    assert!(
+        run.summary.contains(shown),
+        "docs/idl.md's first run is not this run's; paste these lines of {}:\n{}",
+        run.dir.join("summary.md").display(),
+        run.summary
+    );
+}
+
 #[test]
 fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
     let run = run_metadata_example();
