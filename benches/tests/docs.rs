@@ -171,3 +171,83 @@ fn the_architecture_tree_is_the_repositorys() {
         "folders docs/architecture.md does not list: {unlisted:?}"
     );
 }
+
+/// The documents whose prose is held number by number: every number in
+/// them is a mark, inside a run-written block, or one of [`FACTS`].
+const HELD: [&str; 7] = [
+    "README.md",
+    "docs/usage.md",
+    "docs/architecture.md",
+    "docs/report.md",
+    "docs/adding-a-crate.md",
+    "docs/profile.md",
+    "docs/idl.md",
+];
+
+/// The numbers the held documents state that are not the run's, each by
+/// its file, the number as written and words of its line.
+const FACTS: &[(&str, &str, &str)] = &[
+    // The families' own sizes: the token record's 160 bytes and the
+    // message family's largest instance, what the programs are built for.
+    ("README.md", "160", "a fixed 160-byte account"),
+    ("README.md", "160", "checks the length is 160"),
+    ("README.md", "10", "message up to 10 KB"),
+    ("docs/adding-a-crate.md", "160", "not the 160 raw bytes"),
+    // What a fresh machine needs: the disk, as cargo leaves it.
+    ("README.md", "10", "about 10 GB of disk"),
+    ("docs/usage.md", "10", "packages, and about 10"),
+    ("docs/usage.md", "8", "holds about 8 after"),
+    // Limits the tests set: the page's size and the browser's window.
+    ("docs/report.md", "3", "3 MB)."),
+    ("docs/report.md", "3", "the page is under 3 MB"),
+    ("docs/report.md", "1,400", "1,400-pixel window"),
+    ("docs/profile.md", "10%", "within 10% of what 1.0 added"),
+    // The runtime's and the programs' memory: the default heap frame, the
+    // message family's, and two copies' sizes told apart.
+    ("docs/profile.md", "32", "heap frame past 32 KiB"),
+    ("docs/profile.md", "64", "the message family's 64 KiB"),
+    ("docs/profile.md", "1", "of 1 KiB and"),
+    ("docs/profile.md", "8", "one of 8 bytes"),
+    // Exit statuses.
+    ("docs/idl.md", "1", "exits 1;"),
+    ("docs/idl.md", "0", "exits 0."),
+    ("docs/idl.md", "2", "exits 2."),
+];
+
+/// No figure in the held documents' prose comes from a run unless the
+/// run writes it: a number that is neither a mark, nor in a block, nor a
+/// fact listed above fails here, and so does a fact no longer stated.
+#[test]
+fn prose_numbers_are_marks_or_known_facts() {
+    let root = Workspace::current().root;
+    let mut unknown = Vec::new();
+    let mut used = vec![false; FACTS.len()];
+    for file in HELD {
+        let text = fs::read_to_string(root.join(file)).unwrap();
+        for number in benches::report::prose::numbers(&text) {
+            let fact = FACTS.iter().position(|(f, written, words)| {
+                *f == file && *written == number.written && number.context.contains(words)
+            });
+            match fact {
+                Some(i) => used[i] = true,
+                None => unknown.push(format!(
+                    "{file}:{}: {} in \"{}\"",
+                    number.line, number.written, number.context
+                )),
+            }
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "numbers in prose that no run writes: make each a mark (docs/tests.md), take it out, \
+         or list it in FACTS with why it is no run's:\n  {}",
+        unknown.join("\n  ")
+    );
+    let stale: Vec<_> = FACTS
+        .iter()
+        .zip(used)
+        .filter(|(_, used)| !used)
+        .map(|(fact, _)| fact)
+        .collect();
+    assert!(stale.is_empty(), "facts no held document states: {stale:?}");
+}

@@ -6,6 +6,7 @@ pub mod charts;
 pub mod docs;
 pub mod legend;
 pub mod page;
+pub mod prose;
 mod summary;
 
 use std::{collections::BTreeMap, path::Path, process::Command};
