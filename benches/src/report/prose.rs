@@ -123,8 +123,12 @@ pub fn numbers(text: &str) -> Vec<ProseNumber> {
         let mut i = 0;
         while i < bytes.len() {
             let before = i.checked_sub(1).map(|b| bytes[b]);
+            // A range's end (`570-730`) is a number; `Apache-2.0` is not.
+            let range_end =
+                before == Some(b'-') && i.checked_sub(2).is_some_and(|b| bytes[b].is_ascii_digit());
             let starts = bytes[i].is_ascii_digit()
-                && !before.is_some_and(|b| b.is_ascii_alphanumeric() || b"_.-/^".contains(&b));
+                && (range_end
+                    || !before.is_some_and(|b| b.is_ascii_alphanumeric() || b"_.-/^".contains(&b)));
             if !starts {
                 i += 1;
                 continue;
@@ -158,7 +162,15 @@ pub fn numbers(text: &str) -> Vec<ProseNumber> {
 /// Whether the number at `start..end` of `line` is, by its form, a list
 /// item's number, a version, a name or an index.
 fn no_measurement(line: &str, start: usize, end: usize) -> bool {
-    let (before, number, after) = (&line[..start], &line[start..end], &line[end..]);
+    let (before, number, mut after) = (&line[..start], &line[start..end], &line[end..]);
+    let hex = after.starts_with('x') && after[1..].starts_with(|c: char| c.is_ascii_alphanumeric());
+    // A range's start (`1.9-5.7x`) is read with its end's unit.
+    if let Some(rest) = after
+        .strip_prefix('-')
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        after = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
+    }
     let list_item = before.trim().is_empty() && after.starts_with(". ");
     let name = after.starts_with(".x") || before.ends_with("Anchor ");
     let index = before.ends_with('[') && after.starts_with(']');
@@ -168,7 +180,7 @@ fn no_measurement(line: &str, start: usize, end: usize) -> bool {
         .any(|u| after.starts_with(u));
     let version = dots >= 2
         || (dots == 1 && !after.starts_with(['x', '%']) && !unit && !number.contains(','));
-    list_item || name || index || version
+    list_item || name || index || version || hex
 }
 
 #[cfg(test)]
@@ -198,7 +210,13 @@ mod tests {
 
     #[test]
     fn counts_ratios_percentages_and_sizes_are_numbers() {
-        let text = "it costs 1,400 CUs, 1.3x the cheapest, 10% of it, the 5.4 KB one, 3 of 4.\n";
-        assert_eq!(written(text), ["1,400", "1.3x", "10%", "5.4", "3", "4"]);
+        let text = "it costs 1,400 CUs, 1.3x the cheapest, 10% of it, the 5.4 KB one, 3 of 4, \
+                    570-730 CUs, 1.9-5.7x, at 0x2000N008.\n";
+        assert_eq!(
+            written(text),
+            [
+                "1,400", "1.3x", "10%", "5.4", "3", "4", "570", "730", "1.9", "5.7x"
+            ]
+        );
     }
 }
