@@ -12,10 +12,12 @@ use crate::{
     baseline::Baseline,
     exported::{CasesFile, ExportedCase},
     families::{cases, framework_cases},
+    lock::Lock,
     mainnet::Mainnet,
     message, metadata,
     profile::{self, Profiler},
-    report::{Lock, Measurement, Provenance, Run, charts},
+    provenance::Provenance,
+    report::{Measurement, Run, charts},
     trace::{self, Footprint},
 };
 

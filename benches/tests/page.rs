@@ -12,10 +12,7 @@ use std::{
     time::Duration,
 };
 
-use benches::{
-    Workspace,
-    report::{answer::thousands, page},
-};
+use benches::{Workspace, numbers::thousands, report::page};
 use headless_chrome::{
     Browser, LaunchOptions, Tab,
     protocol::cdp::{

@@ -17,77 +17,12 @@ use std::{
 };
 
 use crate::{
-    Case, Framework, HarnessError, Program, Workspace,
-    families::framework_cases,
-    report::Lock,
-    toolchains::{build::error_of, measure},
+    Case, Framework, HarnessError, Program, Workspace, build_error::error_of,
+    families::framework_cases, lock::Lock, toolchains::measure,
 };
 use matrix::{Cell, Column, Matrix, Row};
 
-/// One anchor-lang release, and what its API lacks or names differently
-/// from the newest (the programs' sources are the newest's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Release {
-    pub version: &'static str,
-    /// anchor-lang re-exports borsh 0.10 (0.29 to 0.32), which has no
-    /// `borsh::object_length`: the programs count the encoding themselves
-    /// (`anchor1-records`' `borsh-0-10` feature).
-    pub borsh_0_10: bool,
-    /// `LazyAccount<T>` (the `lazy-account` feature) exists: from 0.31.0.
-    pub lazy_account: bool,
-}
-
-/// Every release measured: each minor's newest from 0.29, and the newest
-/// of each 1.x minor (crates.io's index, 2026-11-26).
-pub const RELEASES: [Release; 7] = [
-    Release::old("0.29.0", false),
-    Release::old("0.30.1", false),
-    Release::old("0.31.2", true),
-    Release::old("0.32.2", true),
-    Release::new("1.0.3"),
-    Release::new("1.1.2"),
-    Release::new("1.2.2"),
-];
-
-/// The release `programs/anchor1/` pins, built by `make all`.
-pub const PINNED: &str = "1.2.2";
-
-/// Anchor 2's column: the release `programs/anchor2/` pins.
-pub const ANCHOR2: &str = "2.0.0-rc.2";
-
-impl Release {
-    const fn old(version: &'static str, lazy_account: bool) -> Self {
-        Self {
-            version,
-            borsh_0_10: true,
-            lazy_account,
-        }
-    }
-
-    const fn new(version: &'static str) -> Self {
-        Self {
-            version,
-            borsh_0_10: false,
-            lazy_account: true,
-        }
-    }
-
-    /// Why `program` (`token/lazy_account`) cannot exist in this release,
-    /// if it cannot.
-    pub fn lacks(&self, program: &str) -> Option<String> {
-        (program.ends_with("lazy_account") && !self.lazy_account).then(|| {
-            format!(
-                "anchor-lang {} has no `LazyAccount<T>` (its `lazy-account` feature is new in 0.31.0)",
-                self.version
-            )
-        })
-    }
-
-    /// Where this release's workspace, build and deploy folders live.
-    pub fn dir(&self, root: &Path) -> std::path::PathBuf {
-        root.join("target/anchor-versions").join(self.version)
-    }
-}
+pub use crate::frameworks::anchor1::releases::{ANCHOR2, PINNED, RELEASES, Release};
 
 /// The Anchor 2 program and operation that do what an Anchor 1.x
 /// program's operation does, where one does: the borsh account is
@@ -310,7 +245,7 @@ pub fn run(
     releases.push(measure_anchor2(root, &mut rows)?);
     Ok(Matrix {
         command: "make anchor-versions".into(),
-        commit: crate::report::head_commit(root),
+        commit: crate::provenance::head_commit(root),
         date: chrono::Utc::now().format("%Y-%m-%d").to_string(),
         releases,
         rows,

@@ -10,22 +10,12 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use super::{PINNED, Release};
+use super::Release;
+use crate::frameworks::anchor1::releases::committed_lock;
 
 /// The pin in `programs/anchor1/Cargo.toml` that each copy rewrites.
 const PIN: &str = "anchor-lang = { version = \"=1.2.2\" }";
 const RECORDS: &str = "anchor1-records = { path = \"records\" }";
-
-/// The release's committed lockfile (for the pinned release, the one
-/// `make all` builds with).
-pub fn committed_lock(root: &Path, release: &Release) -> PathBuf {
-    if release.version == PINNED {
-        root.join("programs/anchor1/Cargo.lock")
-    } else {
-        root.join("benches/anchor_versions")
-            .join(format!("{}.lock", release.version))
-    }
-}
 
 /// The copy's lockfile, as cargo resolved or kept it.
 pub fn lock_path(root: &Path, release: &Release) -> PathBuf {

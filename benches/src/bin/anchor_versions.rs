@@ -56,7 +56,8 @@ fn run(mode: Option<&str>) -> Result<(), String> {
                 {
                     let built = prepare::lock_path(&root, release);
                     let Ok(lock) = fs::read(&built) else { continue };
-                    let keep = prepare::committed_lock(&root, release);
+                    let keep =
+                        benches::frameworks::anchor1::releases::committed_lock(&root, release);
                     fs::create_dir_all(keep.parent().expect("a folder"))
                         .and_then(|()| fs::write(&keep, lock))
                         .map_err(|e| format!("{}: {e}", keep.display()))?;

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use crate::{
     Family, Framework, Shape,
+    numbers::thousands,
     report::{Measurement, Run},
 };
 
@@ -97,19 +98,6 @@ fn in_group(m: &Measurement, family: Family, operation: &str, group: Group) -> b
             Group::Size(size) => m.size == Some(size),
             Group::Instance(instance) => m.instance == Some(instance),
         }
-}
-
-/// `1,234`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A framework path and the row that gives its cost: the framework's own

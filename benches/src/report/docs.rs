@@ -184,7 +184,7 @@ pub fn find_figures(text: &str) -> Vec<Figure> {
 /// digits, else `1234`.
 fn formatted(value: u64, grouped: bool) -> String {
     if grouped {
-        answer::thousands(value)
+        crate::numbers::thousands(value)
     } else {
         value.to_string()
     }

@@ -11,8 +11,9 @@ use crate::{Program, Workspace, program::read_toml};
 pub type Built = BTreeMap<String, Cell>;
 
 /// The SBF flags of `.cargo/config.toml`, with `--arch` as the toolchain
-/// wants it (replaced, or removed where its linker has no such flag), and
-/// without the misaligned-access feature where its LLVM lacks it.
+/// wants it (replaced, or removed where its linker has no such flag),
+/// without `--deploy=false` for the 0.1.x linkers, and without the
+/// misaligned-access feature where its LLVM lacks it.
 pub fn rustflags(root: &Path, toolchain: &Toolchain) -> Result<Vec<String>, String> {
     let config = read_toml(&root.join(".cargo/config.toml"));
     let flags = config
@@ -32,37 +33,14 @@ pub fn rustflags(root: &Path, toolchain: &Toolchain) -> Result<Vec<String>, Stri
             }
         } else if flag == "target-feature=+allows-misaligned-mem-access" && !toolchain.misaligned {
             out.pop();
+        } else if flag == "link-arg=--deploy=false" && toolchain.arch.is_none() {
+            // The 0.1.x linkers (no `--arch`) are not given 0.2's flags.
+            out.pop();
         } else {
             out.push(flag.to_string());
         }
     }
     Ok(out)
-}
-
-/// The compiler's error lines from the script's stderr, shortened (also
-/// `make idl`'s words for a generated program that does not build).
-pub fn error_of(stderr: &str) -> String {
-    // The compiler's and LLVM's own words: error lines, and where an LLVM
-    // pass crashed (it prints the pass and function instead of an error).
-    let lines: Vec<&str> = stderr
-        .lines()
-        .map(str::trim)
-        .filter(|l| {
-            (l.starts_with("error") && !l.starts_with("error: could not compile"))
-                || l.starts_with("-->")
-                || l.contains("LLVM ERROR")
-                || l.contains("ERROR llvm")
-                || l.contains("Running pass")
-                || l.contains("Cannot select")
-        })
-        .take(6)
-        .collect();
-    let text = if lines.is_empty() {
-        stderr.trim().to_string()
-    } else {
-        lines.join("\n")
-    };
-    text.chars().take(600).collect()
 }
 
 /// Builds each of `programs` (and the floor) with `toolchain`.
@@ -106,12 +84,14 @@ pub fn build_all(
             .map_err(|e| format!("benches/build-programs.sh: {e}"))?;
         let stderr = String::from_utf8_lossy(&result.stderr);
         let size = fs::metadata(deploy.join(folder).join(format!("{}.so", program.name)));
-        let outcome = match (result.status.success(), size) {
-            (true, Ok(meta)) => Ok(meta.len()),
-            // Paths relative to the workspace: the committed file is
-            // the same on every machine.
-            _ => Err(error_of(&stderr).replace(&format!("{}/", root.display()), "")),
-        };
+        let outcome =
+            match (result.status.success(), size) {
+                (true, Ok(meta)) => Ok(meta.len()),
+                // Paths relative to the workspace: the committed file is
+                // the same on every machine.
+                _ => Err(crate::build_error::error_of(&stderr)
+                    .replace(&format!("{}/", root.display()), "")),
+            };
         progress(&format!(
             "{} {}: {}",
             toolchain.name,
@@ -124,4 +104,36 @@ pub fn build_all(
         built.insert(program.label(), outcome.into());
     }
     Ok(built)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toolchains::TOOLCHAINS;
+
+    #[test]
+    fn each_linker_gets_the_flags_it_has() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let flags = |name: &str| {
+            let toolchain = TOOLCHAINS.iter().find(|t| t.name == name).unwrap();
+            rustflags(&root, toolchain).unwrap()
+        };
+        let has = |flags: &[String], flag: &str| flags.iter().any(|f| f == flag);
+        let old = flags("llvm21");
+        assert!(
+            !old.iter().any(|f| f.starts_with("link-arg=--arch")),
+            "{old:?}"
+        );
+        assert!(!has(&old, "link-arg=--deploy=false"), "{old:?}");
+        assert!(!has(&old, "target-feature=+allows-misaligned-mem-access"));
+        let own = flags("llvm23-v3");
+        assert!(has(&own, "link-arg=--arch=v3"), "{own:?}");
+        assert!(has(&own, "link-arg=--deploy=false"), "{own:?}");
+        // Every flag keeps its `-C` (or `-Z`) before it.
+        for flags in [&old, &own] {
+            for pair in flags.chunks(2) {
+                assert!(["-C", "-Z"].contains(&pair[0].as_str()), "{flags:?}");
+            }
+        }
+    }
 }

@@ -180,7 +180,7 @@ pub fn run(
             channel: toolchain.channel.into(),
             versions,
             rustflags: build::rustflags(root, toolchain)?.join(" "),
-            sbpf_arch: crate::report::sbpf_arches(elfs.iter().map(Vec::as_slice)),
+            sbpf_arch: crate::provenance::sbpf_arches(elfs.iter().map(Vec::as_slice)),
             programs: built,
         });
     }
@@ -189,7 +189,7 @@ pub fn run(
     rows.retain(|_, row: &mut Row| !row.cells.is_empty());
     Ok(Matrix {
         command: "make toolchains".into(),
-        commit: crate::report::head_commit(root),
+        commit: crate::provenance::head_commit(root),
         date: chrono::Utc::now().format("%Y-%m-%d").to_string(),
         toolchains,
         rows,

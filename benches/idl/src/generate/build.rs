@@ -207,7 +207,7 @@ fn refusal(stderr: &str) -> String {
         );
     }
     // On one line: the report's tables hold it in a cell.
-    benches::toolchains::build::error_of(stderr).replace('\n', " / ")
+    benches::build_error::error_of(stderr).replace('\n', " / ")
 }
 
 /// A mangled symbol as Rust names it, without hashes or the generated

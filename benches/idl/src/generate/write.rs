@@ -356,7 +356,7 @@ fn write_anchor1_workspace(root: &Path, dir: &Path, release: &Release) -> Result
     let changed = fs::read_to_string(&path).map_or(true, |old| old != manifest);
     write_if_changed(&path, &manifest)?;
     if changed || !workspace.join("Cargo.lock").exists() {
-        let committed = benches::anchor_versions::prepare::committed_lock(root, release);
+        let committed = benches::frameworks::anchor1::releases::committed_lock(root, release);
         let lock =
             fs::read_to_string(&committed).map_err(|e| format!("{}: {e}", committed.display()))?;
         write_if_changed(&workspace.join("Cargo.lock"), &lock)?;

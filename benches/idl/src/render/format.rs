@@ -131,7 +131,7 @@ impl Format {
             Self::Walk | Self::Floor => "-",
             Self::Bytemuck => "1.25.2",
             Self::Zerocopy => "0.8.63",
-            _ => benches::anchor_versions::PINNED,
+            _ => benches::frameworks::anchor1::releases::PINNED,
         }
     }
 

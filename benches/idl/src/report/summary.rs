@@ -3,7 +3,7 @@
 
 use std::{collections::BTreeMap, fmt::Write as _};
 
-use benches::report::Provenance;
+use benches::provenance::Provenance;
 
 use super::{
     moves,

@@ -14,10 +14,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use benches::{
-    exported::CasesFile,
-    report::{Lock, Provenance},
-};
+use benches::{exported::CasesFile, lock::Lock, provenance::Provenance};
 
 use self::tally::Tally;
 use crate::{

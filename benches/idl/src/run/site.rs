@@ -263,7 +263,7 @@ fn by_value(args: &Struct) -> String {
     match crate::layout::struct_layout(args, false) {
         Ok(layout) if layout.layout.size >= 4096 => format!(
             ", where its handler was inlined: its arguments are {} bytes decoded, on the stack (a `Box` or zero-copy account would move them off it)",
-            benches::report::answer::thousands(layout.layout.size as u64)
+            benches::numbers::thousands(layout.layout.size as u64)
         ),
         _ => String::new(),
     }

@@ -9,6 +9,7 @@
 pub mod calls;
 pub mod lazy_metadata;
 pub mod metadata;
+pub mod releases;
 pub mod token;
 
 use solana_program_error::ProgramError;

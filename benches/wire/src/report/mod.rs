@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use benches::{
     Family, Workspace,
+    lock::Lock,
     message::{self, Content, SIZES},
-    report::Lock,
 };
 use common::message::host_format;
 use serde::Serialize;

@@ -24,8 +24,8 @@ pub mod instructions;
 
 pub use accounts::{fits, format_for, formats_for, held, program};
 
-pub use benches::anchor_versions::Release;
-use benches::anchor_versions::{PINNED, RELEASES};
+pub use benches::frameworks::anchor1::releases::Release;
+use benches::frameworks::anchor1::releases::{PINNED, RELEASES};
 
 /// The anchor-lang release the programs build with by default:
 /// `programs/anchor1/`'s pin (its lockfile is the generated workspace's).
