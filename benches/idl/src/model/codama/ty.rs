@@ -22,6 +22,26 @@ fn map_count(count: &CountNode) -> Result<(), String> {
 }
 
 impl Resolver<'_> {
+    /// A tuple's items as fields named by their index; `name` names an
+    /// inline type among them (`{name}_{index}`).
+    fn tuple_fields(
+        &self,
+        items: &[TypeNode],
+        name: &str,
+        depth: usize,
+    ) -> Result<Vec<Field>, String> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                Ok(Field {
+                    name: i.to_string(),
+                    ty: self.ty(item, &format!("{name}_{i}"), depth + 1)?,
+                })
+            })
+            .collect()
+    }
+
     /// `node` as a type; `name` names an inline struct, tuple or enum.
     pub(super) fn ty(&self, node: &TypeNode, name: &str, depth: usize) -> Result<Ty, String> {
         if depth > MAX_DEPTH {
@@ -152,17 +172,7 @@ impl Resolver<'_> {
             TypeNode::Tuple(t) => Ok(Ty::Struct(Struct {
                 name: name.to_string(),
                 ident: String::new(),
-                fields: t
-                    .items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, item)| {
-                        Ok(Field {
-                            name: i.to_string(),
-                            ty: self.ty(item, &format!("{name}_{i}"), depth + 1)?,
-                        })
-                    })
-                    .collect::<Result<_, String>>()?,
+                fields: self.tuple_fields(&t.items, name, depth)?,
                 packed: true,
             })),
             TypeNode::Struct(s) => Ok(Ty::Struct(self.fields_struct(
@@ -223,17 +233,11 @@ impl Resolver<'_> {
                         let NestedTypeNode::Value(tuple) = &v.tuple else {
                             return Err(format!("variant `{}` is a wrapped tuple", v.name.as_str()));
                         };
-                        let fields = tuple
-                            .items
-                            .iter()
-                            .enumerate()
-                            .map(|(i, item)| {
-                                Ok(Field {
-                                    name: i.to_string(),
-                                    ty: self.ty(item, &format!("{name}_{}_{i}", v.name.as_str()), depth + 1)?,
-                                })
-                            })
-                            .collect::<Result<_, String>>()?;
+                        let fields = self.tuple_fields(
+                            &tuple.items,
+                            &format!("{name}_{}", v.name.as_str()),
+                            depth,
+                        )?;
                         (
                             Variant {
                                 name: v.name.to_string(),
