@@ -13,7 +13,9 @@ use benches::{
             ABORTS, CONSTRAINT_HAS_ONE, CONSTRAINT_MUT, DID_NOT_DESERIALIZE,
             DISCRIMINATOR_MISMATCH, DISCRIMINATOR_NOT_FOUND, EVENT_INSTRUCTION_STUB,
             FALLBACK_NOT_FOUND, MAY_ABORT, NOT_ENOUGH_KEYS, OWNED_BY_WRONG_PROGRAM,
-            calls::{self, CONSTRAINT_ADDRESS, CONSTRAINT_SIGNER, Call, DID_NOT_DESERIALIZE_ARGS},
+            calls::{
+                self, CONSTRAINT_ADDRESS, CONSTRAINT_SIGNER, DID_NOT_DESERIALIZE_ARGS, Handler,
+            },
             token::{self, AccountType},
         },
         anchor2::calls::EVENT_IX_TAG,
@@ -361,7 +363,7 @@ fn calls_store_one_field_and_emit_the_record() {
     for (program, mollusk, records) in calls_programs() {
         for record in &records {
             let (stored, event_type) = stored_and_event(&program, record);
-            for call in Call::ALL {
+            for call in Handler::ALL {
                 let input = calls::valid_input(&program, call, record);
                 let mut after = vec![0x77; 48];
                 after[..stored.len()].copy_from_slice(&stored);
@@ -371,9 +373,9 @@ fn calls_store_one_field_and_emit_the_record() {
                 ]
                 .concat();
                 let emits = match call {
-                    Call::SetRecord => None,
-                    Call::EmitEvent => Some(benches::Emitted::Log(event)),
-                    Call::EmitCpi => Some(benches::Emitted::SelfCpi(
+                    Handler::SetRecord => None,
+                    Handler::EmitEvent => Some(benches::Emitted::Log(event)),
+                    Handler::EmitCpi => Some(benches::Emitted::SelfCpi(
                         [&EVENT_IX_TAG[..], &event].concat(),
                     )),
                 };
@@ -398,7 +400,7 @@ fn calls_refuse_as_anchor_1x_does() {
         let mollusk = LoggedMollusk::new(mollusk);
         let program = &program;
         let record = &records[0];
-        for call in Call::ALL {
+        for call in Handler::ALL {
             let valid = calls::valid_input(program, call, record);
             let stored = calls::expected(program, &valid).unwrap();
             let mut cases = vec![
@@ -459,7 +461,7 @@ fn calls_refuse_as_anchor_1x_does() {
                     Err(ProgramError::AccountDataTooSmall),
                 ),
             ];
-            if call == Call::EmitCpi {
+            if call == Handler::EmitCpi {
                 cases.push((
                     "two accounts",
                     valid.with(|i| i.account_count = 2),
@@ -515,7 +517,7 @@ fn calls_hostile_input_meets_the_contract() {
     for (program, mollusk, records) in calls_programs() {
         let mollusk = LoggedMollusk::new(mollusk);
         let program = &program;
-        let tags: Vec<Vec<u8>> = Call::ALL
+        let tags: Vec<Vec<u8>> = Handler::ALL
             .iter()
             .map(|call| calls::valid_input(program, *call, &[]).instruction_data)
             .chain([EVENT_IX_TAG.to_vec()])
@@ -533,7 +535,7 @@ fn calls_hostile_input_meets_the_contract() {
             8 => (proptest::sample::select(tags), args).prop_map(|(tag, args)| [tag, args].concat()),
             1 => vec(any::<u8>(), 0..12),
         ];
-        let authority = calls::valid_input(program, Call::EmitCpi, &[]).owner_key;
+        let authority = calls::valid_input(program, Handler::EmitCpi, &[]).owner_key;
         let strategy = (
             instruction_data,
             vec(any::<u8>(), 0..64),

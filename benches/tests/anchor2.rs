@@ -6,7 +6,7 @@
 use benches::{
     Case, Emitted, Expected, Family, Framework, Input, Program, Workspace,
     frameworks::anchor2::{
-        calls::{self, Call, FOLDER, holds_calls},
+        calls::{self, FOLDER, Handler, holds_calls},
         discriminator, instruction, metadata as anchor_metadata,
         token::{self, AccountType, CONSTRAINT_ADDRESS, CONSTRAINT_MUT},
     },
@@ -534,16 +534,16 @@ fn args_and_events_store_the_field_and_emit_the_record() {
         for record in call_records(family) {
             let mut after = stored_field(family, &record);
             after.resize(48, 0x77);
-            for call in Call::of(family) {
+            for call in Handler::of(family) {
                 let event_type = match (call, family) {
-                    (Call::SetRecord, _) => None,
-                    (Call::EmitBytemuck, _) => Some("TokenRecordPod"),
+                    (Handler::SetRecord, _) => None,
+                    (Handler::EmitBytemuck, _) => Some("TokenRecordPod"),
                     (_, Family::Token) => Some("TokenRecord"),
                     _ => Some("Metadata"),
                 };
                 let event = event_type.map(|t| [&discriminator("event", t)[..], &record].concat());
                 let emits = event.map(|event| match call {
-                    Call::EmitCpi => Emitted::SelfCpi(
+                    Handler::EmitCpi => Emitted::SelfCpi(
                         [&0x1d9acb512ea545e4_u64.to_le_bytes()[..], &event].concat(),
                     ),
                     _ => Emitted::Log(event),
@@ -580,7 +580,7 @@ fn args_and_events_errors_are_anchors_and_change_nothing() {
     for family in [Family::Token, Family::Metadata] {
         let (program, mollusk) = load_calls(family);
         let record = call_records(family).swap_remove(0);
-        for call in Call::of(family) {
+        for call in Handler::of(family) {
             let valid = calls::valid_input(&program, call, &record);
             let mut cases: Vec<(&str, Input, ProgramError)> = vec![
                 (
@@ -629,7 +629,7 @@ fn args_and_events_errors_are_anchors_and_change_nothing() {
                     ProgramError::AccountDataTooSmall,
                 ),
             ];
-            if call == Call::EmitCpi {
+            if call == Handler::EmitCpi {
                 cases.push((
                     "another event authority",
                     valid.with(|i| i.owner_key = WRONG_KEY),
@@ -680,7 +680,7 @@ fn args_and_events_hostile_input_meets_the_contract() {
         let (program, mollusk) = load_calls(family);
         let mollusk = LoggedMollusk::new(mollusk);
         let records = call_records(family);
-        let calls = Call::of(family);
+        let calls = Handler::of(family);
         let strategy = (
             0..records.len(),
             hostile::mutation(),

@@ -195,7 +195,7 @@ struct Subject<'a> {
 }
 
 /// One operation's instruction data and the record it leaves.
-struct Call {
+struct OperationCall {
     operation: &'static str,
     data: Vec<u8>,
     after: Value,
@@ -311,7 +311,12 @@ fn dispatch(planned: &Planned, operation: &'static str, argument: &[u8]) -> Vec<
 
 /// The three operations on `record`: `full` and `update` leave the update
 /// field one higher; `read` asks for the read field's value.
-fn calls(planned: &Planned, account: &Account, record: &Value, encode: Encode) -> Vec<Call> {
+fn calls(
+    planned: &Planned,
+    account: &Account,
+    record: &Value,
+    encode: Encode,
+) -> Vec<OperationCall> {
     let read_ty = value::ty_at(&account.record, &planned.read);
     let read = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
     let mut calls = Vec::new();
@@ -323,20 +328,20 @@ fn calls(planned: &Planned, account: &Account, record: &Value, encode: Encode) -
             value::with_path(record, path, new),
         )
     });
-    calls.push(Call {
+    calls.push(OperationCall {
         operation: "full",
         data: encode(planned, "full", &[]),
         after: updated
             .as_ref()
             .map_or(record.clone(), |(_, after)| after.clone()),
     });
-    calls.push(Call {
+    calls.push(OperationCall {
         operation: "read",
         data: encode(planned, "read", &read),
         after: record.clone(),
     });
     if let Some((bytes, after)) = updated {
-        calls.push(Call {
+        calls.push(OperationCall {
             operation: "update",
             data: encode(planned, "update", &bytes),
             after,

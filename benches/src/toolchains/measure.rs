@@ -8,7 +8,7 @@ use super::matrix::{Cell, Row};
 use crate::{Case, Family, HarnessError, Program, Workspace};
 
 /// Per row name: the row and this toolchain's cell.
-pub type Measured = BTreeMap<String, (Row, Cell)>;
+pub type Cells = BTreeMap<String, (Row, Cell)>;
 
 fn row(case: &Case) -> Row {
     let group = match case.family {
@@ -30,7 +30,7 @@ fn row(case: &Case) -> Row {
 
 /// Each case of `program` in its own Mollusk, so one program's failure
 /// stays its own.
-fn run_program(workspace: &Workspace, program: &Program, cases: &[Case], out: &mut Measured) {
+fn run_program(workspace: &Workspace, program: &Program, cases: &[Case], out: &mut Cells) {
     let mollusk = workspace.mollusk(std::slice::from_ref(program));
     for case in cases {
         let cell = match &mollusk {
@@ -51,8 +51,8 @@ pub fn measure(
     programs: &[Program],
     built: &BTreeMap<String, Cell>,
     cases_of: &dyn Fn(&Program) -> Result<Vec<Case>, HarnessError>,
-) -> Measured {
-    let mut out = Measured::new();
+) -> Cells {
+    let mut out = Cells::new();
     for program in programs {
         if !matches!(built.get(&program.label()), Some(Cell::Cus(_))) {
             continue;

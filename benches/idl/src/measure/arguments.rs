@@ -32,7 +32,7 @@ const BACKGROUND: u8 = 0xEE;
 const LAMPORTS: u64 = 1_000_000_000;
 
 /// One instruction's valid call: its data and what account [0] holds after.
-pub struct Call {
+pub struct InstructionCall {
     pub instruction: String,
     pub data: Vec<u8>,
     pub args_len: usize,
@@ -49,7 +49,7 @@ pub fn arguments(instruction: &Instruction, lengths: Lengths) -> Value {
 /// The call of `handler` in `format`: the discriminator, then borsh's
 /// encoding of the arguments; account [0] after it holds the stored
 /// argument (the floor: the arguments' first bytes as they came).
-pub fn call(handler: &Handler, format: Format, lengths: Lengths) -> Call {
+pub fn call(handler: &Handler, format: Format, lengths: Lengths) -> InstructionCall {
     let ix = handler.instruction;
     let args = arguments(ix, lengths);
     let mut encoded = Vec::new();
@@ -66,7 +66,7 @@ pub fn call(handler: &Handler, format: Format, lengths: Lengths) -> Call {
     };
     let mut expected = vec![BACKGROUND; OUT_LEN];
     expected[..stored.len()].copy_from_slice(&stored);
-    Call {
+    InstructionCall {
         instruction: ix.name.clone(),
         args_len: encoded.len(),
         data: [ix.discriminator.clone(), encoded].concat(),
@@ -105,7 +105,7 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
     let id = arguments_program_id(format);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged = &loaded.logged;
-    let calls: Vec<Call> = handlers.iter().map(|h| call(h, format, lengths)).collect();
+    let calls: Vec<InstructionCall> = handlers.iter().map(|h| call(h, format, lengths)).collect();
     for (handler, call) in handlers.iter().zip(&calls) {
         if !handler.measured {
             continue;
@@ -152,7 +152,7 @@ fn check_errors(
     id: Pubkey,
     format: Format,
     handlers: &[Handler],
-    calls: &[Call],
+    calls: &[InstructionCall],
     label: &str,
     checked: &mut Checked,
 ) {
@@ -276,7 +276,7 @@ fn check_hostile(
     id: Pubkey,
     format: Format,
     handlers: &[Handler],
-    calls: &[Call],
+    calls: &[InstructionCall],
     label: &str,
     checked: &mut Checked,
 ) {

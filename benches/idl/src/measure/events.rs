@@ -32,7 +32,7 @@ use crate::{
 };
 
 /// One event's valid call: its data, and what must be emitted.
-pub struct Call {
+pub struct EventCall {
     pub event: String,
     pub data: Vec<u8>,
     /// The event's discriminator, then the host oracle's borsh encoding of
@@ -46,7 +46,7 @@ pub struct Call {
 /// `Some`, lists of `lengths`) encoded with borsh, after the event's
 /// discriminator (the pinocchio programs, whose data is what they emit)
 /// or the emitting handler's (Anchor 1.x's `emit_<event>`).
-pub fn call(event: &Event, lengths: Lengths, format: Format) -> Call {
+pub fn call(event: &Event, lengths: Lengths, format: Format) -> EventCall {
     let ty = Ty::Struct(event.record.clone());
     let value = Instances::new(Fill::Full, lengths).value_of(&ty, &event.name);
     let mut body = Vec::new();
@@ -57,7 +57,7 @@ pub fn call(event: &Event, lengths: Lengths, format: Format) -> Call {
     } else {
         event.discriminator.clone()
     };
-    Call {
+    EventCall {
         event: event.name.clone(),
         at: selector.len(),
         data: [selector, body.clone()].concat(),
@@ -132,7 +132,7 @@ pub fn check(
     let target = Target { id, self_cpi };
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged_mollusk = &loaded.logged;
-    let calls: Vec<Call> = emitters
+    let calls: Vec<EventCall> = emitters
         .iter()
         .map(|e| call(e.event, lengths, format))
         .collect();
@@ -228,7 +228,7 @@ fn check_errors(
     target: Target,
     format: Format,
     emitters: &[Emitter],
-    calls: &[Call],
+    calls: &[EventCall],
     label: &str,
     checked: &mut Checked,
 ) {
@@ -327,7 +327,7 @@ fn check_hostile(
     target: Target,
     format: Format,
     emitters: &[Emitter],
-    calls: &[Call],
+    calls: &[EventCall],
     label: &str,
     checked: &mut Checked,
 ) {
@@ -357,7 +357,7 @@ fn check_hostile(
 
 /// Whether `data` selects one of `calls`' handlers (its first 8 bytes)
 /// whose event the host oracle decodes from the bytes after them.
-fn oracle_decodes(emitters: &[Emitter], calls: &[Call], data: &[u8]) -> bool {
+fn oracle_decodes(emitters: &[Emitter], calls: &[EventCall], data: &[u8]) -> bool {
     emitters.iter().zip(calls).any(|(e, c)| {
         data.starts_with(&c.data[..c.at])
             && value::decode(&Ty::Struct(e.event.record.clone()), data, c.at).is_ok()

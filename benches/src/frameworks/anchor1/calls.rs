@@ -49,7 +49,7 @@ pub fn holds_calls(program: &Program) -> bool {
 
 /// A handler of the program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Call {
+pub enum Handler {
     /// The arguments alone.
     SetRecord,
     /// `emit!` (borsh, logged).
@@ -58,29 +58,29 @@ pub enum Call {
     EmitCpi,
 }
 
-impl Call {
-    pub const ALL: [Call; 3] = [Call::SetRecord, Call::EmitEvent, Call::EmitCpi];
+impl Handler {
+    pub const ALL: [Handler; 3] = [Handler::SetRecord, Handler::EmitEvent, Handler::EmitCpi];
 
     /// The handler's name, which is also its row's operation.
     pub fn name(self) -> &'static str {
         match self {
-            Call::SetRecord => "set_record",
-            Call::EmitEvent => "emit_event",
-            Call::EmitCpi => "emit_cpi",
+            Handler::SetRecord => "set_record",
+            Handler::EmitEvent => "emit_event",
+            Handler::EmitCpi => "emit_cpi",
         }
     }
 
     /// The handler a discriminator names.
-    fn named(instruction_data: &[u8]) -> Option<Call> {
+    fn named(instruction_data: &[u8]) -> Option<Handler> {
         let tag = instruction_data.get(..DISCRIMINATOR_LEN)?;
-        Call::ALL
+        Handler::ALL
             .into_iter()
             .find(|call| instruction(call.name()) == tag)
     }
 
     /// How many accounts its handler takes.
     fn accounts(self) -> usize {
-        if self == Call::EmitCpi { 3 } else { 1 }
+        if self == Handler::EmitCpi { 3 } else { 1 }
     }
 }
 
@@ -114,7 +114,7 @@ fn event_type(family: Family) -> &'static str {
 /// The benchmark call of `call` with `record` (its borsh encoding):
 /// account [0] 48 bytes of `0x77`, writable; for `emit_cpi`, the event
 /// authority and the program after it.
-pub fn valid_input(program: &Program, call: Call, record: &[u8]) -> Input {
+pub fn valid_input(program: &Program, call: Handler, record: &[u8]) -> Input {
     Input {
         instruction_data: [&instruction(call.name())[..], record].concat(),
         account_count: call.accounts(),
@@ -137,7 +137,7 @@ pub fn cases(program: &Program) -> Vec<Case> {
             .into_iter()
             .flat_map(|name| {
                 let record = borsh::to_vec(&instance(name)).expect("a record encodes");
-                Call::ALL.map(|call| {
+                Handler::ALL.map(|call| {
                     case(program, call.name(), &valid_input(program, call, &record))
                         .with_instance(name, record.len())
                 })
@@ -145,7 +145,7 @@ pub fn cases(program: &Program) -> Vec<Case> {
             .collect(),
         _ => {
             let record = Encoding::Raw.fixture();
-            Call::ALL
+            Handler::ALL
                 .into_iter()
                 .map(|call| case(program, call.name(), &valid_input(program, call, &record)))
                 .collect()
@@ -157,7 +157,7 @@ pub fn cases(program: &Program) -> Vec<Case> {
 /// after it, or the error.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
     let data = &input.instruction_data;
-    let Some(call) = Call::named(data) else {
+    let Some(call) = Handler::named(data) else {
         if data.starts_with(&EVENT_IX_TAG) {
             return Err(if input.account_count < 1 {
                 ProgramError::NotEnoughAccountKeys
@@ -174,7 +174,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     if !input.writable {
         return Err(CONSTRAINT_MUT);
     }
-    if call == Call::EmitCpi && input.owner_key != event_authority(program).to_bytes() {
+    if call == Handler::EmitCpi && input.owner_key != event_authority(program).to_bytes() {
         return Err(CONSTRAINT_ADDRESS);
     }
     let mut after = input.data.clone();
@@ -197,9 +197,9 @@ pub fn emitted(program: &Program, input: &Input) -> Option<Emitted> {
         &record,
     ]
     .concat();
-    match Call::named(data)? {
-        Call::SetRecord => None,
-        Call::EmitEvent => Some(Emitted::Log(event)),
-        Call::EmitCpi => Some(Emitted::SelfCpi([&EVENT_IX_TAG[..], &event].concat())),
+    match Handler::named(data)? {
+        Handler::SetRecord => None,
+        Handler::EmitEvent => Some(Emitted::Log(event)),
+        Handler::EmitCpi => Some(Emitted::SelfCpi([&EVENT_IX_TAG[..], &event].concat())),
     }
 }

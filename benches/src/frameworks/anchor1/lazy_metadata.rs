@@ -24,7 +24,7 @@ use super::{
 };
 use crate::{
     Input,
-    frameworks::anchor2::metadata::{Call, checks_authority, writes},
+    frameworks::anchor2::metadata::{Operation, checks_authority, writes},
 };
 
 const DISCRIMINATOR_LEN: usize = 8;
@@ -245,18 +245,18 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
         return Err(CONSTRAINT_HAS_ONE);
     }
     match call {
-        Call::Full => {
+        Operation::Full => {
             record.load(PRIMARY_SALE)?;
             record.loaded[PRIMARY_SALE] = Some(vec![1]);
         }
-        Call::ReadCollection(key) => {
+        Operation::ReadCollection(key) => {
             let bytes = record.load(COLLECTION)?;
             return match Option::<Collection>::try_from_slice(&bytes).expect("decoded") {
                 Some(c) if c.verified && c.key == key => Ok(input.data.clone()),
                 _ => Err(ProgramError::InvalidArgument),
             };
         }
-        Call::VerifyCreator => {
+        Operation::VerifyCreator => {
             let bytes = record.load(CREATORS)?;
             let mut creators = Option::<Vec<Creator>>::try_from_slice(&bytes).expect("decoded");
             let found = creators
@@ -267,7 +267,7 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
             found.verified = true;
             record.loaded[CREATORS] = Some(borsh::to_vec(&creators).expect("encodes"));
         }
-        Call::ReadRoyalty(bps) => {
+        Operation::ReadRoyalty(bps) => {
             let bytes = record.load(ROYALTY)?;
             return if bytes == bps.to_le_bytes() {
                 Ok(input.data.clone())
@@ -275,7 +275,7 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
                 Err(ProgramError::InvalidArgument)
             };
         }
-        Call::SetUri(uri) => {
+        Operation::SetUri(uri) => {
             if record.load(IS_MUTABLE)? != [1] || uri.len() > MAX_URI {
                 return Err(ProgramError::InvalidArgument);
             }

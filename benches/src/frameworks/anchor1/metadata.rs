@@ -30,7 +30,7 @@ use super::{
 };
 use crate::{
     Input,
-    frameworks::anchor2::metadata::{Call, RECORD_TYPE, checks_authority, writes},
+    frameworks::anchor2::metadata::{Operation, RECORD_TYPE, checks_authority, writes},
     metadata::contract::{read_collection, read_royalty, verify_creator},
 };
 
@@ -93,13 +93,13 @@ fn encode(metadata: &Metadata) -> Vec<u8> {
 /// for both account types: the instruction's discriminator, the
 /// arguments, account [0] there, and its discriminator. The operation's
 /// name and its decoded call.
-pub(crate) fn before_the_record(input: &Input) -> Result<(&'static str, Call), ProgramError> {
+pub(crate) fn before_the_record(input: &Input) -> Result<(&'static str, Operation), ProgramError> {
     let data = &input.instruction_data;
-    let name = Call::name(data).ok_or_else(|| no_handler(data))?;
+    let name = Operation::name(data).ok_or_else(|| no_handler(data))?;
     if name == "set_uri" {
         check_string_argument(&data[DISCRIMINATOR_LEN..])?;
     }
-    let call = Call::parse(data).ok_or(DID_NOT_DESERIALIZE_ARGS)?;
+    let call = Operation::parse(data).ok_or(DID_NOT_DESERIALIZE_ARGS)?;
     if input.account_count < 1 {
         return Err(NOT_ENOUGH_KEYS);
     }
@@ -123,15 +123,15 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
         return Err(CONSTRAINT_HAS_ONE);
     }
     match call {
-        Call::Full => record.primary_sale_happened = true,
-        Call::ReadCollection(key) => {
+        Operation::Full => record.primary_sale_happened = true,
+        Operation::ReadCollection(key) => {
             return read_collection(&record, &key).map(|()| input.data.clone());
         }
-        Call::VerifyCreator => verify_creator(&mut record, &input.owner_key)?,
-        Call::ReadRoyalty(bps) => {
+        Operation::VerifyCreator => verify_creator(&mut record, &input.owner_key)?,
+        Operation::ReadRoyalty(bps) => {
             return read_royalty(&record, bps).map(|()| input.data.clone());
         }
-        Call::SetUri(uri) => {
+        Operation::SetUri(uri) => {
             if !record.is_mutable || uri.len() > MAX_URI {
                 return Err(ProgramError::InvalidArgument);
             }

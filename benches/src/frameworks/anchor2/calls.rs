@@ -50,7 +50,7 @@ pub fn holds_calls(program: &Program) -> bool {
 
 /// A handler of the program, by what it does after the decode and store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Call {
+pub enum Handler {
     /// Nothing: the arguments alone.
     SetRecord,
     /// `emit!` of the `#[event]` record (wincode).
@@ -63,39 +63,39 @@ pub enum Call {
     EmitCpi,
 }
 
-impl Call {
-    pub const ALL: [Call; 5] = [
-        Call::SetRecord,
-        Call::EmitEvent,
-        Call::EmitBytemuck,
-        Call::EmitBorsh,
-        Call::EmitCpi,
+impl Handler {
+    pub const ALL: [Handler; 5] = [
+        Handler::SetRecord,
+        Handler::EmitEvent,
+        Handler::EmitBytemuck,
+        Handler::EmitBorsh,
+        Handler::EmitCpi,
     ];
 
     /// The handler's name, which is also its row's operation.
     pub fn name(self) -> &'static str {
         match self {
-            Call::SetRecord => "set_record",
-            Call::EmitEvent => "emit_event",
-            Call::EmitBytemuck => "emit_bytemuck",
-            Call::EmitBorsh => "emit_borsh",
-            Call::EmitCpi => "emit_cpi",
+            Handler::SetRecord => "set_record",
+            Handler::EmitEvent => "emit_event",
+            Handler::EmitBytemuck => "emit_bytemuck",
+            Handler::EmitBorsh => "emit_borsh",
+            Handler::EmitCpi => "emit_cpi",
         }
     }
 
     /// The handlers of `family`'s program (a record with strings has no
     /// `#[event(bytemuck)]`).
-    pub fn of(family: Family) -> Vec<Call> {
-        Call::ALL
+    pub fn of(family: Family) -> Vec<Handler> {
+        Handler::ALL
             .into_iter()
-            .filter(|&call| family == Family::Token || call != Call::EmitBytemuck)
+            .filter(|&call| family == Family::Token || call != Handler::EmitBytemuck)
             .collect()
     }
 
     /// The handler a discriminator names in `family`'s program.
-    fn named(family: Family, instruction_data: &[u8]) -> Option<Call> {
+    fn named(family: Family, instruction_data: &[u8]) -> Option<Handler> {
         let tag = instruction_data.get(..DISCRIMINATOR_LEN)?;
-        Call::of(family)
+        Handler::of(family)
             .into_iter()
             .find(|call| instruction(call.name()) == tag)
     }
@@ -103,8 +103,8 @@ impl Call {
     /// The event type it emits.
     fn event_type(self, family: Family) -> Option<&'static str> {
         match (self, family) {
-            (Call::SetRecord, _) => None,
-            (Call::EmitBytemuck, _) => Some("TokenRecordPod"),
+            (Handler::SetRecord, _) => None,
+            (Handler::EmitBytemuck, _) => Some("TokenRecordPod"),
             (_, Family::Token) => Some("TokenRecord"),
             (_, _) => Some("Metadata"),
         }
@@ -112,7 +112,7 @@ impl Call {
 
     /// How many accounts its handler takes.
     fn accounts(self) -> usize {
-        if self == Call::EmitCpi { 3 } else { 1 }
+        if self == Handler::EmitCpi { 3 } else { 1 }
     }
 }
 
@@ -142,14 +142,14 @@ fn decode(family: Family, args: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
 }
 
 /// The instruction data calling `call` with `record` (its borsh encoding).
-pub fn instruction_data(call: Call, record: &[u8]) -> Vec<u8> {
+pub fn instruction_data(call: Handler, record: &[u8]) -> Vec<u8> {
     [&instruction(call.name())[..], record].concat()
 }
 
 /// The benchmark call of `call` with `record`: account [0] 48 bytes of
 /// `0x77`, writable; for `emit_cpi`, the event authority and the program
 /// after it.
-pub fn valid_input(program: &Program, call: Call, record: &[u8]) -> Input {
+pub fn valid_input(program: &Program, call: Handler, record: &[u8]) -> Input {
     Input {
         instruction_data: instruction_data(call, record),
         account_count: call.accounts(),
@@ -194,7 +194,7 @@ pub fn case_emitting(
 /// Each handler's benchmark call: the token family's fixture; the
 /// metadata family's three instances.
 pub fn cases(program: &Program) -> Vec<Case> {
-    let calls = Call::of(program.family);
+    let calls = Handler::of(program.family);
     match program.family {
         Family::Metadata => INSTANCES
             .into_iter()
@@ -227,14 +227,14 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
             ProgramError::MissingRequiredSignature
         });
     }
-    let call = Call::named(program.family, data).ok_or(ProgramError::InvalidInstructionData)?;
+    let call = Handler::named(program.family, data).ok_or(ProgramError::InvalidInstructionData)?;
     if input.account_count < call.accounts() {
         return Err(ProgramError::NotEnoughAccountKeys);
     }
     if !input.writable {
         return Err(CONSTRAINT_MUT);
     }
-    if call == Call::EmitCpi && input.owner_key != event_authority(program).to_bytes() {
+    if call == Handler::EmitCpi && input.owner_key != event_authority(program).to_bytes() {
         return Err(ProgramError::InvalidSeeds);
     }
     let (_, stored) = decode(program.family, &data[DISCRIMINATOR_LEN..])
@@ -253,7 +253,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
 pub fn emitted(program: &Program, input: &Input) -> Option<Emitted> {
     expected(program, input).ok()?;
     let data = &input.instruction_data;
-    let call = Call::named(program.family, data)?;
+    let call = Handler::named(program.family, data)?;
     let (record, _) = decode(program.family, &data[DISCRIMINATOR_LEN..])?;
     let event = [
         &discriminator("event", call.event_type(program.family)?)[..],
@@ -261,7 +261,7 @@ pub fn emitted(program: &Program, input: &Input) -> Option<Emitted> {
     ]
     .concat();
     Some(match call {
-        Call::EmitCpi => Emitted::SelfCpi([&EVENT_IX_TAG[..], &event].concat()),
+        Handler::EmitCpi => Emitted::SelfCpi([&EVENT_IX_TAG[..], &event].concat()),
         _ => Emitted::Log(event),
     })
 }

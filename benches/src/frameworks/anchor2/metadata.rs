@@ -83,7 +83,7 @@ pub fn authority_of(data: &[u8]) -> Option<[u8; 32]> {
 /// The operation and its decoded arguments (Anchor 1.x's too: the same
 /// discriminators and borsh arguments).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Call {
+pub(crate) enum Operation {
     Full,
     ReadCollection([u8; 32]),
     VerifyCreator,
@@ -91,7 +91,7 @@ pub(crate) enum Call {
     SetUri(String),
 }
 
-impl Call {
+impl Operation {
     /// The call in `instruction_data`, as Anchor decodes it: the
     /// discriminator, then each argument (trailing bytes are ignored).
     /// The operation its discriminator names.
@@ -180,7 +180,8 @@ pub fn cases(program: &Program) -> Vec<Case> {
 /// What the Anchor 2 metadata program must do with `input` (the module's
 /// contract).
 pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
-    let name = Call::name(&input.instruction_data).ok_or(ProgramError::InvalidInstructionData)?;
+    let name =
+        Operation::name(&input.instruction_data).ok_or(ProgramError::InvalidInstructionData)?;
     if input.account_count < 2 {
         return Err(ProgramError::NotEnoughAccountKeys);
     }
@@ -199,17 +200,18 @@ pub fn expected(input: &Input) -> Result<Vec<u8>, ProgramError> {
     if checks_authority(name) && record.update_authority != input.owner_key {
         return Err(CONSTRAINT_ADDRESS);
     }
-    let call = Call::parse(&input.instruction_data).ok_or(ProgramError::InvalidInstructionData)?;
+    let call =
+        Operation::parse(&input.instruction_data).ok_or(ProgramError::InvalidInstructionData)?;
     match call {
-        Call::Full => record.primary_sale_happened = true,
-        Call::ReadCollection(key) => {
+        Operation::Full => record.primary_sale_happened = true,
+        Operation::ReadCollection(key) => {
             return read_collection(&record, &key).map(|()| input.data.clone());
         }
-        Call::VerifyCreator => verify_creator(&mut record, &input.owner_key)?,
-        Call::ReadRoyalty(bps) => {
+        Operation::VerifyCreator => verify_creator(&mut record, &input.owner_key)?,
+        Operation::ReadRoyalty(bps) => {
             return read_royalty(&record, bps).map(|()| input.data.clone());
         }
-        Call::SetUri(uri) => {
+        Operation::SetUri(uri) => {
             if !record.is_mutable || uri.len() > MAX_URI {
                 return Err(ProgramError::InvalidArgument);
             }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::{
     frameworks::{
         anchor1,
-        anchor2::calls::{Call, FOLDER},
+        anchor2::calls::{FOLDER, Handler},
     },
     metadata::INSTANCES,
     program::{Family, Framework, Shape},
@@ -327,7 +327,7 @@ impl Run {
 
 impl Run {
     /// An arguments-and-events handler's measurement on `family`'s record.
-    fn call(&self, family: Family, call: Call, instance: Option<&str>) -> Option<&Measurement> {
+    fn call(&self, family: Family, call: Handler, instance: Option<&str>) -> Option<&Measurement> {
         let program = format!("{}/{FOLDER}", family.name());
         self.frameworks.iter().find(|m| {
             m.framework == Framework::Anchor2
@@ -347,7 +347,7 @@ impl Run {
             std::iter::once(("token".to_string(), Family::Token, None))
                 .chain(INSTANCES.map(|i| (format!("metadata / {i}"), Family::Metadata, Some(i))))
                 .filter(|(_, family, instance)| {
-                    self.call(*family, Call::SetRecord, *instance).is_some()
+                    self.call(*family, Handler::SetRecord, *instance).is_some()
                 })
                 .collect();
         if rows.is_empty() {
@@ -357,15 +357,15 @@ impl Run {
             "\n### Arguments and events\n\nThe record as an Anchor 2 instruction's argument and as its event (`programs/anchor2/<family>/args_and_events`): every handler takes the record (Anchor decodes it with wincode in borsh's format) and stores one field of it in account [0]; `set_record` does only that, each other handler then emits the record one way. Each cell is CUs, and in brackets what the emit adds to `set_record`. The last two columns put Anchor 2's claim (its `#[event]` \"3-10x cheaper than borsh on SBF\") to the test: borsh's emit (Anchor 1.x's `emit!`) over `#[event]`'s, each above `set_record`, with the log syscall and without it (every syscall's CUs, from the trace, taken out).\n\n",
         );
         let emits = [
-            Call::EmitEvent,
-            Call::EmitBytemuck,
-            Call::EmitBorsh,
-            Call::EmitCpi,
+            Handler::EmitEvent,
+            Handler::EmitBytemuck,
+            Handler::EmitBorsh,
+            Handler::EmitCpi,
         ];
         out.push_str("| record | `set_record` (arguments) | `#[event]` | `#[event(bytemuck)]` | Anchor 1.x `emit!` (borsh) | `emit_cpi!` | borsh ÷ `#[event]` | the same, without syscalls |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (name, family, instance) in rows {
-            let base = self.call(family, Call::SetRecord, instance);
-            let above = |call: Call| -> Option<(u64, u64)> {
+            let base = self.call(family, Handler::SetRecord, instance);
+            let above = |call: Handler| -> Option<(u64, u64)> {
                 let (m, base) = (self.call(family, call, instance)?, base?);
                 let syscalls = |m: &Measurement| m.footprint.map(|f| f.syscall_cus(m.cus));
                 let own = (m.cus - syscalls(m)?) - (base.cus - syscalls(base)?);
@@ -381,8 +381,8 @@ impl Run {
                 )
                 .collect();
             let ratio = |pick: fn((u64, u64)) -> u64| match (
-                above(Call::EmitBorsh),
-                above(Call::EmitEvent),
+                above(Handler::EmitBorsh),
+                above(Handler::EmitEvent),
             ) {
                 (Some(borsh), Some(event)) if pick(event) > 0 => {
                     format!("{:.2}x", pick(borsh) as f64 / pick(event) as f64)
@@ -413,7 +413,7 @@ impl Run {
         let mut out = String::new();
         for (name, family, instance) in rows {
             let program = format!("{}/{}", family.name(), anchor1::calls::FOLDER);
-            let find = |call: anchor1::calls::Call| {
+            let find = |call: anchor1::calls::Handler| {
                 self.frameworks.iter().find(|m| {
                     m.framework == Framework::Anchor1
                         && m.program == program
@@ -421,7 +421,7 @@ impl Run {
                         && m.instance == instance
                 })
             };
-            let [Some(base), Some(emit), Some(cpi)] = anchor1::calls::Call::ALL.map(find) else {
+            let [Some(base), Some(emit), Some(cpi)] = anchor1::calls::Handler::ALL.map(find) else {
                 continue;
             };
             if out.is_empty() {
