@@ -192,38 +192,77 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     run_with(workspace, None)
 }
 
-/// [`run`], with every row profiled into `profiler` in its traced pass.
-pub fn run_with(
+/// A group of programs, their ELFs and cases, in one Mollusk: run and
+/// checked, traced, and exported. Every group of a run is measured so:
+/// each family (with the floor), each other framework's family.
+fn measure_group(
     workspace: &Workspace,
-    mut profiler: Option<&mut Profiler>,
-) -> Result<Run, HarnessError> {
-    let programs = workspace.programs()?;
-    let floor = workspace.floor();
-    let elfs = programs
+    (group, elfs): (&[Program], &[Vec<u8>]),
+    cases: &[Case],
+    mollusk: &Mollusk,
+    profiler: Option<&mut Profiler>,
+    exported: &mut Vec<ExportedCase>,
+) -> Result<Vec<Measurement>, HarnessError> {
+    let mut measured = run_all(cases, mollusk)?;
+    trace_all(workspace, group, elfs, cases, &mut measured, profiler)?;
+    exported.extend(export(workspace, group, cases, &measured));
+    Ok(measured)
+}
+
+/// `programs` and their `elfs` of one framework and family (none where
+/// it has no program).
+fn group_of(
+    programs: &[Program],
+    elfs: &[Vec<u8>],
+    framework: Framework,
+    family: Family,
+) -> (Vec<Program>, Vec<Vec<u8>>) {
+    programs
         .iter()
-        .map(|p| workspace.elf(p))
-        .collect::<Result<Vec<_>, _>>()?;
+        .zip(elfs)
+        .filter(|(p, _)| p.framework == framework && p.family == family)
+        .map(|(p, elf)| (p.clone(), elf.clone()))
+        .unzip()
+}
+
+/// Where a group's bencher table goes, its Mollusk and its cases.
+type Bencher = (std::path::PathBuf, Mollusk, Vec<Case>);
+
+/// The crates' programs, family by family: their rows, the floor's, what
+/// each message and metadata program validates, and each family's bencher.
+struct Families {
+    measurements: Vec<Measurement>,
+    floor: Vec<Measurement>,
+    /// Per message program, what it validates of the parts an
+    /// operation does not read (`message::validates_unread`).
+    validation: BTreeMap<String, Vec<(&'static str, bool)>>,
+    /// The same, per metadata program.
+    metadata_validation: BTreeMap<String, Vec<(&'static str, bool)>>,
+    benchers: Vec<Bencher>,
+}
+
+/// Every family's programs in its own Mollusk, with its heap frame; the
+/// floor in the token family's.
+fn measure_families(
+    workspace: &Workspace,
+    (programs, elfs): (&[Program], &[Vec<u8>]),
+    mut profiler: Option<&mut Profiler>,
+    exported: &mut Vec<ExportedCase>,
+) -> Result<Families, HarnessError> {
+    let floor = workspace.floor();
     let floor_elfs = floor
         .iter()
         .map(|p| workspace.elf(p))
         .collect::<Result<Vec<_>, _>>()?;
-
-    // Every result is checked before any number is written. Each family
-    // runs in its own Mollusk, with its heap frame; the floor is the token
-    // family's.
-    let mut measurements = Vec::new();
-    let mut floor_measurements = Vec::new();
-    let mut validation = BTreeMap::new();
-    let mut metadata_validation = BTreeMap::new();
-    let mut exported = Vec::new();
-    let mut benchers = Vec::new();
+    let mut out = Families {
+        measurements: Vec::new(),
+        floor: Vec::new(),
+        validation: BTreeMap::new(),
+        metadata_validation: BTreeMap::new(),
+        benchers: Vec::new(),
+    };
     for family in Family::ALL {
-        let (mut group, mut group_elfs): (Vec<Program>, Vec<Vec<u8>>) = programs
-            .iter()
-            .zip(&elfs)
-            .filter(|(p, _)| p.family == family)
-            .map(|(p, elf)| (p.clone(), elf.clone()))
-            .unzip();
+        let (mut group, mut group_elfs) = group_of(programs, elfs, Framework::Pinocchio, family);
         if group.is_empty() {
             continue;
         }
@@ -233,93 +272,93 @@ pub fn run_with(
             group_elfs.extend(floor_elfs.iter().cloned());
         }
         let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
-        let mut measured = run_all(&family_cases, &mollusk)?;
-        trace_all(
+        let loaded = (group.as_slice(), group_elfs.as_slice());
+        let measured = measure_group(
             workspace,
-            &group,
-            &group_elfs,
+            loaded,
             &family_cases,
-            &mut measured,
+            &mollusk,
             profiler.as_deref_mut(),
+            exported,
         )?;
-        exported.extend(export(workspace, &group, &family_cases, &measured));
-        measurements.extend(measured);
+        out.measurements.extend(measured);
         if family == Family::Token {
             let floor_cases = floor_cases(&floor);
-            floor_measurements = run_all(&floor_cases, &mollusk)?;
-            trace_all(
+            out.floor = measure_group(
                 workspace,
-                &group,
-                &group_elfs,
+                loaded,
                 &floor_cases,
-                &mut floor_measurements,
+                &mollusk,
                 profiler.as_deref_mut(),
+                exported,
             )?;
-            exported.extend(export(workspace, &group, &floor_cases, &floor_measurements));
         }
         for program in &group {
             match family {
                 Family::Message => {
                     let probes = message::validates_unread(program, &mollusk)?;
-                    validation.insert(program.name.clone(), probes);
+                    out.validation.insert(program.name.clone(), probes);
                 }
                 Family::Metadata => {
                     let probes = metadata::validates_unread(program, &mollusk)?;
-                    metadata_validation.insert(program.name.clone(), probes);
+                    out.metadata_validation.insert(program.name.clone(), probes);
                 }
                 Family::Token => {}
             }
         }
-        benchers.push((bencher_dir(workspace, family), mollusk, family_cases));
+        out.benchers
+            .push((bencher_dir(workspace, family), mollusk, family_cases));
     }
-    // The other frameworks' programs, framework by framework and family
-    // by family, each with its floor: the same checks, the same traced
-    // pass, their own rows.
-    let others = workspace.framework_programs();
-    let other_elfs = others
-        .iter()
-        .map(|p| workspace.elf(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    Ok(out)
+}
+
+/// The other frameworks' programs, framework by framework and family by
+/// family, each with its floor: the same checks, the same traced pass,
+/// their own rows and bencher tables.
+fn measure_frameworks_traced(
+    workspace: &Workspace,
+    (others, elfs): (&[Program], &[Vec<u8>]),
+    mut profiler: Option<&mut Profiler>,
+    exported: &mut Vec<ExportedCase>,
+    benchers: &mut Vec<Bencher>,
+) -> Result<Vec<Measurement>, HarnessError> {
     let mut frameworks = Vec::new();
     for (framework, family) in Framework::OTHERS
         .into_iter()
         .flat_map(|fw| Family::ALL.map(|family| (fw, family)))
     {
-        let (group, group_elfs): (Vec<Program>, Vec<Vec<u8>>) = others
-            .iter()
-            .zip(&other_elfs)
-            .filter(|(p, _)| p.framework == framework && p.family == family)
-            .map(|(p, elf)| (p.clone(), elf.clone()))
-            .unzip();
+        let (group, group_elfs) = group_of(others, elfs, framework, family);
         if group.is_empty() {
             continue;
         }
         let group_cases = framework_cases(&group)?;
         let mollusk = workspace.mollusk_with(&group, &group_elfs)?;
-        let mut measured = run_all(&group_cases, &mollusk)?;
-        trace_all(
+        frameworks.extend(measure_group(
             workspace,
-            &group,
-            &group_elfs,
+            (&group, &group_elfs),
             &group_cases,
-            &mut measured,
+            &mollusk,
             profiler.as_deref_mut(),
-        )?;
-        exported.extend(export(workspace, &group, &group_cases, &measured));
-        frameworks.extend(measured);
+            exported,
+        )?);
         let dir = workspace
             .benches_dir()
             .join(framework.name())
             .join(family.name());
         benchers.push((dir, mollusk, group_cases));
     }
+    Ok(frameworks)
+}
+
+/// mollusk-svm-bencher's table of each group, from the cases every one
+/// of which was checked against its contract first.
+fn write_bencher_tables(benchers: Vec<Bencher>) -> Result<(), HarnessError> {
     for (dir, mollusk, cases) in benchers {
         fs::create_dir_all(&dir)
             .map_err(|e| HarnessError::Report(format!("creating {}: {e}", dir.display())))?;
         let names: Vec<String> = cases.iter().map(Case::name).collect();
-        // Every case was checked against its contract above; the bencher's
-        // own check only holds where every call succeeds (the metadata
-        // family has error-path rows).
+        // The bencher's own check only holds where every call succeeds
+        // (the metadata family has error-path rows).
         let all_succeed = cases
             .iter()
             .all(|c| matches!(c.expected, Expected::Success(_)));
@@ -331,7 +370,40 @@ pub fn run_with(
         }
         bencher.execute();
     }
-    let out_dir = workspace.benches_dir();
+    Ok(())
+}
+
+/// [`run`], with every row profiled into `profiler` in its traced pass.
+/// Every result is checked before any number is written.
+pub fn run_with(
+    workspace: &Workspace,
+    mut profiler: Option<&mut Profiler>,
+) -> Result<Run, HarnessError> {
+    let programs = workspace.programs()?;
+    let elfs = programs
+        .iter()
+        .map(|p| workspace.elf(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let others = workspace.framework_programs();
+    let other_elfs = others
+        .iter()
+        .map(|p| workspace.elf(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut exported = Vec::new();
+    let mut families = measure_families(
+        workspace,
+        (&programs, &elfs),
+        profiler.as_deref_mut(),
+        &mut exported,
+    )?;
+    let frameworks = measure_frameworks_traced(
+        workspace,
+        (&others, &other_elfs),
+        profiler,
+        &mut exported,
+        &mut families.benchers,
+    )?;
+    write_bencher_tables(families.benchers)?;
 
     let lock = Lock::read(workspace);
     let framework_locks: BTreeMap<Framework, Lock> = Framework::OTHERS
@@ -345,11 +417,11 @@ pub fn run_with(
             &[elfs.as_slice(), &other_elfs].concat(),
             &lock,
         ),
-        measurements,
-        floor: floor_measurements,
+        measurements: families.measurements,
+        floor: families.floor,
         frameworks,
-        validation,
-        metadata_validation,
+        validation: families.validation,
+        metadata_validation: families.metadata_validation,
         sizes: programs
             .iter()
             .zip(&elfs)
@@ -393,7 +465,8 @@ pub fn run_with(
         provenance: serde_json::to_value(&run.provenance).expect("JSON"),
         cases: exported,
     };
-    crate::report::write_files(&run, &cases, &out_dir).map_err(HarnessError::Report)?;
+    crate::report::write_files(&run, &cases, &workspace.benches_dir())
+        .map_err(HarnessError::Report)?;
     Ok(run)
 }
 
