@@ -15,6 +15,7 @@ pub mod frameworks;
 pub mod hostile;
 pub mod lock;
 pub mod mainnet;
+pub mod matrix;
 pub mod message;
 pub mod metadata;
 pub mod numbers;

@@ -2,11 +2,11 @@
 //! (benches/anchor_versions.json): each release's resolved versions and
 //! `.so` sizes, and every benchmark call's CUs on each.
 
-use std::{collections::BTreeMap, fs, path::Path};
+use std::{collections::BTreeMap, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::toolchains::matrix::{Cell, Row, built, measured};
+pub use crate::matrix::{Cell, Row, built, measured};
 
 /// One release's column.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -41,16 +41,11 @@ impl Matrix {
     pub const RUN: &str = "target/benches/anchor_versions.json";
 
     pub fn read(path: &Path) -> Result<Self, String> {
-        let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+        crate::matrix::read(path)
     }
 
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        let text = serde_json::to_string_pretty(self).expect("JSON") + "\n";
-        fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+        crate::matrix::write(self, path)
     }
 
     /// Each column's release, in order.
