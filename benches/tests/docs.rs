@@ -174,8 +174,9 @@ fn the_architecture_tree_is_the_repositorys() {
 
 /// The documents whose prose is held number by number: every number in
 /// them is a mark, inside a run-written block, or one of [`FACTS`].
-const HELD: [&str; 10] = [
+const HELD: [&str; 11] = [
     "README.md",
+    "docs/toolchain.md",
     "docs/anchor-releases.md",
     "docs/framework-contracts.md",
     "docs/replay.md",
@@ -300,6 +301,21 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("1,024", "(1,024 bytes"),
             ("256", "room for 256 bytes"),
             ("256", "outgrows 256 bytes"),
+        ],
+    ),
+    // The compiler's and the builtins' own facts: where a copy becomes a
+    // syscall, the alignments of `u128`, the integer width, the size of
+    // the std patch.
+    (
+        "docs/toolchain.md",
+        &[
+            ("40", "inline below ~40 bytes"),
+            ("40", "about 40 lines"),
+            ("16", "align to 16 here"),
+            ("8", "and to 8 there"),
+            ("8", "offset that is 8 mod 16"),
+            ("16", "8 mod 16 has"),
+            ("128", "its 128-bit builtins"),
         ],
     ),
     // Exit statuses.

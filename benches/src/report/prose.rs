@@ -5,7 +5,8 @@
 //! blocks, the figure marks and their numbers, comments, code (fenced,
 //! indented, inline), link targets and addresses. Of its numbers, those
 //! whose form says they are no measurement are left out: a list item's
-//! number, a version (`1.2.2`, `0.31`), a name (`Anchor 2`, `1.x`) and an
+//! number, a version (`1.2.2`, `0.31`), a name (`Anchor 2`, `LLVM 23`,
+//! `1.x`) and an
 //! index (`[0]`). The rest is what `benches/tests/docs.rs` holds to its
 //! allowlist of facts that are not the run's.
 
@@ -172,7 +173,7 @@ fn no_measurement(line: &str, start: usize, end: usize) -> bool {
         after = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
     }
     let list_item = before.trim().is_empty() && after.starts_with(". ");
-    let name = after.starts_with(".x") || before.ends_with("Anchor ");
+    let name = after.starts_with(".x") || before.ends_with("Anchor ") || before.ends_with("LLVM ");
     let index = before.ends_with('[') && after.starts_with(']');
     let dots = number.matches('.').count();
     let unit = [" KB", " KiB", " MB", " MiB", " GB", " bytes", " CUs", " s"]
