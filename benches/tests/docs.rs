@@ -174,8 +174,9 @@ fn the_architecture_tree_is_the_repositorys() {
 
 /// The documents whose prose is held number by number: every number in
 /// them is a mark, inside a run-written block, or one of [`FACTS`].
-const HELD: [&str; 11] = [
+const HELD: [&str; 12] = [
     "README.md",
+    "docs/frameworks.md",
     "docs/toolchain.md",
     "docs/anchor-releases.md",
     "docs/framework-contracts.md",
@@ -316,6 +317,45 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("8", "offset that is 8 mod 16"),
             ("16", "8 mod 16 has"),
             ("128", "its 128-bit builtins"),
+        ],
+    ),
+    // The frameworks: the runtime's charges (a log syscall, a CPI), the
+    // heap frame, Anchor's and typhoon's layouts and constants, the
+    // tests' hostile calls and tolerances, a claim quoted from Anchor 2.
+    (
+        "docs/frameworks.md",
+        &[
+            ("32", "bump allocator (32 KiB"),
+            ("10%", "within 10%"),
+            ("1,000", "and 1,000 hostile calls a program"),
+            ("32", "the whole 32 KiB frame"),
+            ("160", "the family's 160 bytes"),
+            ("2", "x 2 | none: Anchor 1.x's floor"),
+            ("100", "a syscall, about 100 CUs"),
+            ("32", "each 32-byte key"),
+            ("10%", "within 10% of what 1.0 added"),
+            ("160", "the family's 160-byte layout"),
+            ("160", "the same 160 bytes"),
+            ("2", "x 2 | none: the token family's"),
+            ("100", "syscall: 100 CUs and the rest"),
+            ("256", "a lookup array of 256"),
+            ("2", "2 KiB of the frame"),
+            ("8", "the 8-byte account discriminator on every load"),
+            ("32", "compares 32 bytes"),
+            ("256", "with room for 256 bytes"),
+            ("3", "\"3-10x cheaper"),
+            ("10x", "3-10x cheaper than borsh"),
+            ("160", "160 bytes copied"),
+            ("100", "the instruction-name log's 100"),
+            ("100", "the event's log 100"),
+            ("1,000", "the CPI's 1,000"),
+            ("20", "within 20 CUs"),
+            ("40", "within 40 CUs"),
+            ("1,000", "and on 1,000"),
+            ("0", "with 0 faults"),
+            ("8", "typhoon's 8-byte account discriminator"),
+            ("4", "(the first 4"),
+            ("1", "the layout version 1"),
         ],
     ),
     // Exit statuses.
