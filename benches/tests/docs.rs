@@ -174,8 +174,9 @@ fn the_architecture_tree_is_the_repositorys() {
 
 /// The documents whose prose is held number by number: every number in
 /// them is a mark, inside a run-written block, or one of [`FACTS`].
-const HELD: [&str; 12] = [
+const HELD: [&str; 13] = [
     "README.md",
+    "docs/metadata.md",
     "docs/frameworks.md",
     "docs/toolchain.md",
     "docs/anchor-releases.md",
@@ -356,6 +357,42 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("8", "typhoon's 8-byte account discriminator"),
             ("4", "(the first 4"),
             ("1", "the layout version 1"),
+        ],
+    ),
+    // The metadata record's bounds and instances, its operations' bytes,
+    // the layouts' widths, a quoted claim, UTF-8's block.
+    (
+        "docs/metadata.md",
+        &[
+            ("32", "at most 32 bytes of UTF-8"),
+            ("10", "(10),"),
+            ("200", "(200),"),
+            ("0", "| 0 |"),
+            ("1", "| 1 |"),
+            ("2", "| 2 |"),
+            ("3", "| 3 |"),
+            ("4", "| 4 |"),
+            ("200", "at most 200 bytes"),
+            ("22", "a 22-byte name"),
+            ("4", "a 4-byte symbol"),
+            ("88", "88-byte https uri"),
+            ("17", "a uri 17 bytes longer"),
+            ("17", "17 bytes shorter"),
+            ("2", "bincode 2, fixed-width"),
+            ("8", "length first (8 bytes"),
+            ("8", "8-byte aligned"),
+            ("1", "alignment 1"),
+            ("0", "a count of 0"),
+            ("3", "\"3-10x\" for its wincode"),
+            ("10x", "3-10x\" for its wincode"),
+            ("4", "4-byte lengths"),
+            ("1", "where it spends 1"),
+            ("114", "114 to 242 bytes of strings"),
+            ("242", "to 242 bytes of strings"),
+            ("16", "a 16-byte block"),
+            ("77", "77-byte new uri"),
+            ("105", "105 bytes"),
+            ("128", "128-bit builtins"),
         ],
     ),
     // Exit statuses.
