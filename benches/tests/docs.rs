@@ -174,8 +174,9 @@ fn the_architecture_tree_is_the_repositorys() {
 
 /// The documents whose prose is held number by number: every number in
 /// them is a mark, inside a run-written block, or one of [`FACTS`].
-const HELD: [&str; 13] = [
+const HELD: [&str; 14] = [
     "README.md",
+    "docs/token.md",
     "docs/metadata.md",
     "docs/frameworks.md",
     "docs/toolchain.md",
@@ -393,6 +394,33 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("77", "77-byte new uri"),
             ("105", "105 bytes"),
             ("128", "128-bit builtins"),
+        ],
+    ),
+    // The token record's layout and its encodings' bounds (the varint
+    // encodings' largest and smallest), serde's byte arrays as postcard's
+    // disassembly shows them.
+    (
+        "docs/token.md",
+        &[
+            ("2", "fewer than 2"),
+            ("160", "length is 160 bytes"),
+            ("166", "the encoding's largest (166"),
+            ("163", "163 for bincode's tagged varints"),
+            ("136", "136 bytes of"),
+            ("160", "archived is the same 160 bytes"),
+            ("160", "here the same 160 bytes"),
+            ("160", "exactly 160 bytes"),
+            ("32", "a tuple of 32"),
+            ("6", "6 instructions a byte"),
+            ("136", "the 136 bytes of byte fields"),
+            ("2", "above 2^32"),
+            ("139", "139 bytes at the least"),
+            ("160", "zero-copy over the same 160 bytes"),
+            ("2", "bincode 2"),
+            ("128", "128-bit builtins"),
+            ("160", "160-byte account"),
+            ("139", "encodings 139-166"),
+            ("166", "139-166 bytes"),
         ],
     ),
     // Exit statuses.

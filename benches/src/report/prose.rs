@@ -2,13 +2,14 @@
 //!
 //! A figure the run writes is a mark or inside a block ([`super::docs`]);
 //! what is left is read here as a reader sees it: without the run-written
-//! blocks, the figure marks and their numbers, comments, code (fenced,
+//! blocks, the experiments (`<!-- experiments -->` to `<!-- /experiments
+//! -->`: modified builds, each described in place with how to reproduce
+//! it), the figure marks and their numbers, comments, code (fenced,
 //! indented, inline), link targets and addresses. Of its numbers, those
 //! whose form says they are no measurement are left out: a list item's
 //! number, a version (`1.2.2`, `0.31`), a name (`Anchor 2`, `LLVM 23`,
-//! `1.x`) and an
-//! index (`[0]`). The rest is what `benches/tests/docs.rs` holds to its
-//! allowlist of facts that are not the run's.
+//! `1.x`) and an index (`[0]`). The rest is what `benches/tests/docs.rs`
+//! holds to its allowlist of facts that are not the run's.
 
 use super::docs::find_figures;
 
@@ -36,6 +37,9 @@ pub fn prose(text: &str) -> Vec<String> {
     for (open, close) in [
         ("<!-- run: ", "<!-- /run -->"),
         ("<!-- idl-example: ", "<!-- /idl-example -->"),
+        // A change measured once in a modified build, each said in place
+        // with how to reproduce it: no run of this tree writes them.
+        ("<!-- experiments -->", "<!-- /experiments -->"),
         ("<!--", "-->"),
     ] {
         let mut at = 0;
@@ -196,10 +200,11 @@ mod tests {
     fn marks_blocks_code_and_links_hold_no_prose_number() {
         let text = "a <!-- x::full cus -->12 CUs and `7` and [b](c/3.md)\n\
                     <!-- run: k -->\n| 5 |\n<!-- /run -->\n\
+                    <!-- experiments -->\n- costs 7\n<!-- /experiments -->\n\
                     ```\n9\n```\n\n    make 4\n\nsee https://a.b/6 then 8 bytes\n";
         let found = numbers(text);
         assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!((found[0].written.as_str(), found[0].line), ("8", 11));
+        assert_eq!((found[0].written.as_str(), found[0].line), ("8", 14));
     }
 
     #[test]
