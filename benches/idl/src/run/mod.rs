@@ -102,31 +102,20 @@ pub fn run(
         let _ = fs::remove_file(dir.join(stale));
     }
     let _ = fs::remove_dir_all(dir.join("fixtures"));
-    let mut measured = Tally::default();
+    let mut tally = Tally::default();
     let accounts = (&program, &release, &instances);
-    measure_accounts(root, &dir, accounts, &plans, &mut measured, progress)?;
+    measure_accounts(root, &dir, accounts, &plans, &mut tally, progress)?;
     let (lengths, items) = (options.lengths, (root, dir.as_path(), &program));
-    for planned in arguments {
-        site::build_and_measure(
-            items,
-            planned,
-            lengths,
-            &mut skipped,
-            &mut measured,
-            progress,
-        )?;
-    }
-    for planned in events {
-        site::build_and_measure(
-            items,
-            planned,
-            lengths,
-            &mut skipped,
-            &mut measured,
-            progress,
-        )?;
-    }
-    write_report(root, dir, program, &plans, measured, skipped, &release)
+    site::build_and_measure(
+        items,
+        arguments,
+        lengths,
+        &mut skipped,
+        &mut tally,
+        progress,
+    )?;
+    site::build_and_measure(items, events, lengths, &mut skipped, &mut tally, progress)?;
+    write_report(root, dir, program, &plans, tally, skipped, &release)
 }
 
 /// Builds and measures each account's program in each format it was
@@ -141,7 +130,7 @@ fn measure_accounts(
         &BTreeMap<String, Vec<measure::Instance>>,
     ),
     plans: &[Plan],
-    measured: &mut Tally,
+    tally: &mut Tally,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     for plan in plans {
@@ -157,7 +146,7 @@ fn measure_accounts(
         match built {
             Built::Refused(reason) => {
                 progress(&format!("  {}: {reason}", planned.name));
-                measured.refuse(Site::Account, &planned.account, planned.format, &reason);
+                tally.refuse(Site::Account, &planned.account, planned.format, &reason);
             }
             Built::Program(so) => {
                 guard::stage("measuring", &planned.name);
@@ -165,10 +154,10 @@ fn measure_accounts(
                 let instances = &instances[&account.name];
                 match guard::caught(|| measure::check(planned, account, release, &elf, instances)) {
                     Ok(checked) => {
-                        measured.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
+                        tally.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
                     }
                     Err(reason) => {
-                        measured.refuse(Site::Account, &planned.account, planned.format, &reason)
+                        tally.refuse(Site::Account, &planned.account, planned.format, &reason)
                     }
                 }
             }
@@ -183,7 +172,7 @@ fn write_report(
     dir: PathBuf,
     program: Program,
     plans: &[Plan],
-    measured: Tally,
+    tally: Tally,
     skipped: Vec<NoRow>,
     release: &Release,
 ) -> Result<Run, String> {
@@ -194,7 +183,7 @@ fn write_report(
         elfs,
         cases,
         refused,
-    } = measured;
+    } = tally;
     let provenance = provenance(root, &dir, &elfs);
     let summary = report::summary(
         &program,

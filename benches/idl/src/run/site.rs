@@ -151,7 +151,7 @@ impl Items for PlannedEvents {
     }
 }
 
-/// Builds one program of items and measures what was built. A link
+/// Builds each planned program of items and measures what was built. A link
 /// refused in one item's code (a stack frame past 4 KiB) takes that item
 /// out, with the linker's words as its reason, and builds the rest again.
 /// A refusal that names no item is traced to the items that cause it by
@@ -159,26 +159,28 @@ impl Items for PlannedEvents {
 /// taken out by name, the rest built.
 pub(super) fn build_and_measure<P: Items>(
     (root, dir, program): (&Path, &Path, &Program),
-    planned: P,
+    plans: Vec<P>,
     lengths: Lengths,
     skipped: &mut Vec<NoRow>,
-    measured: &mut Tally,
+    tally: &mut Tally,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
-    let Some((planned, so)) = build(root, dir, program, planned, skipped, progress)? else {
-        return Ok(());
-    };
-    guard::stage("measuring", planned.name());
-    let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
-    match guard::caught(|| planned.check(program, &elf, lengths)) {
-        Ok(checked) => {
-            let name = planned.name().to_string();
-            measured.keep(&name, P::WHAT, (root, &so), elf, checked, progress);
-        }
-        Err(reason) => {
-            let format = planned.format();
-            for item in planned.items().iter() {
-                measured.refuse(P::SITE, P::item_name(item), format, &reason);
+    for planned in plans {
+        let Some((planned, so)) = build(root, dir, program, planned, skipped, progress)? else {
+            continue;
+        };
+        guard::stage("measuring", planned.name());
+        let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
+        match guard::caught(|| planned.check(program, &elf, lengths)) {
+            Ok(checked) => {
+                let name = planned.name().to_string();
+                tally.keep(&name, P::WHAT, (root, &so), elf, checked, progress);
+            }
+            Err(reason) => {
+                let format = planned.format();
+                for item in planned.items().iter() {
+                    tally.refuse(P::SITE, P::item_name(item), format, &reason);
+                }
             }
         }
     }
