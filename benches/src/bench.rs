@@ -384,11 +384,6 @@ pub fn run_with(
         .iter()
         .map(|p| workspace.elf(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let others = workspace.framework_programs();
-    let other_elfs = others
-        .iter()
-        .map(|p| workspace.elf(p))
-        .collect::<Result<Vec<_>, _>>()?;
     let mut exported = Vec::new();
     let mut families = measure_families(
         workspace,
@@ -396,6 +391,13 @@ pub fn run_with(
         profiler.as_deref_mut(),
         &mut exported,
     )?;
+    // Read after the crates' programs are measured, so that a bad crate
+    // program is named before its missing copy on another entrypoint.
+    let others = workspace.framework_programs();
+    let other_elfs = others
+        .iter()
+        .map(|p| workspace.elf(p))
+        .collect::<Result<Vec<_>, _>>()?;
     let frameworks = measure_frameworks_traced(
         workspace,
         (&others, &other_elfs),
