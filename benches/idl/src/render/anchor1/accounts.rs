@@ -515,8 +515,15 @@ fn loader_ty(ty: &Ty) -> TokenStream {
 }
 
 /// About the bytes `ty`'s value takes on the stack (a `Vec`, `String` or
-/// map is its 24-byte header), to choose `Box<Account<T>>`.
+/// map is its 24-byte header), to choose `Box<Account<T>>`; saturating,
+/// since an IDL may declare arrays no stack could hold.
 fn stack_len(ty: &Ty) -> usize {
+    let fields = |fields: &[crate::model::Field]| {
+        fields
+            .iter()
+            .map(|f| stack_len(&f.ty))
+            .fold(0, usize::saturating_add)
+    };
     match ty {
         Ty::Bool => 1,
         Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
@@ -524,16 +531,12 @@ fn stack_len(ty: &Ty) -> usize {
         }
         Ty::Pubkey => 32,
         Ty::Array(inner, len) => stack_len(inner).saturating_mul(*len),
-        Ty::Struct(s) => s.fields.iter().map(|f| stack_len(&f.ty)).sum(),
+        Ty::Struct(s) => fields(&s.fields),
         Ty::Enum(e) => {
-            8 + e
-                .variants
-                .iter()
-                .map(|v| v.fields.iter().map(|f| stack_len(&f.ty)).sum::<usize>())
-                .max()
-                .unwrap_or(0)
+            let largest = e.variants.iter().map(|v| fields(&v.fields)).max();
+            8usize.saturating_add(largest.unwrap_or(0))
         }
-        Ty::Option(inner) => 8 + stack_len(inner),
+        Ty::Option(inner) => 8usize.saturating_add(stack_len(inner)),
         _ => 24,
     }
 }
