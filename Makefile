@@ -153,8 +153,8 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
-profile: profile-copies ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/
-	cargo run -q -p benches --bin bench -- profile
+profile: profile-copies ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures)
+	cargo run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
 
 profile-copies: profile-linker ## Every program again with line tables (make profile's copies, checked byte for byte against the measured ones) into target/profile/deploy/ (SAMPLE=1: one of each family and framework)
 	@PROFILE_BUILD=1 CARGO_TARGET_DIR=$(TARGET_DIR)/profile-build $(MAKE) --no-print-directory $(if $(SAMPLE),profile-sample,programs) DEPLOY=target/profile/deploy BUILD_LOG=$(TARGET_DIR)/profile-build.log

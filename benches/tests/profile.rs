@@ -113,14 +113,42 @@ fn the_sample_is_named_by_inlined_frame() {
 /// The most of a row named by inlined frame that `other` may hold.
 const OTHER_PERCENT: u64 = 20;
 
-/// The CUs of a row's stacks that hold a frame starting with `prefix`.
+/// The CUs of a row's stacks that hold a frame starting with `prefix`
+/// (the docs' `frame:` figures count the same way).
 fn cus_under(row: &str, prefix: &str) -> u64 {
     let stem = row.replace("::", "/");
-    folded(&format!("profile/{stem}.folded"))
+    let path = benches_dir().join(format!("profile/{stem}.folded"));
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    benches::profile::figures::through(&text, prefix).unwrap_or(0)
+}
+
+/// The docs' figures that only a profile says (`<!-- ROW frame:NAME -->`,
+/// `<!-- ROW category:NAME -->`: the postcard family's byte fields and
+/// varints, the duplicate-mutable check's `insert`, solana-program's
+/// entrypoint) are this profile's.
+#[test]
+#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+fn the_docs_profile_figures_are_this_runs() {
+    let differs = benches::profile::figures::update(&Workspace::current(), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        differs.is_empty(),
+        "figures differ from make profile's run (make profile DOCS=1 rewrites them):\n  {}",
+        differs.join("\n  ")
+    );
+    // The docs hold some: a count of them keeps a silent reader honest.
+    let root = Workspace::current().root;
+    let marks: usize = benches::report::docs::files(&root)
+        .unwrap()
         .iter()
-        .filter(|(stack, _)| stack.split(';').any(|f| f.starts_with(prefix)))
-        .map(|(_, cus)| cus)
-        .sum()
+        .map(|path| {
+            benches::report::docs::find_figures(&fs::read_to_string(path).unwrap())
+                .iter()
+                .filter(|f| benches::report::docs::is_profile_field(&f.field))
+                .count()
+        })
+        .sum();
+    assert!(marks >= 9, "{marks} profile figures in the docs");
 }
 
 /// docs/frameworks.md: anchor-lang 1.0 added a check that no account is

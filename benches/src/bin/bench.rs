@@ -85,6 +85,31 @@ fn run(mode: Option<&str>) -> Result<(), String> {
             let written = benches::profile::write(&workspace, &profiler)
                 .map_err(|e| format!("make profile: {e}"))?;
             println!("{written}");
+            let rewrite = std::env::args().nth(2).as_deref() == Some("docs");
+            // The profile is written; a figure the docs cannot take from
+            // it is the docs' to mend (the profile test fails on it).
+            let differs = match benches::profile::figures::update(&workspace, rewrite) {
+                Ok(differs) => differs,
+                Err(e) => {
+                    eprintln!("make profile: the docs' profile figures cannot be checked: {e}");
+                    return Ok(());
+                }
+            };
+            match (differs.is_empty(), rewrite) {
+                (true, _) => {
+                    println!("make profile: every profile figure in the docs is this run's")
+                }
+                (false, true) => println!(
+                    "make profile: rewrote {} profile figures in the docs:\n  {}",
+                    differs.len(),
+                    differs.join("\n  ")
+                ),
+                (false, false) => println!(
+                    "make profile: {} profile figures in the docs differ from this run (make profile DOCS=1 rewrites them):\n  {}",
+                    differs.len(),
+                    differs.join("\n  ")
+                ),
+            }
         }
         Some(other) => {
             return Err(format!(

@@ -3,11 +3,13 @@
 //! ([`attribute`]) that sum to its CUs, named by inlined frame from a
 //! profile copy's DWARF ([`dwarf`]) or by function ([`symbols`]), sorted
 //! into categories ([`categories`]) and written out ([`output`] per row,
-//! [`summary`] for the run).
+//! [`summary`] for the run), and the docs' figures held to it
+//! ([`figures`]).
 
 pub mod attribute;
 pub mod categories;
 pub mod dwarf;
+pub mod figures;
 pub mod meter;
 pub mod output;
 pub mod profiler;

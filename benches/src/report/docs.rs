@@ -200,18 +200,49 @@ pub fn records(results: &serde_json::Value) -> BTreeMap<String, &serde_json::Val
         .collect()
 }
 
-/// `text` with every block and figure as the run writes it, and what
-/// differed (`file:line: ...`), or the first mark that names nothing the
-/// run has.
+/// Whether a figure's field is one only a profile says (`make profile`):
+/// `frame:NAME` (the CUs of the stacks through a frame whose name starts
+/// with `NAME`) or `category:NAME` (the row's CUs in that category). A
+/// run of `make bench` leaves them alone; `benches::profile::figures`
+/// checks and writes them.
+pub fn is_profile_field(field: &str) -> bool {
+    field.starts_with("frame:") || field.starts_with("category:")
+}
+
+/// A figure's value from `results.json`'s records: `None` for a profile's
+/// field, which is not a record's number.
+pub fn record_value<'a>(
+    records: &'a BTreeMap<String, &serde_json::Value>,
+) -> impl Fn(&Figure) -> Result<Option<u64>, String> + 'a {
+    move |figure| {
+        if is_profile_field(&figure.field) {
+            return Ok(None);
+        }
+        let record = records.get(&figure.row).ok_or(format!(
+            "`{}` is no record of the run (results.json's `row`)",
+            figure.row
+        ))?;
+        record[&figure.field].as_u64().map(Some).ok_or(format!(
+            "record `{}` has no number `{}`",
+            figure.row, figure.field
+        ))
+    }
+}
+
+/// `text` with every block (where `blocks` is given) and every figure
+/// `value` has a number for as the run writes it, and what differed
+/// (`file:line: ...`), or the first mark that names nothing the run has.
 pub fn rewrite(
     file: &str,
     text: &str,
-    blocks: &BTreeMap<String, String>,
-    records: &BTreeMap<String, &serde_json::Value>,
+    blocks: Option<&BTreeMap<String, String>>,
+    value: &dyn Fn(&Figure) -> Result<Option<u64>, String>,
 ) -> Result<(String, Vec<String>), String> {
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut changed = Vec::new();
-    for block in find_blocks(text).map_err(|e| format!("{file}: {e}"))? {
+    let found = find_blocks(text).map_err(|e| format!("{file}: {e}"))?;
+    for block in found.into_iter().filter(|_| blocks.is_some()) {
+        let blocks = blocks.expect("filtered");
         let Some(wanted) = blocks.get(&block.key) else {
             return Err(format!(
                 "{file}:{}: block `{}` names no block of the run; the keys are: {}",
@@ -226,14 +257,10 @@ pub fn rewrite(
         }
     }
     for figure in find_figures(text) {
-        let record = records.get(&figure.row).ok_or(format!(
-            "{file}:{}: `{}` is no record of the run (results.json's `row`)",
-            figure.line, figure.row
-        ))?;
-        let value = record[&figure.field].as_u64().ok_or(format!(
-            "{file}:{}: record `{}` has no number `{}`",
-            figure.line, figure.row, figure.field
-        ))?;
+        let Some(value) = value(&figure).map_err(|e| format!("{file}:{}: {e}", figure.line))?
+        else {
+            continue;
+        };
         let wanted = formatted(value, figure.written.contains(','));
         if figure.written != wanted {
             changed.push(format!(
@@ -278,6 +305,18 @@ pub fn update(
     blocks.extend(committed);
     let results = run.results_json();
     let records = records(&results);
+    update_with(root, Some(&blocks), &record_value(&records), write)
+}
+
+/// Every document's blocks (where `blocks` is given) and the figures
+/// `value` has a number for: what differs, rewritten in place where
+/// `write`.
+pub fn update_with(
+    root: &Path,
+    blocks: Option<&BTreeMap<String, String>>,
+    value: &dyn Fn(&Figure) -> Result<Option<u64>, String>,
+    write: bool,
+) -> Result<Vec<String>, String> {
     let mut changed = Vec::new();
     for path in files(root)? {
         let name = path
@@ -287,7 +326,7 @@ pub fn update(
             .to_string();
         let text =
             fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-        let (new, differs) = rewrite(&name, &text, &blocks, &records)?;
+        let (new, differs) = rewrite(&name, &text, blocks, value)?;
         if write && new != text {
             fs::write(&path, new).map_err(|e| format!("writing {}: {e}", path.display()))?;
         }
@@ -316,7 +355,7 @@ mod tests {
         let blocks = BTreeMap::from([("k".to_string(), "new\n".to_string())]);
         let results = serde_json::json!({"results": [{"row": "x::full", "cus": 1234}]});
         let records = records(&results);
-        let (out, changed) = rewrite("f.md", text, &blocks, &records).unwrap();
+        let (out, changed) = rewrite("f.md", text, Some(&blocks), &record_value(&records)).unwrap();
         assert_eq!(
             out,
             "a\n<!-- run: k -->\nnew\n<!-- /run -->\nb <!-- x::full cus -->1234 CUs\n"
@@ -328,8 +367,19 @@ mod tests {
                 "f.md:5: `x::full cus` is 1234, written 12"
             ]
         );
-        let (again, changed) = rewrite("f.md", &out, &blocks, &records).unwrap();
+        let (again, changed) =
+            rewrite("f.md", &out, Some(&blocks), &record_value(&records)).unwrap();
         assert_eq!((again, changed.len()), (out, 0));
+    }
+
+    #[test]
+    fn a_profile_figure_is_left_to_the_profile() {
+        let text = "<!-- x::full frame:decode -->12 and <!-- x::full category:copies -->3\n";
+        let results = serde_json::json!({"results": [{"row": "x::full", "cus": 1234}]});
+        let records = records(&results);
+        let (out, changed) = rewrite("f.md", text, None, &record_value(&records)).unwrap();
+        assert_eq!((out.as_str(), changed.len()), (text, 0));
+        assert!(is_profile_field("frame:decode") && !is_profile_field("cus"));
     }
 
     #[test]
@@ -340,12 +390,18 @@ mod tests {
         let e = rewrite(
             "f.md",
             "x\n<!-- run: nope -->\n<!-- /run -->\n",
-            &blocks,
-            &records,
+            Some(&blocks),
+            &record_value(&records),
         )
         .unwrap_err();
         assert!(e.starts_with("f.md:2: block `nope` names no block"), "{e}");
-        let e = rewrite("f.md", "<!-- a::b cus -->1\n", &blocks, &records).unwrap_err();
+        let e = rewrite(
+            "f.md",
+            "<!-- a::b cus -->1\n",
+            Some(&blocks),
+            &record_value(&records),
+        )
+        .unwrap_err();
         assert!(e.starts_with("f.md:1: `a::b` is no record"), "{e}");
         let e = find_blocks("<!-- run: a -->\n").unwrap_err();
         assert_eq!(e, "line 1: block `a` has no `<!-- /run -->`");
