@@ -508,6 +508,7 @@ fn the_page_in_a_real_browser() {
         "events",
         "footprint",
         "anchor-versions",
+        "categories",
     ]
     .into_iter()
     .chain(with_accounts.iter().map(|c| c.as_str()));
@@ -519,6 +520,47 @@ fn the_page_in_a_real_browser() {
             .find(|c| c[0] == chart)
             .map_or(0, |c| c[1].as_u64().unwrap());
         assert!(marks > 0, "chart {chart}: nothing drawn ({drawn})");
+    }
+
+    // Where the CUs go: the chart opens on the token family's `full`, a
+    // bar per program stacked by category, each bar's parts summing to
+    // its record's CUs.
+    assert_eq!(
+        eval(
+            &tab,
+            "document.querySelector('[data-chart=categories] select').value"
+        ),
+        "token: full"
+    );
+    let bars = eval(
+        &tab,
+        "Object.entries([...document.querySelectorAll('[data-chart=categories] rect')].reduce((sum, r) => { \
+           sum[r.dataset.category] = (sum[r.dataset.category] ?? 0) + Number(r.dataset.value); return sum; }, {}))",
+    );
+    let all = records(&results, Some("results"));
+    let bars = bars.as_array().unwrap();
+    assert!(bars.len() >= 11, "{bars:?}");
+    for bar in bars {
+        let (label, cus) = (bar[0].as_str().unwrap(), bar[1].as_u64().unwrap());
+        let record = all
+            .iter()
+            .find(|r| {
+                let (framework, program) = (
+                    r["framework"].as_str().unwrap(),
+                    r["program"].as_str().unwrap(),
+                );
+                let named = if framework == "pinocchio" {
+                    program.to_string()
+                } else {
+                    format!("{framework}/{}", program.trim_start_matches("token/"))
+                };
+                r["family"] == "token"
+                    && r["operation"] == "full"
+                    && r["shape"].as_str().unwrap_or("exact") == "exact"
+                    && named == label
+            })
+            .unwrap_or_else(|| panic!("no record for the bar {label}"));
+        assert_eq!(record["cus"].as_u64(), Some(cus), "{label}");
     }
 
     // The release chart: one dot per measured cell of the operation it

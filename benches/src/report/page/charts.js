@@ -2,7 +2,9 @@
 // series) and the CUs chart every family's and framework's chart is.
 
 // `def`: a title, controls [{label, values}] and `build(choices)` giving
-// {categories, series: [{name, values}], log, kind: "bar" | "line", unit}.
+// {categories, series: [{name, values}], log, kind: "bar" | "line" |
+// "stacked", unit}. A stacked chart's series are the parts of one bar per
+// category (on a linear axis: the parts add up).
 function chart(container, def) {
   const root = el("div", { class: "chart", "data-chart": def.id });
   const choices = {};
@@ -49,7 +51,10 @@ function plot(built, series) {
   const firstSlot = (width - 64 - right) / Math.max(built.categories.length, 1);
   const left = Math.max(64, Math.ceil(longest * Math.cos(slant) - firstSlot / 2) + 8);
   const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
-  const values = series.flatMap(s => s.values).filter(v => typeof v === "number" && (!built.log || v > 0));
+  const stacked = built.kind === "stacked";
+  const values = (stacked
+    ? built.categories.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0))
+    : series.flatMap(s => s.values)).filter(v => typeof v === "number" && (!built.log || v > 0));
   if (values.length === 0) {
     const text = svgEl("text", { x: width / 2, y: height / 2, "text-anchor": "middle" });
     text.textContent = "no values";
@@ -121,6 +126,18 @@ function plot(built, series) {
         svg.append(dot);
       });
     }
+  } else if (stacked) {
+    built.categories.forEach((category, i) => {
+      let below = 0;
+      for (const s of series) {
+        const v = s.values[i];
+        if (typeof v !== "number" || v <= 0) continue;
+        const bar = svgEl("rect", { x: left + slot * i + slot * 0.1, y: y(below + v), width: Math.max(slot * 0.8 - 1, 1), height: Math.max(y(below) - y(below + v), 0.5), fill: s.color, "data-value": v, "data-series": s.name, "data-category": category });
+        hover(bar, `${category}, ${s.name}: ${number(v)} ${built.unit}`);
+        svg.append(bar);
+        below += v;
+      }
+    });
   } else {
     const barWidth = slot * 0.8 / Math.max(series.length, 1);
     series.forEach((s, k) => s.values.forEach((v, i) => {

@@ -62,6 +62,35 @@ function charts(container) {
       };
     },
   });
+  // Where each program's CUs go (make profile): a bar per program,
+  // stacked by category, one family and operation at a time (the token
+  // family's exact shape, each program's largest message, the typical
+  // metadata record); the categories dearest first over the bars shown.
+  const profiled = DATA.records.filter(r => r.categories && !r.error_path
+    && (r.shape ?? "exact") === "exact" && (r.instance ?? "typical") === "typical");
+  if (profiled.length) chart(container, {
+    id: "categories", title: "Where the CUs go (make profile): each program's CUs by category",
+    // The token family first (every framework has it), then the others;
+    // in each, the events' emits after the operations.
+    controls: [{ label: "family: operation", values: distinct(profiled.map(r => r.family + ": " + r.operation))
+      .sort((a, b) => b.startsWith("token:") - a.startsWith("token:") || a.includes(": emit") - b.includes(": emit")) }],
+    build: choices => {
+      const label = r => r.framework === "pinocchio" ? r.program : r.framework + "/" + r.program.replace(r.family + "/", "");
+      const largest = new Map();
+      for (const r of profiled.filter(r => r.family + ": " + r.operation === choices["family: operation"])) {
+        const held = largest.get(label(r));
+        if (!held || (r.size ?? 0) > (held.size ?? 0)) largest.set(label(r), r);
+      }
+      const names = [...largest.keys()].sort((a, b) => largest.get(a).cus - largest.get(b).cus);
+      const total = k => names.reduce((sum, n) => sum + (largest.get(n).categories[k] ?? 0), 0);
+      const kinds = distinct(names.flatMap(n => Object.keys(largest.get(n).categories)))
+        .sort((a, b) => total(b) - total(a) || a.localeCompare(b));
+      return {
+        categories: names, unit: "CUs", log: false, kind: "stacked",
+        series: kinds.map(k => ({ name: k, values: names.map(n => largest.get(n).categories[k] ?? null) })),
+      };
+    },
+  });
   const footprint = DATA.records.filter(r => r.framework === "pinocchio" && !r.error_path && typeof r.stack_bytes === "number");
   if (footprint.length) chart(container, {
     id: "footprint", title: "Stack and heap per format (the largest message, the full metadata record)",
