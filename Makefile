@@ -62,7 +62,7 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -248,6 +248,9 @@ lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/
 
 new-program: setup ## Create a program from its family's template: make new-program FAMILY=token NAME=<crate>
 	cargo run -p benches --bin new-program -- "$(FAMILY)" "$(NAME)"
+
+project-bench: ## The project's own benchmark: cold make all, make bench and make test from a fresh clone of HEAD with an empty cargo home, timed (about an hour on 2 cores; RUNS=2 for a median) into target/project-bench/summary.md
+	benches/project-bench.sh
 
 clean: ## Remove build output (keeps .tools/)
 	cargo clean
