@@ -440,6 +440,8 @@ fn new_program_from_the_template_is_built_and_benched() {
         assert!(stderr.contains(says), "{says}: {stderr}");
     }
     assert!(!stderr.contains("dlopen"), "{stderr}");
+    // The copy of the sources goes; its build stays in target/.
+    fs::remove_dir_all(&scratch).unwrap();
 }
 
 /// A message program whose format has no host codec is refused with what

@@ -284,14 +284,14 @@ fn each_wire_shape_has_its_known_bytes() {
 /// every generated program reads the crate's bytes (no contract failure),
 /// and each account has a row on them.
 fn run_on_data(file: &str, data: &[(&str, Vec<u8>)]) -> Run {
-    let dir = std::env::temp_dir().join(format!("idl-codama-{file}-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
+    // The data's folder goes when the run is done.
+    let dir = tempfile::tempdir().unwrap();
     for (name, bytes) in data {
-        fs::write(dir.join(format!("{name}.bin")), bytes).unwrap();
+        fs::write(dir.path().join(format!("{name}.bin")), bytes).unwrap();
     }
     let options = Options {
         fields: FieldChoices::default(),
-        data: Some(dir),
+        data: Some(dir.path().to_path_buf()),
         ..Options::default()
     };
     run_idl(file, &options)
