@@ -13,10 +13,7 @@
 //! A figure names a row of a program that `make profile SAMPLE=1` names by
 //! inlined frame, so that `make test`'s profile holds it.
 
-use std::{
-    collections::{BTreeMap, HashMap},
-    path::{Path, PathBuf},
-};
+use std::collections::BTreeMap;
 
 use super::categories::Category;
 use crate::{
@@ -35,7 +32,6 @@ pub fn update(workspace: &Workspace, write: bool) -> Result<Vec<String>, String>
     let results: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let records = docs::records(&results);
-    let mut folded: HashMap<PathBuf, String> = HashMap::new();
     let value = |figure: &Figure| -> Result<Option<u64>, String> {
         if !docs::is_profile_field(&figure.field) {
             return Ok(None);
@@ -63,8 +59,9 @@ pub fn update(workspace: &Workspace, write: bool) -> Result<Vec<String>, String>
             .strip_prefix("frame:")
             .expect("a profile field");
         let file = benches.join(profile);
-        let text = read_folded(&mut folded, &file)?;
-        match through(text, name) {
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("reading {}: {e}", file.display()))?;
+        match through(&text, name) {
             Some(cus) => Ok(Some(cus)),
             None => Err(format!(
                 "`{} {}`: no frame of {} starts with `{name}` (is its program named by inlined frame? profile/summary.md says)",
@@ -74,27 +71,7 @@ pub fn update(workspace: &Workspace, write: bool) -> Result<Vec<String>, String>
             )),
         }
     };
-    // The closure caches folded files: a `RefCell` keeps `update_with`'s
-    // `Fn` signature.
-    let value = std::cell::RefCell::new(value);
-    docs::update_with(
-        &workspace.root,
-        None,
-        &|figure| (value.borrow_mut())(figure),
-        write,
-    )
-}
-
-fn read_folded<'a>(
-    cache: &'a mut HashMap<PathBuf, String>,
-    file: &Path,
-) -> Result<&'a String, String> {
-    if !cache.contains_key(file) {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| format!("reading {}: {e}", file.display()))?;
-        cache.insert(file.to_path_buf(), text);
-    }
-    Ok(&cache[file])
+    docs::update_with(&workspace.root, None, &value, write)
 }
 
 /// The CUs of the folded stacks that pass through a frame starting with
