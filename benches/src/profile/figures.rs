@@ -36,10 +36,7 @@ pub fn update(workspace: &Workspace, write: bool) -> Result<Vec<String>, String>
         if !docs::is_profile_field(&figure.field) {
             return Ok(None);
         }
-        let record = records.get(&figure.row).ok_or(format!(
-            "`{}` is no record of the run (results.json's `row`)",
-            figure.row
-        ))?;
+        let record = docs::record_of(&records, figure)?;
         let profile = record["profile"].as_str().ok_or(format!(
             "record `{}` has no profile: run `make all && make profile`",
             figure.row

@@ -209,6 +209,17 @@ pub fn is_profile_field(field: &str) -> bool {
     field.starts_with("frame:") || field.starts_with("category:")
 }
 
+/// The record a figure names, or which row of the run it is not.
+pub fn record_of<'a>(
+    records: &BTreeMap<String, &'a serde_json::Value>,
+    figure: &Figure,
+) -> Result<&'a serde_json::Value, String> {
+    records.get(&figure.row).copied().ok_or(format!(
+        "`{}` is no record of the run (results.json's `row`)",
+        figure.row
+    ))
+}
+
 /// A figure's value from `results.json`'s records: `None` for a profile's
 /// field, which is not a record's number.
 pub fn record_value<'a>(
@@ -218,10 +229,7 @@ pub fn record_value<'a>(
         if is_profile_field(&figure.field) {
             return Ok(None);
         }
-        let record = records.get(&figure.row).ok_or(format!(
-            "`{}` is no record of the run (results.json's `row`)",
-            figure.row
-        ))?;
+        let record = record_of(records, figure)?;
         record[&figure.field].as_u64().map(Some).ok_or(format!(
             "record `{}` has no number `{}`",
             figure.row, figure.field
@@ -240,20 +248,20 @@ pub fn rewrite(
 ) -> Result<(String, Vec<String>), String> {
     let mut edits: Vec<(std::ops::Range<usize>, String)> = Vec::new();
     let mut changed = Vec::new();
-    let found = find_blocks(text).map_err(|e| format!("{file}: {e}"))?;
-    for block in found.into_iter().filter(|_| blocks.is_some()) {
-        let blocks = blocks.expect("filtered");
-        let Some(wanted) = blocks.get(&block.key) else {
-            return Err(format!(
-                "{file}:{}: block `{}` names no block of the run; the keys are: {}",
-                block.line,
-                block.key,
-                blocks.keys().cloned().collect::<Vec<_>>().join(", ")
-            ));
-        };
-        if text[block.body.clone()] != **wanted {
-            changed.push(format!("{file}:{}: block `{}`", block.line, block.key));
-            edits.push((block.body, wanted.clone()));
+    if let Some(blocks) = blocks {
+        for block in find_blocks(text).map_err(|e| format!("{file}: {e}"))? {
+            let Some(wanted) = blocks.get(&block.key) else {
+                return Err(format!(
+                    "{file}:{}: block `{}` names no block of the run; the keys are: {}",
+                    block.line,
+                    block.key,
+                    blocks.keys().cloned().collect::<Vec<_>>().join(", ")
+                ));
+            };
+            if text[block.body.clone()] != **wanted {
+                changed.push(format!("{file}:{}: block `{}`", block.line, block.key));
+                edits.push((block.body, wanted.clone()));
+            }
         }
     }
     for figure in find_figures(text) {

@@ -1,5 +1,12 @@
 // The page itself: its charts and tables, drawn from the records.
 
+// A program as the charts name it: a crate's by its folder, a framework's
+// by its framework and folder, its family dropped (a control names it):
+// `borsh`, `anchor1/account`, `solana-program/borsh`.
+function programLabel(r) {
+  return r.framework === "pinocchio" ? r.program : r.framework + "/" + r.program.replace(r.family + "/", "");
+}
+
 function charts(container) {
   cusChart(container, {
     id: "token", title: "Token account: CUs per crate and length shape", kind: "bar",
@@ -29,12 +36,10 @@ function charts(container) {
       { label: "family", values: distinct(frameworks.map(r => r.family)).sort((a, b) => (b === "token") - (a === "token")) },
       { label: "operation", values: distinct(frameworks.map(r => r.operation)) },
     ],
-    // A program is named by its framework and folder, its family dropped
-    // (the control names it): `anchor1/account`, `solana-program/borsh`.
     build: ({ family, operation }) => {
       const rows = frameworks.filter(r => r.family === family && r.operation === operation
         && (r.instance ?? "typical") === "typical")
-        .map(r => Object.assign({}, r, { label: r.framework + "/" + r.program.replace(family + "/", "") }));
+        .map(r => Object.assign({}, r, { label: programLabel(r) }));
       const names = distinct(rows.map(r => r.label))
         .sort((a, b) => cusOf(rows, a) - cusOf(rows, b));
       return {
@@ -75,11 +80,10 @@ function charts(container) {
     controls: [{ label: "family: operation", values: distinct(profiled.map(r => r.family + ": " + r.operation))
       .sort((a, b) => b.startsWith("token:") - a.startsWith("token:") || a.includes(": emit") - b.includes(": emit")) }],
     build: choices => {
-      const label = r => r.framework === "pinocchio" ? r.program : r.framework + "/" + r.program.replace(r.family + "/", "");
       const largest = new Map();
       for (const r of profiled.filter(r => r.family + ": " + r.operation === choices["family: operation"])) {
-        const held = largest.get(label(r));
-        if (!held || (r.size ?? 0) > (held.size ?? 0)) largest.set(label(r), r);
+        const held = largest.get(programLabel(r));
+        if (!held || (r.size ?? 0) > (held.size ?? 0)) largest.set(programLabel(r), r);
       }
       const names = [...largest.keys()].sort((a, b) => largest.get(a).cus - largest.get(b).cus);
       const total = k => names.reduce((sum, n) => sum + (largest.get(n).categories[k] ?? 0), 0);
