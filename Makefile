@@ -153,8 +153,12 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
-profile: profile-copies ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures)
+profile: $(if $(SO),$(TOOLCHAIN_READY),profile-copies) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder>: your program per instruction, docs/profile.md)
+ifdef SO
+	SO="$(SO)" FIXTURES="$(FIXTURES)" DISCRIMINATOR="$(DISCRIMINATOR)" cargo run -q -p fixtures --bin profile-so
+else
 	cargo run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
+endif
 
 profile-copies: profile-linker ## Every program again with line tables (make profile's copies, checked byte for byte against the measured ones) into target/profile/deploy/ (SAMPLE=1: one of each family and framework)
 	@PROFILE_BUILD=1 CARGO_TARGET_DIR=$(TARGET_DIR)/profile-build $(MAKE) --no-print-directory $(if $(SAMPLE),profile-sample,programs) DEPLOY=target/profile/deploy BUILD_LOG=$(TARGET_DIR)/profile-build.log
@@ -224,6 +228,7 @@ test: all browser ## Build, then run the tests (contract, random input, report, 
 	$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 	$(MAKE) --no-print-directory profile SAMPLE=1
 	cargo test -q -p benches --test profile -- --ignored
+	cargo test -q -p fixtures --test profile_so -- --ignored
 	cargo test -q -p benches --test page -- --ignored
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)

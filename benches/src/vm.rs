@@ -239,40 +239,73 @@ fn keep_log(mollusk: &mut Mollusk) {
     ));
 }
 
+/// A Mollusk that records every call for its profile, with `elf` loaded
+/// as `program_id` and no program of this workspace: a team's own
+/// program (`make profile SO=`). A file the loader rejects is its reason,
+/// not a panic.
+pub fn profiling_mollusk_for(
+    program_id: &Pubkey,
+    elf: &[u8],
+) -> Result<(Mollusk, Recorder), String> {
+    let elf = trace::with_section_names(elf);
+    // Checked first in a plain Mollusk: the traced one panics on it.
+    load_elf(&mut Mollusk::default(), program_id, &elf)?;
+    let mut mollusk = trace::traced_mollusk(program_id, &elf)
+        .map_err(|e| format!("cannot stage its traced copy: {e}"))?;
+    keep_log(&mut mollusk);
+    meter::install(&mut mollusk);
+    load_elf(&mut mollusk, program_id, &elf)?;
+    let recorder = Recorder::default();
+    recorder.install(&mut mollusk);
+    Ok((mollusk, recorder))
+}
+
 /// Mollusk panics on an ELF it cannot load; turn that into the reason.
 fn add_program(mollusk: &mut Mollusk, program: &Program, elf: &[u8]) -> Result<(), String> {
+    load_elf(mollusk, &program.id, elf)
+}
+
+/// Loads `elf` as `program_id`, or says why the loader refused it.
+fn load_elf(mollusk: &mut Mollusk, program_id: &Pubkey, elf: &[u8]) -> Result<(), String> {
     if !elf.starts_with(b"\x7fELF") {
         return Err("no ELF header".into());
     }
-    // Silence only this thread's panic, one load at a time: a test on
-    // another thread that panics meanwhile still prints its message.
-    static LOADING: Mutex<()> = Mutex::new(());
-    let _one_at_a_time = LOADING
+    quietly(|| {
+        mollusk.add_program_with_loader_and_elf(
+            program_id,
+            &solana_sdk_ids::bpf_loader_upgradeable::id(),
+            elf,
+        )
+    })
+    .map_err(|message| message.unwrap_or_else(|| "the loader rejected it".into()))
+}
+
+/// Runs `f`, turning a panic in it into its message (`None` where it has
+/// none) without printing it: Mollusk and its fixture format panic on
+/// input they cannot take, where the harness wants the reason.
+pub fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, Option<String>> {
+    // Silence only this thread's panic, one at a time: a test on another
+    // thread that panics meanwhile still prints its message.
+    static QUIET: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = QUIET
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let previous: Arc<dyn Fn(&panic::PanicHookInfo<'_>) + Send + Sync> = panic::take_hook().into();
     let forward = previous.clone();
-    let loader = thread::current().id();
+    let quiet = thread::current().id();
     panic::set_hook(Box::new(move |info| {
-        if thread::current().id() != loader {
+        if thread::current().id() != quiet {
             forward(info);
         }
     }));
-    let loaded = panic::catch_unwind(AssertUnwindSafe(|| {
-        mollusk.add_program_with_loader_and_elf(
-            &program.id,
-            &solana_sdk_ids::bpf_loader_upgradeable::id(),
-            elf,
-        )
-    }));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
     panic::set_hook(Box::new(move |info| previous(info)));
-    loaded.map_err(|payload| {
+    result.map_err(|payload| {
         payload
             .downcast_ref::<String>()
             .cloned()
             .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
             .map(|message| message.replace("called `Result::unwrap()` on an `Err` value: ", ""))
-            .unwrap_or_else(|| "the loader rejected it".into())
     })
 }
 

@@ -192,7 +192,7 @@ impl Workspace {
         Ok(programs)
     }
 
-    pub(crate) fn relative(&self, path: &Path) -> PathBuf {
+    pub fn relative(&self, path: &Path) -> PathBuf {
         path.strip_prefix(&self.root).unwrap_or(path).to_path_buf()
     }
 }

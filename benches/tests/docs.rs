@@ -231,6 +231,8 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
         "docs/profile.md",
         &[("10%", "within 10% of what 1.0 added")],
     ),
+    // `make profile SO=`'s exit status.
+    ("docs/profile.md", &[("1", "the command exits 1")]),
     // The runtime's and the programs' memory: the default heap frame, the
     // message family's, and two copies' sizes told apart.
     (

@@ -98,3 +98,66 @@ impl Symbols for Functions {
         vec![self.name(self.start_of(pc))]
     }
 }
+
+/// The program's functions named from its ELF symbol table (an
+/// unstripped `.so`): each pc's frame is the function symbol that holds
+/// it, demangled; code no symbol covers is named as [`Functions`] names
+/// it.
+#[derive(Clone, Debug)]
+pub struct SymbolTable {
+    functions: Functions,
+    /// Each function symbol's first slot, slots and name, by first slot.
+    symbols: std::collections::BTreeMap<usize, (usize, String)>,
+}
+
+impl SymbolTable {
+    /// The function symbols of `elf`, placed on `run`'s text (the section
+    /// whose bytes the loader ran). An error where it has no symbol table
+    /// or none of its functions lies on that text.
+    pub fn new(run: &VmRun, elf: &[u8]) -> Result<Self, String> {
+        use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+        let file = object::File::parse(elf).map_err(|e| format!("not an ELF object: {e}"))?;
+        let text = file
+            .sections()
+            .find(|section| section.data().is_ok_and(|data| data == run.text.as_slice()))
+            .ok_or("no section holds the text the loader ran")?;
+        let base = text.address();
+        let end = base + run.text.len() as u64;
+        let symbols: std::collections::BTreeMap<usize, (usize, String)> = file
+            .symbols()
+            .filter(|symbol| symbol.kind() == SymbolKind::Text && symbol.size() > 0)
+            .filter(|symbol| (base..end).contains(&symbol.address()))
+            .filter_map(|symbol| {
+                let name = symbol.name().ok()?;
+                let slot = ((symbol.address() - base) / ebpf::INSN_SIZE as u64) as usize;
+                let slots = symbol.size().div_ceil(ebpf::INSN_SIZE as u64) as usize;
+                Some((slot, (slots, super::dwarf::short_name(name))))
+            })
+            .collect();
+        if symbols.is_empty() {
+            return Err("no symbol table (a stripped .so)".into());
+        }
+        Ok(SymbolTable {
+            functions: Functions::of(run),
+            symbols,
+        })
+    }
+
+    /// How many function symbols it has.
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+}
+
+impl Symbols for SymbolTable {
+    fn frames(&self, pc: usize) -> Vec<String> {
+        match self.symbols.range(..=pc).next_back() {
+            Some((start, (slots, name))) if pc < start + slots => vec![name.clone()],
+            _ => self.functions.frames(pc),
+        }
+    }
+}
