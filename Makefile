@@ -62,7 +62,7 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -107,7 +107,7 @@ programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@$(MAKE) --no-print-directory build-solana-program build-anchor1 build-anchor2 build-typhoon
+	@$(MAKE) --no-print-directory build-solana-program published build-anchor1 build-anchor2 build-typhoon
 	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape and on solana-program: make build-token-<name>
@@ -126,6 +126,9 @@ build-metadata-%: $(TOOLCHAIN_READY) ## Build one metadata program: make build-m
 build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-program's entrypoint (with std) and its floor into target/deploy/solana-program/
 	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
 	@$(BUILD) solana-program common/solana-program benches/noop
+
+published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token), for make profile SO='s proof, into target/deploy/published/
+	@$(BUILD) published "" benches/published/spl_token
 
 build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
 	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
@@ -180,6 +183,7 @@ profile-sample: $(TOOLCHAIN_READY)
 	@$(BUILD) anchor1/token "" $(ANCHOR1)/token/account $(ANCHOR1)/token/account_loader
 	@$(BUILD) anchor2/token "" $(ANCHOR2)/token/account
 	@$(BUILD) typhoon/token "" $(TYPHOON)/token/account
+	@$(BUILD) published "" benches/published/spl_token
 
 docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run
 	cargo run -q -p benches --bin bench -- docs
@@ -221,7 +225,7 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks, then the page in Chromium
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks, then the page in Chromium
 	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm

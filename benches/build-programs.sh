@@ -47,7 +47,13 @@ trim_paths=(--config "$PWD/.cargo/trim-paths.toml")
 [[ -n ${PROFILE_BUILD:-} ]] && trim_paths+=(--config "$PWD/.cargo/profile-build.toml")
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)
-needs_std() { [[ $subfolder =~ ^(solana-program|anchor1)(/|$) ]]; }
+needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|published)(/|$) ]]; }
+# A published program (benches/published/) is a dependency whose own
+# crate-type includes cdylib, so cargo links it alone too, without the
+# memcpy family solana-compiler-builtins gives the final program: that
+# throwaway link takes them from std's compiler-builtins (`mem`, weak
+# symbols the final program's own override).
+std_features() { if [[ $subfolder =~ ^published(/|$) ]]; then echo compiler-builtins-mem; fi; }
 name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
 
 # Runs one build command, its output to the log; shows what matters.
@@ -85,7 +91,7 @@ for dir in "$@"; do
 		framework=$(framework_of "$dir")
 		if needs_std; then
 			triple=bpfel-solana
-			target_args=(-Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --target "$std_target")
+			target_args=(-Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features="$(std_features)" --target "$std_target")
 			# Where -Zbuild-std reads the library's sources (cargo's only way to name them).
 			cargo=(env __CARGO_TESTS_ONLY_SRC_ROOT="$std_sources" cargo)
 			[[ -n $std_sources && -f ${std_sources%/library}/.installed ]] || { echo "build failed: $subfolder: no std sources for SBF (${std_sources:-.tools/std/source-root is missing}); run make setup" >&2; exit 1; }

@@ -157,6 +157,9 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             "pop",
             "try_take",
             "read_",
+            // solana-program-pack's `Pack::unpack` and its helpers (SPL's
+            // programs).
+            "unpack",
         ]) =>
         {
             Decode
@@ -168,6 +171,8 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             "write_back",
             "exit",
             "encoded_len",
+            // `Pack::pack` and its helpers.
+            "pack",
         ]) =>
         {
             Encode
@@ -183,6 +188,8 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         | "writable"
         | "mut_data"
         | "split_first" => Checks,
+        // Arithmetic (`checked_add`) is the operation's, not a check.
+        _ if name.starts_with("checked_") => return None,
         _ if starts(&[
             "dispatch",
             "process_instruction",
@@ -203,6 +210,11 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         {
             Checks
         }
+        // A native program's instruction handlers (`process_transfer`,
+        // `_process_initialize_mint`),
+        // beneath its processor's dispatch (`process`).
+        "process" => Checks,
+        _ if name.trim_start_matches('_').starts_with("process_") => Operation,
         _ => return None,
     })
 }
@@ -225,6 +237,8 @@ fn seals(frame: &str) -> bool {
             | "try_from_slice"
             | "deserialize_account_info"
             | "deserialize_instruction_data"
+            | "unpack"
+            | "pack"
     ) || ((frame == "deserialize" || frame.starts_with("deserialize<"))
         && of_frame(frame) == Some(Category::Entrypoint))
 }
@@ -232,8 +246,13 @@ fn seals(frame: &str) -> bool {
 /// A stack's category: a syscall's own; else its outermost sealing
 /// frame's ([`seals`]); else its innermost frame that a rule names, the
 /// frames that wrap every call ([`wraps_the_call`]) only for their own
-/// instructions.
+/// instructions. Its first frame, the program's label (`pack`,
+/// `spl_token`), is no function and names nothing.
 pub fn of_stack(stack: &[String]) -> Category {
+    let stack = match stack {
+        [_label, frames @ ..] if !frames.is_empty() => frames,
+        _ => stack,
+    };
     if let Some(last) = stack.last().filter(|f| f.starts_with("syscall:")) {
         return of_frame(last).unwrap_or(Category::Other);
     }
@@ -265,6 +284,7 @@ fn wraps_the_call(frame: &str) -> bool {
             | "try_entry"
             | "lazy_entrypoint"
             | "process_instruction"
+            | "process"
             | "dispatch"
             | "__anchor_dispatch_internal"
     )
@@ -340,5 +360,36 @@ mod tests {
             Category::Checks
         );
         assert_eq!(of_stack(&stack(&["p", "entrypoint"])), Category::Entrypoint);
+        // A program labelled as a rule's word (`pack`) is not that rule's.
+        assert_eq!(
+            of_stack(&stack(&["pack", "entrypoint", "dispatch<X>"])),
+            Category::Checks
+        );
+        // SPL's Pack: `unpack` and `pack` hold what they call; a native
+        // program's handler is the operation, its processor the dispatch.
+        let spl = ["spl_token", "entrypoint", "process_instruction", "process"];
+        let in_spl = |tail: &[&str]| stack(&[&spl[..], tail].concat());
+        assert_eq!(
+            of_stack(&in_spl(&[
+                "process_transfer",
+                "unpack<Account>",
+                "unpack_coption_key"
+            ])),
+            Category::Decode
+        );
+        assert_eq!(
+            of_stack(&in_spl(&[
+                "process_transfer",
+                "pack<Account>",
+                "copy_from_slice<u8>"
+            ])),
+            Category::Encode
+        );
+        assert_eq!(
+            of_stack(&in_spl(&["process_transfer", "checked_sub<u64>"])),
+            Category::Operation
+        );
+        assert_eq!(of_stack(&in_spl(&[])), Category::Checks);
+        assert_eq!(of_stack(&in_spl(&["fn@0x40"])), Category::Other);
     }
 }
