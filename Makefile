@@ -156,9 +156,9 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
-profile: $(if $(SO),$(TOOLCHAIN_READY),profile-copies) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder>: your program per instruction, docs/profile.md)
+profile: $(if $(SO),$(TOOLCHAIN_READY),profile-copies) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction, docs/profile.md)
 ifdef SO
-	SO="$(SO)" FIXTURES="$(FIXTURES)" DISCRIMINATOR="$(DISCRIMINATOR)" cargo run -q -p fixtures --bin profile-so
+	SO="$(SO)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" cargo run -q -p fixtures --bin profile-so
 else
 	cargo run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
 endif
