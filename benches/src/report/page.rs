@@ -1,8 +1,9 @@
 //! `report.html`: the whole run as one page to explore, self-contained
 //! (styles, script and data inline; no request leaves the file). Built from
 //! the files the other stages wrote (`results.json`, `answer.md`,
-//! `wire.json`, each `make idl` run's `results.json`), so `make bench` and
-//! `make idl` both refresh it. The page's HTML is a `minijinja` template;
+//! `wire.json`, each `make idl` run's `results.json`, each `make profile
+//! SO=` run's `summary.md`), so `make bench`, `make idl` and `make profile
+//! SO=` all refresh it. The page's HTML is a `minijinja` template;
 //! its tables and charts are a small script of this project's own
 //! (`page/{base,table,charts,page}.js`, inlined as one script in that
 //! order).
@@ -56,12 +57,14 @@ pub fn write(benches_dir: &Path) -> Result<PathBuf, String> {
     };
     let answer = fs::read_to_string(benches_dir.join("answer.md")).unwrap_or_default();
     let runs = idl_runs(&benches_dir.join("idl"))?;
+    let profiles = program_profiles(&benches_dir.join("profile"));
     let html = render(
         results.as_ref(),
         &answer,
         wire.as_ref(),
         anchor_versions.as_ref(),
         &runs,
+        &profiles,
     )?;
     let path = benches_dir.join(FILE);
     fs::write(&path, html).map_err(|e| format!("writing {}: {e}", path.display()))?;
@@ -91,6 +94,32 @@ fn idl_runs(idl_dir: &Path) -> Result<Vec<IdlRun>, String> {
     Ok(runs)
 }
 
+/// Each `make profile SO=` run under `profile_dir` (a folder whose
+/// `results.json` names the `.so`'s sha256), by name: its summary as
+/// HTML, down to the table of fixtures (whose links are the folder's).
+fn program_profiles(profile_dir: &Path) -> Vec<(String, String)> {
+    let Ok(entries) = fs::read_dir(profile_dir) else {
+        return Vec::new();
+    };
+    let mut profiles: Vec<(String, String)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|dir| {
+            fs::read_to_string(dir.join("results.json"))
+                .is_ok_and(|text| text.contains("\"sha256\""))
+        })
+        .filter_map(|dir| {
+            let summary = fs::read_to_string(dir.join("summary.md")).ok()?;
+            let body = summary.split_once('\n').map_or("", |(_, rest)| rest);
+            let body = body.split("\n## By fixture").next().unwrap_or(body);
+            let name = dir.file_name()?.to_string_lossy().into_owned();
+            Some((name, markdown_to_html(&body.replace("## ", "#### "))))
+        })
+        .collect();
+    profiles.sort();
+    profiles
+}
+
 /// The page's HTML.
 fn render(
     results: Option<&Value>,
@@ -98,6 +127,7 @@ fn render(
     wire: Option<&Value>,
     anchor_versions: Option<&Value>,
     runs: &[IdlRun],
+    profiles: &[(String, String)],
 ) -> Result<String, String> {
     let records = results
         .and_then(|r| r["results"].as_array())
@@ -133,6 +163,7 @@ fn render(
             provenance => provenance,
             records => records.len(),
             runs => runs.iter().map(|r| (r.program.clone(), r.records.len())).collect::<Vec<_>>(),
+            profiles => profiles.to_vec(),
             style => STYLE,
             script => SCRIPT,
             data => script_safe(&data.to_string()),
@@ -190,6 +221,36 @@ fn script_safe(json: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `make profile SO=` run's summary is on the page, down to its
+    /// fixtures' table; a benchmark row's folder is not a run.
+    #[test]
+    fn a_program_profile_run_is_shown_by_instruction() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("my_program");
+        fs::create_dir_all(&run).unwrap();
+        fs::write(run.join("results.json"), r#"{"sha256": "ab"}"#).unwrap();
+        fs::write(
+            run.join("summary.md"),
+            "# `my_program`: 1 fixtures profiled\n\n- named by: x\n\n## By instruction\n\n| instruction | CUs |\n|---|---:|\n| `0x03` | 1475 |\n\n## By fixture\n\n| fixture |\n|---|\n| [a.svg](a.svg) |\n",
+        )
+        .unwrap();
+        let row = dir.path().join("borsh");
+        fs::create_dir_all(&row).unwrap();
+        fs::write(row.join("summary.md"), "# not a run\n").unwrap();
+        let profiles = program_profiles(dir.path());
+        assert_eq!(profiles.len(), 1);
+        let (name, html) = &profiles[0];
+        assert_eq!(name, "my_program");
+        assert!(html.contains("<h4>By instruction</h4>"), "{html}");
+        assert!(html.contains(">1475</td>"), "{html}");
+        assert!(
+            !html.contains("a.svg") && !html.contains("fixtures profiled"),
+            "{html}"
+        );
+        let page = render(None, "", None, None, &[], &profiles).unwrap();
+        assert!(page.contains(r#"id="profile-my_program""#), "{page}");
+    }
 
     #[test]
     fn data_cannot_close_its_script_element() {
