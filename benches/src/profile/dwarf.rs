@@ -23,7 +23,7 @@ use addr2line::{
 };
 use object::{Object, ObjectSection, ObjectSegment};
 
-use super::symbols::{Functions, Symbols};
+use super::symbols::{Functions, Symbols, short_name};
 
 type Reader<'a> = EndianSlice<'a, RunTimeEndian>;
 
@@ -216,63 +216,9 @@ fn frames_at(
     Ok(names)
 }
 
-/// A Rust name as a reader wants it. The BPF backend writes names with
-/// every character a symbol cannot hold as `_XX_` (its hex code:
-/// `read_owner_3C_160_3E_` is `read_owner<160>`), and cuts a long one to a
-/// prefix and a hash; the escapes are undone, a cut name ends in `…`, and
-/// a mangled name is demangled without its hash.
-pub fn short_name(raw: &str) -> String {
-    let demangled = format!("{:#}", rustc_demangle::demangle(raw));
-    // A cut name: a prefix, `_`, and 16 hex digits; the cut may fall inside
-    // an escape, whose start is dropped with it.
-    let (name, cut) = match demangled.rsplit_once('_') {
-        Some((prefix, hash))
-            if hash.len() == 16
-                && hash.bytes().all(|c| c.is_ascii_hexdigit())
-                && prefix.contains("_3C_") =>
-        {
-            let partial = prefix.rfind('_').filter(|&at| {
-                prefix[at + 1..].len() < 3
-                    && prefix[at + 1..]
-                        .bytes()
-                        .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase())
-            });
-            (&prefix[..partial.unwrap_or(prefix.len())], true)
-        }
-        _ => (demangled.as_str(), false),
-    };
-    let bytes = name.as_bytes();
-    let mut out = String::with_capacity(name.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let escape = bytes.get(i..i + 4).filter(|b| {
-            b[0] == b'_'
-                && b[3] == b'_'
-                && b[1..3]
-                    .iter()
-                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase())
-        });
-        match escape.and_then(|b| u8::from_str_radix(std::str::from_utf8(&b[1..3]).ok()?, 16).ok())
-        {
-            Some(byte) if byte.is_ascii_punctuation() || byte == b' ' => {
-                out.push(byte as char);
-                i += 4;
-            }
-            _ => {
-                out.push(bytes[i] as char);
-                i += 1;
-            }
-        }
-    }
-    if cut {
-        out.push('…');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Functions, match_functions, short_name};
+    use super::{Functions, match_functions};
 
     /// A function with no DWARF of its length (the 108-slot one) is left
     /// by address, and does not push the later ones out of line, though a
@@ -297,24 +243,6 @@ mod tests {
         assert_eq!(
             match_functions(&functions, &subprograms).unwrap(),
             vec![Some(5), Some(18), None, Some(254)]
-        );
-    }
-
-    #[test]
-    fn names_are_unescaped_and_cut_names_marked() {
-        assert_eq!(
-            short_name("read_owner_3C_160_2C__20_borsh_program_3A__3A_Borsh_3E_"),
-            "read_owner<160, borsh_program::Borsh>"
-        );
-        assert_eq!(short_name("eq_3C__5B_u8_3B__20_32_5D__3E_"), "eq<[u8; 32]>");
-        assert_eq!(
-            short_name("deserialize_struct_3C_postcard_3A__3A_de_5d917754329cea23"),
-            "deserialize_struct<postcard::de…"
-        );
-        assert_eq!(short_name("process_instruction"), "process_instruction");
-        assert_eq!(
-            short_name("_ZN4core3ptr13drop_in_place17h0123456789abcdefE"),
-            "core::ptr::drop_in_place"
         );
     }
 }
