@@ -94,6 +94,12 @@ fn idl_runs(idl_dir: &Path) -> Result<Vec<IdlRun>, String> {
     Ok(runs)
 }
 
+/// Whether `dir` holds a `make profile SO=` run: its `results.json` names
+/// the `.so`'s sha256 (the benchmark's own profile folders have none).
+pub fn is_program_profile(dir: &Path) -> bool {
+    fs::read_to_string(dir.join("results.json")).is_ok_and(|text| text.contains("\"sha256\""))
+}
+
 /// Each `make profile SO=` run under `profile_dir` (a folder whose
 /// `results.json` names the `.so`'s sha256), by name: its summary as
 /// HTML, down to the table of fixtures (whose links are the folder's).
@@ -104,10 +110,7 @@ fn program_profiles(profile_dir: &Path) -> Vec<(String, String)> {
     let mut profiles: Vec<(String, String)> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|dir| {
-            fs::read_to_string(dir.join("results.json"))
-                .is_ok_and(|text| text.contains("\"sha256\""))
-        })
+        .filter(|dir| is_program_profile(dir))
         .filter_map(|dir| {
             let summary = fs::read_to_string(dir.join("summary.md")).ok()?;
             let body = summary.split_once('\n').map_or("", |(_, rest)| rest);
