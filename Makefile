@@ -24,6 +24,8 @@ ANCHOR2_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/metad
 # The typhoon programs (a workspace of their own), and typhoon's floor.
 TYPHOON := programs/typhoon
 TYPHOON_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(TYPHOON)/token/*/Cargo.toml)))
+# Programs no one here wrote, from their crates.io sources (make published).
+PUBLISHED := $(sort $(patsubst %/Cargo.toml,%,$(wildcard benches/published/*/Cargo.toml)))
 
 export RUST_LOG ?= error
 
@@ -127,8 +129,8 @@ build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-p
 	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
 	@$(BUILD) solana-program common/solana-program benches/noop
 
-published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token), for make profile SO='s proof, into target/deploy/published/
-	@$(BUILD) published "" benches/published/spl_token
+published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token, and jito-tip-distribution on Anchor 0.31), for make profile SO='s proof, into target/deploy/published/
+	@$(BUILD) published "" $(PUBLISHED)
 
 build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
 	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
@@ -183,6 +185,7 @@ profile-sample: $(TOOLCHAIN_READY)
 	@$(BUILD) anchor1/token "" $(ANCHOR1)/token/account $(ANCHOR1)/token/account_loader
 	@$(BUILD) anchor2/token "" $(ANCHOR2)/token/account
 	@$(BUILD) typhoon/token "" $(TYPHOON)/token/account
+	@# Not tip_distribution: linked with debug info, LLVM 23 crashes on it (SIGILL, docs/profile.md).
 	@$(BUILD) published "" benches/published/spl_token
 
 docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run
@@ -225,7 +228,7 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token among them), then the page in Chromium
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them), then the page in Chromium
 	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
@@ -246,6 +249,7 @@ browser: ## Install Debian's chromium where it is missing (the page's test opens
 lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, programs/anchor1, programs/anchor2 and programs/typhoon)
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
+	cargo fmt --manifest-path benches/published/tip_distribution/Cargo.toml --check
 	cargo fmt --manifest-path programs/anchor1/Cargo.toml --all --check
 	cd $(ANCHOR1) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
 	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check

@@ -35,7 +35,18 @@ package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
 # (programs/anchor2, programs/typhoon): built from its folder, so that its
 # .cargo/config.toml (if any) adds its flags, into a target folder of its
 # own.
-framework_of() { [[ $1 =~ ^programs/(anchor2|typhoon|anchor1)/ ]] && echo "${BASH_REMATCH[1]}"; }
+# A published program on a framework of its own (benches/published/
+# tip_distribution: anchor-lang 0.31) is a workspace of one, built from
+# its folder the same way.
+framework_of() {
+	if [[ $1 =~ ^programs/(anchor2|typhoon|anchor1)/ ]]; then
+		echo "${BASH_REMATCH[1]}"
+	elif grep -q '^\[workspace\]' "$1/Cargo.toml"; then
+		echo "$1"
+	fi
+}
+# The framework's folder, and its own folder under cargo's output.
+workspace_of() { if [[ $1 == */* ]]; then echo "$1"; else echo "programs/$1"; fi; }
 # What needs `std` (solana-program's programs, Anchor 1.x's) is built for
 # the std target (benches/std/bpfel-solana.json) with std from the patched
 # sources make setup installs; everything else for bpfel-unknown-none with
@@ -102,9 +113,10 @@ for dir in "$@"; do
 		fi
 		if [[ -n $framework ]]; then
 			abs_target=$(realpath -m "$target_dir")
-			run env -C "${FRAMEWORK_WORKSPACE:-programs/$framework}" "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
-				--target-dir "$abs_target/$framework" -p "$package" "${feature_args[@]}" || exit $?
-			built=$target_dir/$framework/$triple/release/lib${package//-/_}.so
+			own_target=$(basename "$framework")
+			run env -C "${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}" "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
+				--target-dir "$abs_target/$own_target" -p "$package" "${feature_args[@]}" || exit $?
+			built=$target_dir/$own_target/$triple/release/lib${package//-/_}.so
 		else
 			run "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
 				-p "$package" "${feature_args[@]}" || exit $?
