@@ -34,7 +34,7 @@ package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
 # Another framework's programs are a workspace of their own
 # (programs/anchor2, programs/typhoon): built from its folder, so that its
 # .cargo/config.toml (if any) adds its flags, into a target folder of its
-# own.
+# own (but for std's sake; below).
 # A published program on a framework of its own (benches/published/
 # tip_distribution: anchor-lang 0.31) is a workspace of one, built from
 # its folder the same way.
@@ -112,11 +112,17 @@ for dir in "$@"; do
 			cargo=(cargo)
 		fi
 		if [[ -n $framework ]]; then
-			abs_target=$(realpath -m "$target_dir")
+			# A framework's own target folder, but where it needs std: the
+			# workspace's, so that std (the same sources, flags and profile,
+			# so the same crate hash) is built once for solana-program's
+			# programs, Anchor 1.x's and the published ones. Anchor 2's own
+			# rustflags would rebuild core over the workspace's.
 			own_target=$(basename "$framework")
+			needs_std && own_target=.
+			abs_target=$(realpath -m "$target_dir/$own_target")
 			run env -C "${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}" "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
-				--target-dir "$abs_target/$own_target" -p "$package" "${feature_args[@]}" || exit $?
-			built=$target_dir/$own_target/$triple/release/lib${package//-/_}.so
+				--target-dir "$abs_target" -p "$package" "${feature_args[@]}" || exit $?
+			built=$abs_target/$triple/release/lib${package//-/_}.so
 		else
 			run "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
 				-p "$package" "${feature_args[@]}" || exit $?
