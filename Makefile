@@ -185,7 +185,7 @@ profile-sample: $(TOOLCHAIN_READY)
 	@$(BUILD) anchor1/token "" $(ANCHOR1)/token/account $(ANCHOR1)/token/account_loader
 	@$(BUILD) anchor2/token "" $(ANCHOR2)/token/account
 	@$(BUILD) typhoon/token "" $(TYPHOON)/token/account
-	@# Not tip_distribution: linked with debug info, LLVM 23 crashes on it (SIGILL, docs/profile.md).
+	@# Not tip_distribution: it is built with its DWARF (line tables alone crash LLVM 23: docs/profile.md).
 	@$(BUILD) published "" benches/published/spl_token
 
 docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run

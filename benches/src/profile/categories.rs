@@ -65,10 +65,37 @@ impl Category {
     }
 }
 
-/// A frame's function name: the last path segment, generics dropped.
+/// A frame's function name: the last path segment outside angle
+/// brackets, generics dropped. DW_AT_name gives `write<T>`; a demangled
+/// linkage name (full debug info) `<Config as Trait>::try_serialize::<W>`
+/// or `<Account<T>>::exit`: both give the method. A name cut short (`…`)
+/// may leave a bracket open; a closure's `->` closes none.
 fn base(frame: &str) -> &str {
-    let name = frame.split('<').next().unwrap_or(frame);
-    let name = name.rsplit("::").next().unwrap_or(name);
+    let bytes = frame.as_bytes();
+    let (mut depth, mut start, mut name) = (0usize, 0, None);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'<' => depth += 1,
+            b'>' if i == 0 || bytes[i - 1] != b'-' => depth = depth.saturating_sub(1),
+            b':' if depth == 0 && bytes.get(i + 1) == Some(&b':') => {
+                // A segment that is all generics (`<T as Trait>`, `::<W>`)
+                // names no function.
+                if !frame[start..i].starts_with('<') && start < i {
+                    name = Some(&frame[start..i]);
+                }
+                start = i + 2;
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !frame[start..].starts_with('<') && start < frame.len() {
+        name = Some(&frame[start..]);
+    }
+    let name = name.unwrap_or("");
+    let name = name.split('<').next().unwrap_or(name);
     name.trim_end_matches('…')
 }
 
@@ -83,6 +110,14 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             s if s.starts_with("sol_log") => Logging,
             _ => Other,
         });
+    }
+    // Anchor's generated wrapper of an instruction
+    // (`__private::__global::<name>`, as a demangled linkage name gives
+    // it): the operation, and so is the handler beneath it, which no rule
+    // names; as the benchmark's Anchor rows, whose wrapper and handler
+    // share the operation's name.
+    if frame.contains("::__global::") {
+        return Some(Operation);
     }
     if frame.starts_with("vm:heap frame") {
         return Some(Entrypoint);
@@ -306,6 +341,44 @@ mod tests {
 
     fn stack(frames: &[&str]) -> Vec<String> {
         frames.iter().map(|f| f.to_string()).collect()
+    }
+
+    /// A function's name from DW_AT_name and from a demangled linkage name
+    /// alike: generics, impl headers and turbofish dropped.
+    #[test]
+    fn a_frame_names_its_function_however_it_is_written() {
+        for (frame, name) in [
+            ("write<solana_account_info::AccountInfo>", "write"),
+            (
+                "jito_tip_distribution::jito_tip_distribution::claim",
+                "claim",
+            ),
+            (
+                "<jito_tip_distribution::state::Config as anchor_lang::AccountSerialize>::try_serialize::<anchor_lang::bpf_writer::BpfWriter<&mut [u8]>>",
+                "try_serialize",
+            ),
+            (
+                "<anchor_lang::accounts::account::Account<jito_tip_distribution::state::Config>>::exit_with_expected_owner",
+                "exit_with_expected_owner",
+            ),
+            (
+                "core::ptr::drop_glue::<[solana_account_info::AccountInfo]>",
+                "drop_glue",
+            ),
+            (
+                "call_once<fn(usize) -> alloc::vec::Vec<common::message::record…",
+                "call_once",
+            ),
+            ("fn@0x2a9f", "fn@0x2a9f"),
+        ] {
+            assert_eq!(base(frame), name, "{frame}");
+        }
+        assert_eq!(
+            of_frame(
+                "<jito_tip_distribution::state::Config as anchor_lang::AccountDeserialize>::try_deserialize"
+            ),
+            Some(Category::Decode)
+        );
     }
 
     /// A copy inside a decode is the decode's; a syscall is its own; the
