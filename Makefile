@@ -228,12 +228,13 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them), then the page in Chromium
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run), then the page in Chromium
 	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
 	$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 	$(MAKE) --no-print-directory profile SAMPLE=1
+	$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json > /dev/null
 	cargo test -q -p benches --test profile -- --ignored
 	cargo test -q -p fixtures --test profile_so -- --ignored
 	cargo test -q -p benches --test page -- --ignored
