@@ -45,7 +45,7 @@ framework_of() {
 		echo "$1"
 	fi
 }
-# The framework's folder, and its own folder under cargo's output.
+# The folder a framework's programs are built from.
 workspace_of() { if [[ $1 == */* ]]; then echo "$1"; else echo "programs/$1"; fi; }
 # What needs `std` (solana-program's programs, Anchor 1.x's) is built for
 # the std target (benches/std/bpfel-solana.json) with std from the patched
