@@ -64,7 +64,7 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -194,6 +194,9 @@ docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the REA
 sweep: $(TOOLCHAIN_READY) ## Where the stack runs out: build and run programs/stack/* at 1-32 accounts, both ways, into target/benches/sweep.*
 	cargo run -q -p benches --bin sweep
 
+sweep-baseline: $(TOOLCHAIN_READY) ## make sweep, then rewrite benches/sweep.md, the table docs/stack-and-heap.md quotes
+	cargo run -q -p benches --bin sweep -- baseline
+
 toolchains: setup ## The toolchain matrix into benches/toolchains.json: every program with LLVM 23 as sBPF v0 and v3, and LLVM 21 and 22 with why they build none (TOOLCHAINS="llvm23": only those)
 	cargo run -q -p benches --bin toolchains
 
@@ -212,7 +215,7 @@ anchor-versions-report: ## The release matrix's report from benches/anchor_versi
 wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
 	cargo run -p wire --bin wire
 
-wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the README's wire charts in benches/wire/
+wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the wire charts and benches/wire/wire.md, the report docs/wire.md quotes
 	cargo run -p wire --bin wire -- baseline
 
 idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (options: docs/idl.md)

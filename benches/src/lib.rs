@@ -38,11 +38,24 @@ pub use program::{Family, Framework, Program, Shape};
 pub use workspace::Workspace;
 
 /// The blocks the docs quote from results committed beside the code (the
-/// toolchain matrix, the Anchor release matrix), for `report::docs`.
+/// toolchain matrix, the Anchor release matrix, the stack sweep, the wire
+/// report), for `report::docs`.
 pub fn committed_doc_blocks(
     root: &std::path::Path,
 ) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut blocks = toolchains::report::doc_blocks(root)?;
     blocks.extend(anchor_versions::report::doc_blocks(root)?);
+    blocks.extend(report::docs::committed_report(
+        root,
+        sweep::COMMITTED,
+        "sweep",
+        "make sweep-baseline",
+    )?);
+    blocks.extend(report::docs::committed_report(
+        root,
+        "benches/wire/wire.md",
+        "wire",
+        "make wire-baseline",
+    )?);
     Ok(blocks)
 }

@@ -22,6 +22,10 @@ use crate::{
 };
 
 /// The record's sizes, in accounts (160 bytes to 5 KB).
+/// The table `docs/stack-and-heap.md` quotes, committed: `make
+/// sweep-baseline` writes it from a run.
+pub const COMMITTED: &str = "benches/sweep.md";
+
 pub const SIZES: [usize; 5] = [1, 8, 16, 24, 32];
 /// The two ways to decode it.
 pub const VARIANTS: [Variant; 2] = [Variant::ByValue, Variant::OffStack];

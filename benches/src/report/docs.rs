@@ -88,6 +88,31 @@ pub fn sections(summary: &str) -> BTreeMap<String, String> {
     out
 }
 
+/// A report committed beside the code (a `make ...-baseline` writes it):
+/// its text after the title up to the first section, keyed `prefix`, and
+/// each section and subsection, keyed `prefix/slug` as [`sections`] keys
+/// them. A missing file is an error naming the command that writes it.
+pub fn committed_report(
+    root: &Path,
+    file: &str,
+    prefix: &str,
+    writer: &str,
+) -> Result<BTreeMap<String, String>, String> {
+    let text = fs::read_to_string(root.join(file))
+        .map_err(|e| format!("reading {file}: {e}; `{writer}` writes it (then commit it)"))?;
+    let body = text.split_once('\n').map_or("", |(_, rest)| rest);
+    let preamble = body.split("\n## ").next().unwrap_or_default();
+    let mut out: BTreeMap<String, String> = sections(body)
+        .into_iter()
+        .map(|(key, text)| (format!("{prefix}/{key}"), text))
+        .collect();
+    out.insert(
+        prefix.to_string(),
+        preamble.trim_matches('\n').to_string() + "\n",
+    );
+    Ok(out)
+}
+
 /// One block in a document: its key, and the byte range of its body (from
 /// after the opening mark's line to the closing mark).
 #[derive(Debug, PartialEq, Eq)]
@@ -388,6 +413,28 @@ mod tests {
         let (out, changed) = rewrite("f.md", text, None, &record_value(&records)).unwrap();
         assert_eq!((out.as_str(), changed.len()), (text, 0));
         assert!(is_profile_field("frame:decode") && !is_profile_field("cus"));
+    }
+
+    #[test]
+    fn a_committed_report_gives_its_preamble_and_sections() {
+        let dir = std::env::temp_dir().join(format!("committed-report-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("r.md"),
+            "# Title\n\n- machine: m\n\n## Sizes\n\n| a |\n\n### Small\n\nx\n",
+        )
+        .unwrap();
+        let blocks = committed_report(&dir, "r.md", "r", "make r-baseline").unwrap();
+        assert_eq!(blocks["r"], "- machine: m\n");
+        assert_eq!(blocks["r/sizes"], "| a |\n\n### Small\n\nx\n");
+        assert_eq!(blocks["r/sizes/small"], "x\n");
+        let e = committed_report(&dir, "none.md", "r", "make r-baseline").unwrap_err();
+        assert!(
+            e.starts_with("reading none.md: ")
+                && e.ends_with("; `make r-baseline` writes it (then commit it)"),
+            "{e}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `make wire`: the wire report into target/benches/. `make wire-baseline`
-//! (argument `baseline`) also writes the charts the README shows into
-//! benches/wire/. The crates the timings run are optimized in the dev
+//! (argument `baseline`) also writes the charts the README shows and the
+//! report `docs/wire.md` quotes into benches/wire/. The crates the timings run are optimized in the dev
 //! profile (root Cargo.toml).
 
 use std::{process::ExitCode, time::Instant};
@@ -32,6 +32,9 @@ fn main() -> ExitCode {
                 std::fs::copy(out.join(chart), &to)
                     .map_err(|e| format!("writing {}: {e}", to.display()))?;
             }
+            let to = workspace.root.join("benches/wire/wire.md");
+            std::fs::write(&to, report.markdown())
+                .map_err(|e| format!("writing {}: {e}", to.display()))?;
         }
         Ok(report)
     });
@@ -42,7 +45,7 @@ fn main() -> ExitCode {
                 "make wire: wrote target/benches/wire.md, wire.json, wire_sizes.svg and wire_ratios.svg in {:.0} s{}",
                 started.elapsed().as_secs_f64(),
                 if baseline {
-                    "; and the charts into benches/wire/: commit them"
+                    "; and the charts and wire.md into benches/wire/: commit them"
                 } else {
                     ""
                 }
