@@ -174,7 +174,7 @@ fn the_architecture_tree_is_the_repositorys() {
 
 /// The documents whose prose is held number by number: every number in
 /// them is a mark, inside a run-written block, or one of [`FACTS`].
-const HELD: [&str; 18] = [
+const HELD: [&str; 20] = [
     "README.md",
     "docs/message.md",
     "docs/token.md",
@@ -193,6 +193,8 @@ const HELD: [&str; 18] = [
     "docs/tests.md",
     "docs/stack-and-heap.md",
     "docs/wire.md",
+    "docs/idl-reference.md",
+    "docs/idl-findings.md",
 ];
 
 /// The numbers the held documents state that are not the run's: per
@@ -612,12 +614,118 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("1", "at 1 Gbit/s it"),
         ],
     ),
+    // What `make idl` reads and writes: the formats' widths and tags,
+    // Anchor's discriminators and error codes, the layouts' alignments,
+    // the generated instances' shapes, the tests' tolerances and counts,
+    // the limits it refuses past (the runtime's stack and heap, its own
+    // size bound), an example message, the published accounts' deployed
+    // sizes its layouts must give, and its exit statuses.
+    (
+        "docs/idl-reference.md",
+        &[
+            ("8", "the first 8 bytes of sha256"),
+            ("0", "starts at byte 0"),
+            ("8", "aligned to 8), or no padding"),
+            ("16", "to 16, so a naive"),
+            ("904", "904, 10,136, 8,120"),
+            ("10,136", "904, 10,136, 8,120"),
+            ("8,120", "904, 10,136, 8,120"),
+            ("1,544", "1,544, 10,240, 4,483"),
+            ("10,240", "1,544, 10,240, 4,483"),
+            ("4,483", "1,544, 10,240, 4,483"),
+            ("117", "117 (borsh)"),
+            ("24", "strings of 24 bytes"),
+            ("4", "lists of 4"),
+            ("2", "a bool that is 2"),
+            ("1", "1 to 3 bytes"),
+            ("3", "1 to 3 bytes"),
+            ("7", "7 bits each"),
+            ("1", "1 byte, 0 or 1"),
+            ("0", "1 byte, 0 or 1"),
+            ("1", "1 byte, 0 or 1"),
+            ("32", "| 32 bytes |"),
+            ("0", "A at offset 0 takes"),
+            ("1", "address lookup table's 1"),
+            ("0", "A at offset 0"),
+            ("82", "(82 bytes)"),
+            ("165", "(165) and (355)"),
+            ("355", "(165) and (355)"),
+            ("32", "32 bytes after it"),
+            ("80", "nonce account (80 bytes)"),
+            ("1", "what bincode 1 writes"),
+            ("300", "300 = "),
+            ("4,096", "past 4,096 bytes) or"),
+            ("32", "the 32 KiB heap"),
+            ("1", "1 KiB of stack"),
+            ("3005", "(3005), data no handler"),
+            ("101", "(101), a short argument"),
+            ("102", "a short argument (102)"),
+            ("2000", "read-only account (2000)"),
+            ("3007", "(3007), data shorter"),
+            ("3001", "(3001), another"),
+            ("3002", "(3002), a record"),
+            ("3003", "(3003). The hostile"),
+            ("16", "but for 16-byte ones"),
+            ("16", "aligns to 16 where"),
+            ("8", "aligns them to 8"),
+            ("12%", "within 12% of"),
+            ("3005", "no account (3005)"),
+            ("101", "(101), arguments"),
+            ("102", "invalid byte (102)"),
+            ("2000", "account (2000), the event"),
+            ("2002", "(2002). The hostile"),
+            ("3003", "(3003); the checks"),
+            ("8", "(Anchor's 8 bytes"),
+            ("200", "runs 200 cases"),
+            ("4", "4 KiB, the linker"),
+            ("256", "and 256 bytes"),
+            ("200", "200 hostile cases per program"),
+            ("200", "and 200 cases of the project's"),
+            ("20", "20 (token) and 10%"),
+            ("10%", "and 10% (metadata)"),
+            ("10", "more than 10 MiB"),
+            ("2", "2^40 items"),
+            ("4", "arguments of 4 KiB"),
+            ("4,096", "past 4,096 bytes (in"),
+            ("8,200", "arguments are 8,200"),
+            ("2", "exits 2, as"),
+            ("1", "exits 1."),
+            ("3,000", "draws 3,000 IDLs"),
+            ("4", "4 KiB scratch buffer"),
+            ("4,096", "past 4,096 bytes (in"),
+            ("0", "offsets 0 and 1"),
+            ("1", "offsets 0 and 1"),
+        ],
+    ),
     // Exit statuses.
     (
         "docs/idl.md",
         &[("1", "exits 1;"), ("0", "exits 0."), ("2", "exits 2.")],
     ),
 ];
+
+/// Figures of `make idl` runs, which no mark holds, are the findings'
+/// alone: every other document's figures are `make bench`'s.
+#[test]
+fn idl_run_figures_are_only_in_the_findings() {
+    let root = Workspace::current().root;
+    let (open, _) = benches::report::prose::IDL_RUNS;
+    let elsewhere: Vec<_> = docs::files(&root)
+        .unwrap()
+        .into_iter()
+        .filter(|path| !path.ends_with("docs/idl-findings.md"))
+        .filter(|path| fs::read_to_string(path).unwrap().contains(open))
+        .collect();
+    assert!(
+        elsewhere.is_empty(),
+        "`{open}` outside docs/idl-findings.md: {elsewhere:?}"
+    );
+    let findings = fs::read_to_string(root.join("docs/idl-findings.md")).unwrap();
+    assert!(
+        findings.contains(open),
+        "docs/idl-findings.md holds its figures in `{open}`"
+    );
+}
 
 /// No figure in the held documents' prose comes from a run unless the
 /// run writes it: a number that is neither a mark, nor in a block, nor a

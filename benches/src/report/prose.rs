@@ -4,7 +4,7 @@
 //! what is left is read here as a reader sees it: without the run-written
 //! blocks, the experiments (`<!-- experiments -->` to `<!-- /experiments
 //! -->`: modified builds, each described in place with how to reproduce
-//! it), the figure marks and their numbers, comments, code (fenced,
+//! it), the findings of `make idl` runs ([`IDL_RUNS`]), the figure marks and their numbers, comments, code (fenced,
 //! indented, inline), link targets and addresses. Of its numbers, those
 //! whose form says they are no measurement are left out: a list item's
 //! number, a version (`1.2.2`, `0.31`), a name (`Anchor 2`, `LLVM 23`,
@@ -12,6 +12,10 @@
 //! holds to its allowlist of facts that are not the run's.
 
 use super::docs::find_figures;
+
+/// The marks around figures of `make idl` runs: the findings on IDLs,
+/// which a run of their own measures again, not `make bench`.
+pub const IDL_RUNS: (&str, &str) = ("<!-- idl-runs -->", "<!-- /idl-runs -->");
 
 /// A number in a document's prose.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +44,11 @@ pub fn prose(text: &str) -> Vec<String> {
         // A change measured once in a modified build, each said in place
         // with how to reproduce it: no run of this tree writes them.
         ("<!-- experiments -->", "<!-- /experiments -->"),
+        // Figures read off `make idl` runs' own reports (published IDLs
+        // outside this tree, each named by repository and commit, and the
+        // example IDLs' runs): no `results.json` record holds them, and
+        // `benches/tests/docs.rs` keeps them to docs/idl-findings.md.
+        (IDL_RUNS.0, IDL_RUNS.1),
         ("<!--", "-->"),
     ] {
         let mut at = 0;
