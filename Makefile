@@ -231,7 +231,7 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run), then the page in Chromium
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run), the page in Chromium, then the stack sweep against benches/sweep.md
 	cargo test -p benches -p wire -p fixtures -p idl
 	cargo run -q -p benches --bin bench > /dev/null
 	$(MAKE) --no-print-directory litesvm
@@ -241,6 +241,8 @@ test: all published browser ## Build, then run the tests (contract, random input
 	cargo test -q -p benches --test profile -- --ignored
 	cargo test -q -p fixtures --test profile_so -- --ignored
 	cargo test -q -p benches --test page -- --ignored
+	$(MAKE) --no-print-directory sweep > /dev/null
+	cargo test -q -p benches --test sweep -- --ignored
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
 	@mkdir -p $(TARGET_DIR)

@@ -172,32 +172,7 @@ fn the_architecture_tree_is_the_repositorys() {
     );
 }
 
-/// The documents whose prose is held number by number: every number in
-/// them is a mark, inside a run-written block, or one of [`FACTS`].
-const HELD: [&str; 20] = [
-    "README.md",
-    "docs/message.md",
-    "docs/token.md",
-    "docs/metadata.md",
-    "docs/frameworks.md",
-    "docs/toolchain.md",
-    "docs/anchor-releases.md",
-    "docs/framework-contracts.md",
-    "docs/replay.md",
-    "docs/usage.md",
-    "docs/architecture.md",
-    "docs/report.md",
-    "docs/adding-a-crate.md",
-    "docs/profile.md",
-    "docs/idl.md",
-    "docs/tests.md",
-    "docs/stack-and-heap.md",
-    "docs/wire.md",
-    "docs/idl-reference.md",
-    "docs/idl-findings.md",
-];
-
-/// The numbers the held documents state that are not the run's: per
+/// The numbers the documents state that are not the run's: per
 /// document, each number as written and words of its line.
 const FACTS: &[(&str, &[(&str, &str)])] = &[
     // The families' own sizes: the token record's 160 bytes and the
@@ -727,7 +702,7 @@ fn idl_run_figures_are_only_in_the_findings() {
     );
 }
 
-/// No figure in the held documents' prose comes from a run unless the
+/// No figure in the prose of the README and the docs comes from a run unless the
 /// run writes it: a number that is neither a mark, nor in a block, nor a
 /// fact listed above fails here, and so does a fact no longer stated.
 #[test]
@@ -739,8 +714,11 @@ fn prose_numbers_are_marks_or_known_facts() {
         .flat_map(|(file, facts)| facts.iter().map(move |(n, words)| (*file, *n, *words)))
         .collect();
     let mut used = vec![false; facts.len()];
-    for file in HELD {
-        let text = fs::read_to_string(root.join(file)).unwrap();
+    // Every document: the README and each of docs/.
+    for path in docs::files(&root).unwrap() {
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
+        let file = name.as_str();
+        let text = fs::read_to_string(&path).unwrap();
         for number in benches::report::prose::numbers(&text) {
             let states = |(f, written, words): &(&str, &str, &str)| {
                 *f == file && *written == number.written && number.context.contains(words)
