@@ -37,6 +37,10 @@ pub use error::HarnessError;
 pub use program::{Family, Framework, Program, Shape};
 pub use workspace::Workspace;
 
+/// The wire report `docs/wire.md` quotes, committed: `make wire-baseline`
+/// writes it from a run (the `wire` crate's command).
+pub const WIRE_REPORT: &str = "benches/wire/wire.md";
+
 /// The blocks the docs quote from results committed beside the code (the
 /// toolchain matrix, the Anchor release matrix, the stack sweep, the wire
 /// report), for `report::docs`.
@@ -53,7 +57,7 @@ pub fn committed_doc_blocks(
     )?);
     blocks.extend(report::docs::committed_report(
         root,
-        "benches/wire/wire.md",
+        WIRE_REPORT,
         "wire",
         "make wire-baseline",
     )?);
