@@ -1,8 +1,9 @@
-//! `make wire`'s files, from a real (quick) run: written, and they parse.
+//! `make wire`'s files, from a real (quick) run: written, they parse, and
+//! the committed report's sizes, ratios and charts are this run's.
 
 use std::fs;
 
-use benches::{Workspace, message::SIZES};
+use benches::{Workspace, message::SIZES, report::docs::sections};
 use wire::{
     report::LINK_MBPS,
     timing::{Budget, Timer},
@@ -97,5 +98,32 @@ fn wire_report_files_are_written_and_parse() {
     for chart in ["wire_sizes.svg", "wire_ratios.svg"] {
         let svg = fs::read_to_string(out.path().join(chart)).unwrap();
         assert!(svg.starts_with("<svg"), "{chart}");
+    }
+    committed_report_is_this_trees(&workspace, &markdown, out.path());
+}
+
+/// What the committed report (`make wire-baseline`'s, which docs/wire.md
+/// quotes) holds that does not depend on the machine is this run's: the
+/// sizes, the ratios' quartiles (seeded instances) and both charts. Its
+/// timings are the machine's it names.
+fn committed_report_is_this_trees(workspace: &Workspace, run: &str, out: &std::path::Path) {
+    let redo = "run make wire-baseline and commit benches/wire/";
+    let committed = fs::read_to_string(workspace.root.join(benches::WIRE_REPORT))
+        .unwrap_or_else(|e| panic!("{}: {e}; {redo}", benches::WIRE_REPORT));
+    let (committed, run) = (sections(&committed), sections(run));
+    for key in ["sizes", "compression-by-size-bucket"] {
+        assert!(
+            committed.get(key) == run.get(key),
+            "{}'s section `{key}` is not this tree's; {redo}",
+            benches::WIRE_REPORT
+        );
+    }
+    for chart in ["wire_sizes.svg", "wire_ratios.svg"] {
+        let committed = fs::read(workspace.root.join("benches/wire").join(chart)).unwrap();
+        let run = fs::read(out.join(chart)).unwrap();
+        assert!(
+            committed == run,
+            "benches/wire/{chart} is not this tree's; {redo}"
+        );
     }
 }
