@@ -73,7 +73,7 @@ fn shown(tab: &Tab, table: &str) -> (u64, u64, Vec<String>) {
         &format!(
             "(() => {{ const c = document.querySelector('{table} .count'); \
              return {{ shown: +c.dataset.shown, total: +c.dataset.total, \
-             rows: [...document.querySelectorAll('{table} tbody tr')].map(r => r.dataset.row) }}; }})()"
+             rows: [...document.querySelectorAll('{table} .scroll > table > tbody > tr')].map(r => r.dataset.row) }}; }})()"
         ),
     );
     let rows = value["rows"]
@@ -95,9 +95,9 @@ fn texts(tab: &Tab, table: &str, key: &str) -> Vec<(String, Option<String>)> {
     let value = eval(
         tab,
         &format!(
-            "(() => {{ const i = [...document.querySelectorAll('{table} thead th')].findIndex(h => h.dataset.key === '{key}'); \
+            "(() => {{ const i = [...document.querySelectorAll('{table} .scroll > table > thead > tr > th')].findIndex(h => h.dataset.key === '{key}'); \
              if (i < 0) return null; \
-             return [...document.querySelectorAll('{table} tbody tr')].map(r => {{ const a = r.children[i].querySelector('a'); \
+             return [...document.querySelectorAll('{table} .scroll > table > tbody > tr')].map(r => {{ const a = r.children[i].querySelector('a'); \
              return [r.children[i].textContent, a ? a.getAttribute('href') : null]; }}); }})()"
         ),
     );
@@ -170,13 +170,103 @@ fn category_difference(a: &Value, b: &Value) -> String {
         .join(" · ")
 }
 
+/// `+3`, `-2` or `0`, as the page writes a change.
+fn signed_text(value: i64) -> String {
+    format!("{}{}", if value > 0 { "+" } else { "" }, grouped(value))
+}
+
+/// A frame's self CUs in each of two records, and the change.
+type FrameChange = (String, i64, i64, i64);
+
+/// Each row's "which frames differ" cell: its summary, the frames its
+/// table lists (frame, self CUs in each record, change) and its total.
+fn frame_differences(tab: &Tab, table: &str) -> Vec<(String, Vec<FrameChange>, i64)> {
+    let value = eval(
+        tab,
+        &format!(
+            "(() => {{ const i = [...document.querySelectorAll('{table} .scroll > table > thead > tr > th')].findIndex(h => h.dataset.key === 'frames_differ'); \
+             if (i < 0) return null; \
+             return [...document.querySelectorAll('{table} .scroll > table > tbody > tr')].map(r => {{ const cell = r.children[i]; \
+             const d = cell.querySelector('details'); if (!d) return [cell.textContent, [], 0]; \
+             return [d.querySelector('summary').textContent, \
+               [...d.querySelectorAll(':scope > table > tbody > tr')].map(t => [t.dataset.frame, ...[...t.children].slice(1).map(c => c.textContent)]), \
+               +d.querySelector(':scope > table > tfoot > tr').dataset.total]; }}); }})()"
+        ),
+    );
+    let number = |text: &str| -> i64 { text.replace([',', '+'], "").parse().unwrap() };
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("{table}: no column frames_differ"))
+        .iter()
+        .map(|cell| {
+            let frames = cell[1]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| {
+                    let text = |i: usize| f[i].as_str().unwrap_or_else(|| panic!("{f}"));
+                    (
+                        text(0).to_string(),
+                        number(text(1)),
+                        number(text(2)),
+                        number(text(3)),
+                    )
+                })
+                .collect();
+            (
+                cell[0].as_str().unwrap().to_string(),
+                frames,
+                cell[2].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Each frame's self CUs from a record's folded stacks (`profile`, beside
+/// the page): a line's CUs belong to its last frame.
+fn self_cus(dir: &Path, record: &Value) -> std::collections::BTreeMap<String, i64> {
+    let path = dir.join(record["profile"].as_str().expect("a profiled record"));
+    let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut frames = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let (stack, cus) = line.rsplit_once(' ').unwrap();
+        let frame = stack.rsplit(';').next().unwrap().to_string();
+        *frames.entry(frame).or_insert(0) += cus.parse::<i64>().unwrap();
+    }
+    frames
+}
+
+/// The frames whose self CUs differ between `a` and `b`, largest change
+/// first, from their folded stacks; a name with `;` is folded as `,`.
+fn frame_difference(dir: &Path, a: &Value, b: &Value) -> Vec<FrameChange> {
+    let (a, b) = (self_cus(dir, a), self_cus(dir, b));
+    let mut names: Vec<&String> = a.keys().chain(b.keys()).collect();
+    names.sort();
+    names.dedup();
+    let cus = |side: &std::collections::BTreeMap<String, i64>, name: &str| {
+        side.get(name).copied().unwrap_or(0)
+    };
+    let mut moved: Vec<FrameChange> = names
+        .into_iter()
+        .map(|name| (name.clone(), cus(&a, name), cus(&b, name)))
+        .map(|(name, a, b)| (name, a, b, a - b))
+        .filter(|f| f.3 != 0)
+        .collect();
+    moved.sort_by(largest_change_first);
+    moved
+}
+
+fn largest_change_first(x: &FrameChange, y: &FrameChange) -> std::cmp::Ordering {
+    y.3.abs().cmp(&x.3.abs()).then(x.0.cmp(&y.0))
+}
+
 /// The values of the column `key` of the table's rows, in order.
 fn column(tab: &Tab, table: &str, key: &str) -> Vec<f64> {
     let value = eval(
         tab,
         &format!(
-            "(() => {{ const i = [...document.querySelectorAll('{table} thead th')].findIndex(h => h.dataset.key === '{key}'); \
-             return [...document.querySelectorAll('{table} tbody tr')].map(r => +r.children[i].dataset.value); }})()"
+            "(() => {{ const i = [...document.querySelectorAll('{table} .scroll > table > thead > tr > th')].findIndex(h => h.dataset.key === '{key}'); \
+             return [...document.querySelectorAll('{table} .scroll > table > tbody > tr')].map(r => +r.children[i].dataset.value); }})()"
         ),
     );
     value
@@ -295,8 +385,8 @@ fn the_page_in_a_real_browser() {
     // Each row shows its record's change against the committed baseline.
     let shown_deltas = eval(
         &tab,
-        "(() => { const i = [...document.querySelectorAll('#families thead th')].findIndex(h => h.dataset.key === 'delta_cus'); \
-         return Object.fromEntries([...document.querySelectorAll('#families tbody tr')].map(r => [r.dataset.row, r.children[i].dataset.value ?? null])); })()",
+        "(() => { const i = [...document.querySelectorAll('#families .scroll > table > thead > tr > th')].findIndex(h => h.dataset.key === 'delta_cus'); \
+         return Object.fromEntries([...document.querySelectorAll('#families .scroll > table > tbody > tr')].map(r => [r.dataset.row, r.children[i].dataset.value ?? null])); })()",
     );
     for record in &all {
         let row = record["row"].as_str().unwrap();
@@ -407,6 +497,46 @@ fn the_page_in_a_real_browser() {
         assert_eq!(
             *text,
             category_difference(&a["categories"], &b["categories"]),
+            "{row}"
+        );
+    }
+    // And which frames differ: every frame whose self CUs differ, side by
+    // side, as the two rows' folded stacks say, the changes summing to the
+    // rows' difference; the three largest changes in the cell's summary.
+    let frames = frame_differences(&tab, families);
+    assert_eq!(frames.len(), rows.len());
+    for (row, (summary, shown, total)) in rows.iter().zip(&frames) {
+        let a = all.iter().find(|r| r["row"] == row.as_str()).unwrap();
+        let b = find("bytemuck", a);
+        // The page lists the largest changes first (ties in its own
+        // order); its names are folded as the files fold them.
+        assert!(
+            shown.windows(2).all(|w| w[0].3.abs() >= w[1].3.abs()),
+            "{row}: {shown:?}"
+        );
+        let top: Vec<String> = shown
+            .iter()
+            .take(3)
+            .map(|(frame, _, _, change)| format!("{frame} {}", signed_text(*change)))
+            .collect();
+        let more = match shown.len() {
+            0..=3 => String::new(),
+            n => format!(" · {} more", n - 3),
+        };
+        assert_eq!(*summary, top.join(" · ") + &more, "{row}");
+        let mut folded: Vec<FrameChange> = shown
+            .iter()
+            .map(|(frame, a, b, change)| (frame.replace(';', ","), *a, *b, *change))
+            .collect();
+        folded.sort_by(largest_change_first);
+        assert_eq!(
+            folded,
+            frame_difference(&dir, a, &b),
+            "{row}: the frames that differ"
+        );
+        assert_eq!(
+            *total,
+            a["cus"].as_i64().unwrap() - b["cus"].as_i64().unwrap(),
             "{row}"
         );
     }

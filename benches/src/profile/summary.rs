@@ -1,6 +1,7 @@
 //! The run's profile files: every row's (`output`), `summary.md` (per
 //! family, each row's CUs by category, and how each program was named),
-//! and each record of `results.json` given its `profile` and `categories`.
+//! and each record of `results.json` given its `profile`, `categories` and
+//! `frames`.
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -46,7 +47,10 @@ pub fn write(workspace: &Workspace, profiler: &Profiler) -> Result<String, Strin
 }
 
 /// Adds each profiled record its `profile` (the folded file, relative to
-/// `target/benches/`) and `categories`; every row must find its record.
+/// `target/benches/`), `categories` and `frames` (each frame's self CUs,
+/// where it has any: they sum to the record's CUs, as its categories do,
+/// so two records' frames say exactly which frames make their difference);
+/// every row must find its record.
 fn annotate(path: &std::path::Path, rows: &[Row]) -> Result<(), String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
@@ -62,6 +66,7 @@ fn annotate(path: &std::path::Path, rows: &[Row]) -> Result<(), String> {
             record["profile"] = format!("profile/{}.folded", output::stem(&row)).into();
             record["categories"] =
                 serde_json::to_value(categories::of_profile(&profiled.profile)).expect("JSON");
+            record["frames"] = serde_json::to_value(self_cus(&profiled.profile)).expect("JSON");
             annotated += 1;
         }
     }
@@ -77,6 +82,15 @@ fn annotate(path: &std::path::Path, rows: &[Row]) -> Result<(), String> {
         serde_json::to_string_pretty(&results).expect("JSON") + "\n",
     )
     .map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// Each frame's self CUs, where it has any.
+fn self_cus(profile: &super::attribute::Profile) -> BTreeMap<String, u64> {
+    output::frames(profile)
+        .into_iter()
+        .filter(|(_, cus)| cus.own > 0)
+        .map(|(frame, cus)| (frame, cus.own))
+        .collect()
 }
 
 /// Every record object in results.json, whatever array holds it.

@@ -132,10 +132,11 @@ fn render(
     runs: &[IdlRun],
     profiles: &[(String, String)],
 ) -> Result<String, String> {
-    let records = results
+    let mut records = results
         .and_then(|r| r["results"].as_array())
         .cloned()
         .unwrap_or_default();
+    let frame_names = intern_frames(&mut records);
     let provenance: Vec<(String, String)> = results
         .and_then(|r| r["provenance"].as_object())
         .map(|p| {
@@ -148,6 +149,7 @@ fn render(
     let data = json!({
         "records": records,
         "floor": results.map(|r| r["floor"].clone()).unwrap_or(Value::Null),
+        "frameNames": frame_names,
         "wire": wire.map(|w| w["rows"].clone()).unwrap_or(Value::Null),
         "anchorVersions": anchor_versions.cloned().unwrap_or(Value::Null),
         "idl": runs
@@ -172,6 +174,32 @@ fn render(
             data => script_safe(&data.to_string()),
         })
         .map_err(|e| format!("the page's template: {e}"))
+}
+
+/// Replaces each record's `frames` (frame -> self CUs, after `make
+/// profile`) by `[[index, CUs], ...]` into the returned names: hundreds of
+/// records share a few hundred frames, whose names would otherwise be
+/// inlined thousands of times.
+fn intern_frames(records: &mut [Value]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for record in records {
+        let Some(frames) = record.get("frames").and_then(Value::as_object) else {
+            continue;
+        };
+        let interned: Vec<Value> = frames
+            .iter()
+            .map(|(frame, cus)| {
+                let i = *index.entry(frame.clone()).or_insert_with(|| {
+                    names.push(frame.clone());
+                    names.len() - 1
+                });
+                json!([i, cus])
+            })
+            .collect();
+        record["frames"] = Value::Array(interned);
+    }
+    names
 }
 
 /// A provenance entry as one line: crate versions as `name version, ...`.
@@ -253,6 +281,20 @@ mod tests {
         );
         let page = render(None, "", None, None, &[], &profiles).unwrap();
         assert!(page.contains(r#"id="profile-my_program""#), "{page}");
+    }
+
+    #[test]
+    fn frames_are_named_once_and_keep_their_cus() {
+        let mut records = vec![
+            json!({"row": "a", "frames": {"decode": 7, "memcpy": 2}}),
+            json!({"row": "b", "frames": {"memcpy": 5}}),
+            json!({"row": "c"}),
+        ];
+        let names = intern_frames(&mut records);
+        assert_eq!(names, ["decode", "memcpy"]);
+        assert_eq!(records[0]["frames"], json!([[0, 7], [1, 2]]));
+        assert_eq!(records[1]["frames"], json!([[1, 5]]));
+        assert_eq!(records[2].get("frames"), None);
     }
 
     #[test]

@@ -46,6 +46,7 @@ function table(root, records, spec) {
             other_cus: other.cus,
             ratio: r.cus / other.cus,
             differs: categoryDifference(r.categories, other.categories),
+            frames_differ: frameDifference(r.frames, other.frames),
           })] : [];
         });
     }
@@ -71,7 +72,10 @@ function table(root, records, spec) {
     return present.concat([
       { key: "other_cus", label: state.b + " CUs", numeric: true },
       { key: "ratio", label: state.a + " / " + state.b, numeric: true },
-    ], rows.some(r => r.categories) ? [{ key: "differs", label: "what differs (make profile)" }] : []);
+    ], rows.some(r => r.categories) ? [
+      { key: "differs", label: "what differs (make profile)" },
+      { key: "frames_differ", label: "which frames differ", node: frameDetails },
+    ] : []);
   }
 
   function draw() {
@@ -94,11 +98,12 @@ function table(root, records, spec) {
       for (const column of columns()) {
         const value = row[column.key];
         const td = el("td", column.numeric ? { class: "num" } : {},
-          column.key === "ratio" ? value.toFixed(3) + "x"
+          column.node ? (value ? column.node(value, state) : "")
+            : column.key === "ratio" ? value.toFixed(3) + "x"
             : column.link ? (value ? el("a", { href: value }, column.link) : "")
             : column.signed && typeof value === "number" ? signed(value)
             : column.numeric ? number(value) : (value ?? ""));
-        if (value !== null && value !== undefined) td.dataset.value = value;
+        if (value !== null && value !== undefined && !column.node) td.dataset.value = value;
         tr.append(td);
       }
       body.append(tr);
@@ -128,6 +133,45 @@ function categoryDifference(a, b) {
     .filter(([, delta]) => delta !== 0)
     .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]) || x[0].localeCompare(y[0]));
   return moved.length ? moved.map(([name, delta]) => name + " " + signed(delta)).join(" · ") : "same";
+}
+
+// A record's frames (make profile) as a map, frame -> self CUs: the page
+// holds them as [index, CUs] pairs into DATA.frameNames.
+function frameCus(frames) {
+  return new Map((frames || []).map(([i, cus]) => [DATA.frameNames[i], cus]));
+}
+
+// Every frame whose self CUs differ between two records, largest change
+// first: [{frame, a, b, change}]. Self CUs sum to a record's CUs, so the
+// changes sum to the difference of the two records' CUs.
+function frameDifference(a, b) {
+  if (!a || !b) return null;
+  const [left, right] = [frameCus(a), frameCus(b)];
+  return distinct([...left.keys(), ...right.keys()])
+    .map(frame => ({ frame, a: left.get(frame) || 0, b: right.get(frame) || 0 }))
+    .map(f => Object.assign(f, { change: f.a - f.b }))
+    .filter(f => f.change !== 0)
+    .sort((x, y) => Math.abs(y.change) - Math.abs(x.change) || x.frame.localeCompare(y.frame));
+}
+
+// The frames that differ, side by side: the three largest changes, and
+// every frame's self CUs in each record on opening.
+function frameDetails(list, state) {
+  if (!list.length) return "same";
+  const top = list.slice(0, 3).map(f => f.frame + " " + signed(f.change)).join(" · ")
+    + (list.length > 3 ? " · " + (list.length - 3) + " more" : "");
+  const head = el("tr", {}, el("th", {}, "frame"), el("th", { class: "num" }, state.a),
+    el("th", { class: "num" }, state.b), el("th", { class: "num" }, "change"));
+  const rows = list.map(f => el("tr", { "data-frame": f.frame, "data-change": f.change },
+    el("td", {}, f.frame), el("td", { class: "num" }, number(f.a)),
+    el("td", { class: "num" }, number(f.b)), el("td", { class: "num" }, signed(f.change))));
+  const total = list.reduce((sum, f) => sum + f.change, 0);
+  const foot = el("tr", { "data-total": total }, el("td", {}, "these frames"),
+    el("td", { class: "num" }, number(list.reduce((sum, f) => sum + f.a, 0))),
+    el("td", { class: "num" }, number(list.reduce((sum, f) => sum + f.b, 0))),
+    el("td", { class: "num" }, signed(total)));
+  return el("details", { class: "frames" }, el("summary", {}, top),
+    el("table", {}, el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot)));
 }
 
 const NUMBERS = [
