@@ -3,7 +3,8 @@
 //! then every row profiled). Run last (`-- --ignored`), after it.
 //!
 //! Every record of `results.json` names its profile and carries its
-//! categories; both sum exactly to its CUs, as does its folded file. The
+//! categories and its frames' self CUs; each sums exactly to its CUs, as
+//! does its folded file. The
 //! sampled programs are named by inlined frame, with the frames the docs'
 //! explanations rest on.
 
@@ -41,7 +42,7 @@ fn folded(path: &str) -> BTreeMap<String, u64> {
 
 #[test]
 #[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
-fn every_record_sums_exactly_in_its_profile_and_its_categories() {
+fn every_record_sums_exactly_in_its_profile_its_categories_and_its_frames() {
     let records = records();
     assert!(records.len() >= 680, "{} records", records.len());
     for record in &records {
@@ -54,6 +55,15 @@ fn every_record_sums_exactly_in_its_profile_and_its_categories() {
             .map(|v| v.as_u64().unwrap())
             .sum();
         assert_eq!(categories, cus, "{row}: categories");
+        let frames = record["frames"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{row}: no frames"));
+        assert_eq!(
+            frames.values().map(|v| v.as_u64().unwrap()).sum::<u64>(),
+            cus,
+            "{row}: frames' self CUs"
+        );
+        assert!(frames.values().all(|v| v.as_u64() > Some(0)), "{row}");
         let stacks = folded(
             record["profile"]
                 .as_str()
