@@ -60,6 +60,9 @@ endif
 HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 # Where make all's steps note their start and end (benches/timings.sh).
 TIMINGS := $(TARGET_DIR)/timings.tsv
+# make test's steps, timed the same way (benches/timings.sh), each named.
+TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
+timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
 # Seconds since make started, for progress messages (in a recipe).
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
@@ -183,6 +186,7 @@ profile-sample: $(TOOLCHAIN_READY)
 	@$(BUILD) metadata "" programs/metadata/borsh
 	@$(BUILD) solana-program/token common/solana-program programs/token/borsh
 	@$(BUILD) anchor1/token "" $(ANCHOR1)/token/account $(ANCHOR1)/token/account_loader
+	@$(BUILD) anchor1/metadata "" $(ANCHOR1)/metadata/lazy_account
 	@$(BUILD) anchor2/token "" $(ANCHOR2)/token/account
 	@$(BUILD) typhoon/token "" $(TYPHOON)/token/account
 	@# Not tip_distribution: it is built with its DWARF (line tables alone crash LLVM 23: docs/profile.md).
@@ -231,18 +235,21 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run), the page in Chromium, then the stack sweep against benches/sweep.md
-	cargo test -p benches -p wire -p fixtures -p idl
-	cargo run -q -p benches --bin bench > /dev/null
-	$(MAKE) --no-print-directory litesvm
-	$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
-	$(MAKE) --no-print-directory profile SAMPLE=1
-	$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json > /dev/null
-	cargo test -q -p benches --test profile -- --ignored
-	cargo test -q -p fixtures --test profile_so -- --ignored
-	cargo test -q -p benches --test page -- --ignored
-	$(MAKE) --no-print-directory sweep > /dev/null
-	cargo test -q -p benches --test sweep -- --ignored
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
+	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
+	$(call timed,cargo test: compile) cargo test -p benches -p wire -p fixtures -p idl --no-run
+	$(call timed,cargo test: run) cargo test -p benches -p wire -p fixtures -p idl
+	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
+	$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm
+	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
+	$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1
+	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json > /dev/null
+	$(call timed,profile tests) cargo test -q -p benches --test profile -- --ignored
+	$(call timed,profile SO= tests) cargo test -q -p fixtures --test profile_so -- --ignored
+	$(call timed,page in Chromium) cargo test -q -p benches --test page -- --ignored
+	$(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null
+	$(call timed,sweep test) cargo test -q -p benches --test sweep -- --ignored
+	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
 	@mkdir -p $(TARGET_DIR)

@@ -5,8 +5,9 @@
 # reused), runs `make all`, `make bench` and `make test` in turn, each
 # timed; RUNS=n repeats it (the median is taken). It writes
 # target/project-bench/summary.md: the times, their medians, and each
-# run's own `make all` breakdown; each step's log sits beside it. Not a
-# test: its times are the machine's, to be quoted with the machine.
+# run's own `make all` and `make test` breakdowns; each step's log sits
+# beside it. Not a test: its times are the machine's, to be quoted with
+# the machine.
 #
 #   benches/project-bench.sh            (make project-bench)
 #   RUNS=2 benches/project-bench.sh
@@ -61,13 +62,15 @@ median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) 
 		echo "$line $(median "${values[@]}") |"
 	done
 	for run in $(seq 1 "$runs"); do
-		[[ -f $out/run$run-make-all.log ]] || continue
-		echo
-		echo "Run $run, \`make all\`'s own table:"
-		echo
-		echo '```'
-		sed -n '/^make all: where the time went/,$p' "$out/run$run-make-all.log"
-		echo '```'
+		for step in all test; do
+			[[ -f $out/run$run-make-$step.log ]] || continue
+			echo
+			echo "Run $run, \`make $step\`'s own table:"
+			echo
+			echo '```'
+			sed -n "/^make $step: where the time went/,/^  total/p" "$out/run$run-make-$step.log"
+			echo '```'
+		done
 	done
 } >"$out/summary.md"
 cat "$out/summary.md"

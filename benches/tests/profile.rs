@@ -78,7 +78,7 @@ fn every_record_sums_exactly_in_its_profile_its_categories_and_its_frames() {
 }
 
 /// The programs `make profile SAMPLE=1` builds copies of.
-const SAMPLE: [&str; 9] = [
+const SAMPLE: [&str; 10] = [
     "borsh",
     "postcard",
     "message/borsh",
@@ -86,6 +86,7 @@ const SAMPLE: [&str; 9] = [
     "solana-program/token/borsh",
     "anchor1/token/account",
     "anchor1/token/account_loader",
+    "anchor1/metadata/lazy_account",
     "anchor2/token/account",
     "typhoon/token/account",
 ];
@@ -135,7 +136,7 @@ fn cus_under(row: &str, prefix: &str) -> u64 {
 /// The docs' figures that only a profile says (`<!-- ROW frame:NAME -->`,
 /// `<!-- ROW category:NAME -->`: the postcard family's byte fields and
 /// varints, the duplicate-mutable check's `insert`, solana-program's
-/// entrypoint) are this profile's.
+/// entrypoint, `LazyAccount<T>`'s offsets) are this profile's.
 #[test]
 #[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
 fn the_docs_profile_figures_are_this_runs() {
@@ -240,4 +241,39 @@ fn on_solana_programs_entrypoint_the_difference_is_the_entrypoint() {
             "{operation}: {more} CUs more on solana-program's entrypoint, {entrypoint_more} of them the entrypoint's"
         );
     }
+}
+
+/// docs/framework-contracts.md: `LazyAccount<T>`'s generated offsets call
+/// the previous field's offset again for every variable-size field before
+/// them, and a mutable `LazyAccount<T>` loads every field on exit. The
+/// profile holds it: on every instance, most of a write's CUs run under
+/// the `__offset_of_<field>` functions; a read of one field spends little
+/// there.
+#[test]
+#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+fn lazy_accounts_writes_spend_most_in_its_offsets() {
+    const OFFSETS: &str = "__offset_of_";
+    let records = records();
+    let cus = |row: &str| {
+        records
+            .iter()
+            .find(|r| r["row"] == row)
+            .unwrap_or_else(|| panic!("no record `{row}`"))["cus"]
+            .as_u64()
+            .unwrap()
+    };
+    for instance in ["minimal", "typical", "full"] {
+        let row = format!("anchor1/metadata/lazy_account::set_uri/{instance}");
+        let (offsets, total) = (cus_under(&row, OFFSETS), cus(&row));
+        assert!(
+            offsets * 2 > total,
+            "{row}: {offsets} of {total} CUs under the offsets"
+        );
+    }
+    let row = "anchor1/metadata/lazy_account::read_royalty/typical";
+    let (offsets, total) = (cus_under(row, OFFSETS), cus(row));
+    assert!(
+        offsets > 0 && offsets * 4 < total,
+        "{row}: {offsets} of {total} CUs under the offsets"
+    );
 }
