@@ -115,8 +115,8 @@ fn trace_all(
 }
 
 /// A measured row's name and grouping, for its profile.
-fn profile_row(m: &Measurement) -> profile::Row {
-    profile::Row {
+fn profile_row(m: &Measurement) -> profile::ProfiledRow {
+    profile::ProfiledRow {
         row: m.row(),
         family: m.family.name(),
         framework: m.framework.name(),

@@ -38,7 +38,7 @@ pub fn built(programs: &BTreeMap<String, Cell>) -> usize {
 }
 
 /// How many of `rows` have CUs in `column`.
-pub fn measured<'a>(rows: impl IntoIterator<Item = &'a Row>, column: &str) -> usize {
+pub fn measured<'a>(rows: impl IntoIterator<Item = &'a MatrixRow>, column: &str) -> usize {
     rows.into_iter()
         .filter(|r| r.cells.get(column).and_then(Cell::cus).is_some())
         .count()
@@ -46,7 +46,7 @@ pub fn measured<'a>(rows: impl IntoIterator<Item = &'a Row>, column: &str) -> us
 
 /// One benchmark case across the matrix's columns.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Row {
+pub struct MatrixRow {
     pub family: String,
     /// The crate or format (the program's folder).
     pub program: String,

@@ -8,7 +8,7 @@ use benches::{
     Workspace, bench,
     toolchains::{
         REFERENCE, TOOLCHAINS,
-        matrix::{Cell, Matrix, Row},
+        matrix::{Cell, Matrix, MatrixRow},
         report::{spearman, swaps},
     },
 };
@@ -67,8 +67,8 @@ fn committed_matrix_names_its_toolchains_and_matches_this_tree() {
     );
 }
 
-fn row(program: &str, cells: &[(&str, u64)]) -> Row {
-    Row {
+fn row(program: &str, cells: &[(&str, u64)]) -> MatrixRow {
+    MatrixRow {
         family: "token".into(),
         program: program.into(),
         operation: "full".into(),
@@ -101,8 +101,8 @@ fn rank_correlation_and_swaps_have_known_answers() {
 
 #[test]
 fn family_summary_counts_cases_spread_and_swaps() {
-    use benches::toolchains::{install::Versions, matrix::Column, report::family_summary};
-    let column = |name: &str| Column {
+    use benches::toolchains::{install::Versions, matrix::ToolchainColumn, report::family_summary};
+    let column = |name: &str| ToolchainColumn {
         name: name.into(),
         channel: "nightly".into(),
         versions: Versions {

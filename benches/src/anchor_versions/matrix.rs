@@ -6,11 +6,11 @@ use std::{collections::BTreeMap, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::matrix::{Cell, Row, built, measured};
+pub use crate::matrix::{Cell, MatrixRow, built, measured};
 
 /// One release's column.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Column {
+pub struct ReleaseColumn {
     /// The release as the matrix names it (`0.32.2`, `2.0.0-rc.2`).
     pub release: String,
     /// anchor-lang and borsh as the release's lockfile resolved them.
@@ -29,9 +29,9 @@ pub struct Matrix {
     pub commit: String,
     pub date: String,
     /// The releases in order, oldest first, Anchor 2 last.
-    pub releases: Vec<Column>,
+    pub releases: Vec<ReleaseColumn>,
     /// Per row name (`anchor1/token/account::full`): cells per release.
-    pub rows: BTreeMap<String, Row>,
+    pub rows: BTreeMap<String, MatrixRow>,
 }
 
 impl Matrix {

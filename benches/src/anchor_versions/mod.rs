@@ -20,7 +20,7 @@ use crate::{
     Case, Framework, HarnessError, Program, Workspace, build_error::error_of,
     families::framework_cases, lock::Lock, toolchains::measure,
 };
-use matrix::{Cell, Column, Matrix, Row};
+use matrix::{Cell, Matrix, MatrixRow, ReleaseColumn};
 
 pub use crate::frameworks::anchor1::releases::{ANCHOR2, PINNED, RELEASES, Release};
 
@@ -125,9 +125,9 @@ fn anchor1_programs(deployed: &Workspace) -> Vec<Program> {
 fn measure_release(
     root: &Path,
     release: &Release,
-    rows: &mut BTreeMap<String, Row>,
+    rows: &mut BTreeMap<String, MatrixRow>,
     progress: &dyn Fn(&str),
-) -> Result<Column, String> {
+) -> Result<ReleaseColumn, String> {
     let deployed =
         Workspace::at(root.to_path_buf()).with_deploy_dir(release.dir(root).join("deploy"));
     let programs = anchor1_programs(&deployed);
@@ -141,7 +141,7 @@ fn measure_release(
             .insert(release.version.into(), cell);
     }
     let lock = Lock::read_file(&prepare::lock_path(root, release));
-    Ok(Column {
+    Ok(ReleaseColumn {
         release: release.version.into(),
         anchor_lang: lock.version("anchor-lang").unwrap_or_default(),
         borsh: lock.versions("borsh").join(", "),
@@ -151,7 +151,10 @@ fn measure_release(
 
 /// Anchor 2's column, from `make all`'s build: each Anchor 1.x row's
 /// counterpart (`anchor2_row`) measured, where there is one.
-fn measure_anchor2(root: &Path, rows: &mut BTreeMap<String, Row>) -> Result<Column, String> {
+fn measure_anchor2(
+    root: &Path,
+    rows: &mut BTreeMap<String, MatrixRow>,
+) -> Result<ReleaseColumn, String> {
     let workspace = Workspace::at(root.to_path_buf());
     let programs: Vec<Program> = workspace
         .framework_programs()
@@ -191,7 +194,7 @@ fn measure_anchor2(root: &Path, rows: &mut BTreeMap<String, Row>) -> Result<Colu
         })
         .collect();
     let lock = Lock::of_framework(&workspace, Framework::Anchor2);
-    Ok(Column {
+    Ok(ReleaseColumn {
         release: ANCHOR2.into(),
         anchor_lang: lock.version("anchor-lang").unwrap_or_default(),
         borsh: lock.versions("borsh").join(", "),
@@ -216,8 +219,8 @@ pub fn run(
         }
     }
     let selected = |r: &Release| only.is_empty() || only.iter().any(|o| o == r.version);
-    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
-    let mut kept: BTreeMap<String, Column> = BTreeMap::new();
+    let mut rows: BTreeMap<String, MatrixRow> = BTreeMap::new();
+    let mut kept: BTreeMap<String, ReleaseColumn> = BTreeMap::new();
     if let Some(previous) = previous {
         for column in previous.releases {
             if RELEASES

@@ -5,7 +5,7 @@
 
 use std::{collections::BTreeMap, path::Path};
 
-use super::matrix::{self, Cell, Matrix, Row};
+use super::matrix::{self, Cell, Matrix, MatrixRow};
 
 /// `941`, `952 (+11)`, `-` where the release has no cell.
 fn cell_text(cell: Option<&Cell>, before: Option<u64>) -> String {
@@ -21,7 +21,7 @@ fn cell_text(cell: Option<&Cell>, before: Option<u64>) -> String {
     }
 }
 
-fn row_label(row: &Row) -> String {
+fn row_label(row: &MatrixRow) -> String {
     if row.group.is_empty() || row.group == "exact" {
         format!("{} | {}", row.program, row.operation)
     } else {
@@ -189,16 +189,16 @@ pub fn markdown(matrix: &Matrix) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anchor_versions::matrix::Column;
+    use crate::anchor_versions::matrix::ReleaseColumn;
 
     fn matrix() -> Matrix {
-        let column = |release: &str, bytes: Cell| Column {
+        let column = |release: &str, bytes: Cell| ReleaseColumn {
             release: release.into(),
             anchor_lang: release.into(),
             borsh: "1.5.7".into(),
             programs: BTreeMap::from([("anchor1/noop".to_string(), bytes)]),
         };
-        let row = Row {
+        let row = MatrixRow {
             family: "token".into(),
             program: "noop".into(),
             operation: "full".into(),

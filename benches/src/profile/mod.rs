@@ -18,7 +18,7 @@ pub mod summary;
 pub mod symbols;
 
 pub use attribute::{Named, Profile, attribute};
-pub use profiler::{Profiler, Row};
+pub use profiler::{ProfiledRow, Profiler};
 pub use record::{Recorded, Recorder, VmRun};
 pub use summary::write;
 pub use symbols::Symbols;

@@ -3,7 +3,7 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, path::Path};
 
-use super::{attribute::Profile, profiler::Row};
+use super::{attribute::Profile, profiler::ProfiledRow};
 
 /// A frame as one field of a folded line: `;` separates frames there, so
 /// one inside a name (`[u8; 32]`) becomes `,` (`[u8, 32]`), and a line's
@@ -99,8 +99,8 @@ pub fn stem(row: &str) -> String {
 }
 
 /// Writes `<stem>.folded`, `.svg` and `.md` of every row under `dir`.
-pub fn write(dir: &Path, rows: &[Row]) -> Result<(), String> {
-    for Row { row, profile, .. } in rows {
+pub fn write(dir: &Path, rows: &[ProfiledRow]) -> Result<(), String> {
+    for ProfiledRow { row, profile, .. } in rows {
         let stem = dir.join(stem(row));
         let parent = stem.parent().expect("a stem under dir");
         let stem = stem.to_string_lossy();

@@ -37,12 +37,12 @@ pub struct Profiler {
     deploy: PathBuf,
     copies: PathBuf,
     programs: HashMap<Pubkey, Known>,
-    pub rows: Vec<Row>,
+    pub rows: Vec<ProfiledRow>,
 }
 
 /// One profiled row.
 #[derive(Clone, Debug, Default)]
-pub struct Row {
+pub struct ProfiledRow {
     /// Its name in every report (`results.json`'s `row`).
     pub row: String,
     /// Its family's and framework's names (`summary.md`'s groups).
@@ -77,7 +77,7 @@ impl Profiler {
     /// name the call's programs).
     pub fn profile(
         &mut self,
-        mut row: Row,
+        mut row: ProfiledRow,
         cus: u64,
         programs: &[Program],
         recorded: &Recorded,

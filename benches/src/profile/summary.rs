@@ -11,7 +11,7 @@ use std::{
 use super::{
     categories::{self, Category},
     output,
-    profiler::{Naming, Profiler, Row},
+    profiler::{Naming, ProfiledRow, Profiler},
 };
 use crate::Workspace;
 
@@ -51,12 +51,12 @@ pub fn write(workspace: &Workspace, profiler: &Profiler) -> Result<String, Strin
 /// where it has any: they sum to the record's CUs, as its categories do,
 /// so two records' frames say exactly which frames make their difference);
 /// every row must find its record.
-fn annotate(path: &std::path::Path, rows: &[Row]) -> Result<(), String> {
+fn annotate(path: &std::path::Path, rows: &[ProfiledRow]) -> Result<(), String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let mut results: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let by_row: HashMap<&str, &Row> = rows.iter().map(|r| (r.row.as_str(), r)).collect();
+    let by_row: HashMap<&str, &ProfiledRow> = rows.iter().map(|r| (r.row.as_str(), r)).collect();
     let mut annotated = 0;
     for record in records_mut(&mut results) {
         let Some(row) = record.get("row").and_then(|r| r.as_str()).map(String::from) else {
@@ -111,7 +111,7 @@ pub fn markdown(profiler: &Profiler) -> String {
     let mut out = String::from(
         "# Where the CUs go\n\nEach row of `make bench`, its CUs by category (`make profile`; the rules: `benches/src/profile/categories.rs`). Every row's categories sum to its CUs; its flamegraph, folded stacks and frames table are beside this file, under the row's name.\n",
     );
-    let mut groups: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
+    let mut groups: BTreeMap<(&str, &str), Vec<&ProfiledRow>> = BTreeMap::new();
     for row in &profiler.rows {
         groups
             .entry((row.family, row.framework))

@@ -6,11 +6,11 @@ use std::{collections::BTreeMap, path::Path};
 use serde::{Deserialize, Serialize};
 
 use super::install::Versions;
-pub use crate::matrix::{Cell, Row, built, measured};
+pub use crate::matrix::{Cell, MatrixRow, built, measured};
 
 /// One toolchain's column.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Column {
+pub struct ToolchainColumn {
     pub name: String,
     pub channel: String,
     #[serde(flatten)]
@@ -30,9 +30,9 @@ pub struct Matrix {
     pub command: String,
     pub commit: String,
     pub date: String,
-    pub toolchains: Vec<Column>,
+    pub toolchains: Vec<ToolchainColumn>,
     /// Per row name (`Measurement::row`).
-    pub rows: BTreeMap<String, Row>,
+    pub rows: BTreeMap<String, MatrixRow>,
 }
 
 impl Matrix {

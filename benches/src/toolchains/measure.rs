@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use super::matrix::{Cell, Row};
+use super::matrix::{Cell, MatrixRow};
 use crate::{Case, Family, HarnessError, Program, Workspace};
 
 /// Per row name: the row and this toolchain's cell.
-pub type Cells = BTreeMap<String, (Row, Cell)>;
+pub type Cells = BTreeMap<String, (MatrixRow, Cell)>;
 
-fn row(case: &Case) -> Row {
+fn row(case: &Case) -> MatrixRow {
     let group = match case.family {
         Family::Token => case.shape.name().to_string(),
         _ => case
@@ -19,7 +19,7 @@ fn row(case: &Case) -> Row {
             .or(case.instance.map(String::from))
             .unwrap_or_default(),
     };
-    Row {
+    MatrixRow {
         family: case.family.name().into(),
         program: case.name.clone(),
         operation: case.operation.clone(),
@@ -61,7 +61,7 @@ pub fn measure(
             Ok(cases) => cases,
             // No cases to run: one failed cell names why.
             Err(e) => {
-                let row = Row {
+                let row = MatrixRow {
                     family: program.family.name().into(),
                     program: program.name.clone(),
                     operation: "(cases)".into(),

@@ -16,7 +16,7 @@ use std::{
 };
 
 use crate::{Case, HarnessError, Program, Workspace, bench::floor_cases, families::cases};
-use matrix::{Column, Matrix, Row};
+use matrix::{Matrix, MatrixRow, ToolchainColumn};
 
 /// A crate program's cases as `make bench` runs them; the floor's are the
 /// same calls, which must change nothing.
@@ -144,7 +144,8 @@ pub fn run(
         None => (Vec::new(), BTreeMap::new()),
     };
     // Drop what is measured again, and any column no longer in the matrix.
-    toolchains.retain(|c: &Column| TOOLCHAINS.iter().any(|t| t.name == c.name && !selected(t)));
+    toolchains
+        .retain(|c: &ToolchainColumn| TOOLCHAINS.iter().any(|t| t.name == c.name && !selected(t)));
     for row in rows.values_mut() {
         row.cells
             .retain(|name, _| toolchains.iter().any(|c| &c.name == name));
@@ -175,7 +176,7 @@ pub fn run(
             .iter()
             .filter_map(|p| std::fs::read(&p.so_path).ok())
             .collect();
-        toolchains.push(Column {
+        toolchains.push(ToolchainColumn {
             name: toolchain.name.into(),
             channel: toolchain.channel.into(),
             versions,
@@ -186,7 +187,7 @@ pub fn run(
     }
     // Columns in the matrix's order; rows without any cell dropped.
     toolchains.sort_by_key(|c| TOOLCHAINS.iter().position(|t| t.name == c.name));
-    rows.retain(|_, row: &mut Row| !row.cells.is_empty());
+    rows.retain(|_, row: &mut MatrixRow| !row.cells.is_empty());
     Ok(Matrix {
         command: "make toolchains".into(),
         commit: crate::provenance::head_commit(root),

@@ -6,7 +6,7 @@ use std::{collections::BTreeMap, path::Path};
 
 use super::{
     REFERENCE,
-    matrix::{self, Matrix, Row},
+    matrix::{self, Matrix, MatrixRow},
 };
 
 /// Spearman's rank correlation of two equally long samples (ties get
@@ -55,7 +55,7 @@ pub struct Swap {
 
 /// The rows of one family, operation and group that have a value on
 /// both toolchains: (crate, reference CUs, other CUs).
-fn paired<'a>(rows: &[&'a Row], reference: &str, other: &str) -> Vec<(&'a str, u64, u64)> {
+fn paired<'a>(rows: &[&'a MatrixRow], reference: &str, other: &str) -> Vec<(&'a str, u64, u64)> {
     rows.iter()
         .filter_map(|row| {
             let r = row.cells.get(reference)?.cus()?;
@@ -68,7 +68,7 @@ fn paired<'a>(rows: &[&'a Row], reference: &str, other: &str) -> Vec<(&'a str, u
 /// Spearman's rank correlation of one group's crates between the
 /// reference and another toolchain; `None` with fewer than two crates
 /// measured on both.
-fn correlation(rows: &[&Row], other: &str) -> Option<f64> {
+fn correlation(rows: &[&MatrixRow], other: &str) -> Option<f64> {
     let values = paired(rows, REFERENCE, other);
     if values.len() < 2 {
         return None;
@@ -88,7 +88,7 @@ fn families(matrix: &Matrix) -> Vec<&str> {
 
 /// Pairs strictly ordered one way on the reference and the other way on
 /// the other toolchain.
-pub fn swaps(rows: &[&Row], reference: &str, other: &str) -> Vec<Swap> {
+pub fn swaps(rows: &[&MatrixRow], reference: &str, other: &str) -> Vec<Swap> {
     let values = paired(rows, reference, other);
     let mut out = Vec::new();
     for (i, &(a, ra, oa)) in values.iter().enumerate() {
@@ -110,8 +110,8 @@ pub fn swaps(rows: &[&Row], reference: &str, other: &str) -> Vec<Swap> {
 type GroupKey = (String, String, String);
 
 /// Rows grouped as an order of crates is read: family, operation, group.
-pub fn groups(matrix: &Matrix) -> BTreeMap<GroupKey, Vec<&Row>> {
-    let mut out: BTreeMap<_, Vec<&Row>> = BTreeMap::new();
+pub fn groups(matrix: &Matrix) -> BTreeMap<GroupKey, Vec<&MatrixRow>> {
+    let mut out: BTreeMap<_, Vec<&MatrixRow>> = BTreeMap::new();
     for row in matrix.rows.values() {
         if row.program == "noop" {
             continue;
@@ -124,7 +124,7 @@ pub fn groups(matrix: &Matrix) -> BTreeMap<GroupKey, Vec<&Row>> {
 }
 
 /// (min, max) of a row's measured cells.
-pub fn range(row: &Row) -> Option<(u64, u64)> {
+pub fn range(row: &MatrixRow) -> Option<(u64, u64)> {
     let values: Vec<u64> = row.cells.values().filter_map(|c| c.cus()).collect();
     Some((*values.iter().min()?, *values.iter().max()?))
 }
@@ -191,7 +191,7 @@ pub fn cell_table(matrix: &Matrix, family: &str) -> String {
         names.join(" | "),
         "---:|".repeat(names.len())
     );
-    let mut rows: Vec<(&String, &Row)> = matrix
+    let mut rows: Vec<(&String, &MatrixRow)> = matrix
         .rows
         .iter()
         .filter(|(_, r)| r.family == family)
@@ -249,7 +249,7 @@ pub fn order_table(matrix: &Matrix, family: &str) -> (String, Vec<String>) {
         .collect();
     operations.dedup();
     for operation in operations {
-        let mut of_op: Vec<(&GroupKey, &Vec<&Row>)> = groups
+        let mut of_op: Vec<(&GroupKey, &Vec<&MatrixRow>)> = groups
             .iter()
             .filter(|((f, op, _), _)| f == family && op == operation)
             .collect();
@@ -304,7 +304,7 @@ pub fn family_summary(matrix: &Matrix) -> String {
         "---:|".repeat(names.len())
     );
     for family in families(matrix) {
-        let rows: Vec<(&String, &Row)> = matrix
+        let rows: Vec<(&String, &MatrixRow)> = matrix
             .rows
             .iter()
             .filter(|(_, r)| r.family == family)

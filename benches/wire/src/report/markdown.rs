@@ -8,14 +8,14 @@ use benches::{
     message::{Content, SIZES},
 };
 
-use super::{Crossover, INSTANCES_PER_BUCKET, LINK_MBPS, Row, WireReport, message_formats};
+use super::{Crossover, INSTANCES_PER_BUCKET, LINK_MBPS, WireReport, WireRow, message_formats};
 
 fn micros(ns: Option<f64>) -> String {
     ns.map_or("-".into(), |ns| format!("{:.2}", ns / 1000.0))
 }
 
 impl WireReport {
-    fn row(&self, family: Family, format: &str, size: usize) -> Option<&Row> {
+    fn row(&self, family: Family, format: &str, size: usize) -> Option<&WireRow> {
         self.rows
             .iter()
             .find(|r| r.family == family && r.format == format && r.size == size)

@@ -92,7 +92,7 @@ impl Timings {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Row {
+pub struct WireRow {
     pub family: Family,
     pub format: String,
     pub size: usize,
@@ -102,7 +102,7 @@ pub struct Row {
     pub timings: Timings,
 }
 
-impl Row {
+impl WireRow {
     /// The size column: the metadata family's instance, then the size.
     fn size_label(&self) -> String {
         match self.instance {
@@ -153,7 +153,7 @@ pub struct Crossover {
 pub struct WireReport {
     pub machine: String,
     pub versions: Vec<(String, String)>,
-    pub rows: Vec<Row>,
+    pub rows: Vec<WireRow>,
     pub distributions: Vec<Distribution>,
     pub crossovers: Vec<Crossover>,
     /// The same model on each metadata account.
@@ -210,7 +210,7 @@ pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, S
             Some(f) => Some(timer.median_ns(&id("access"), || f(&bytes))?),
             None => None,
         };
-        rows.push(Row {
+        rows.push(WireRow {
             family: format.family,
             format: format.name.clone(),
             size,
@@ -239,7 +239,7 @@ pub fn collect(workspace: &Workspace, timer: &mut Timer) -> Result<WireReport, S
 }
 
 /// The message family's formats, in the rows' order.
-pub fn message_formats(rows: &[Row]) -> Vec<&str> {
+pub fn message_formats(rows: &[WireRow]) -> Vec<&str> {
     let mut names: Vec<&str> = rows
         .iter()
         .filter(|r| r.family == Family::Message)
@@ -258,7 +258,7 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
 
 /// For each message size bucket, content and format, the ratio's
 /// quartiles over [`INSTANCES_PER_BUCKET`] generated instances.
-fn distributions(rows: &[Row]) -> Vec<Distribution> {
+fn distributions(rows: &[WireRow]) -> Vec<Distribution> {
     let names = message_formats(rows);
     type CompressedLen = fn(&[u8]) -> usize;
     let codecs: [(&str, CompressedLen); 3] = [
@@ -308,11 +308,11 @@ fn distributions(rows: &[Row]) -> Vec<Distribution> {
 /// client's decodes. `base64+zstd` wins where its smaller payload saves
 /// more transfer time than zstd costs on both ends. It leaves out latency
 /// and everything else a real network adds.
-fn crossovers(rows: &[Row]) -> Vec<Crossover> {
+fn crossovers(rows: &[WireRow]) -> Vec<Crossover> {
     let mut out = Vec::new();
     let names = message_formats(rows);
     for name in names {
-        let points: Vec<&Row> = rows
+        let points: Vec<&WireRow> = rows
             .iter()
             .filter(|r| r.format == name && r.family == Family::Message)
             .collect();
@@ -345,7 +345,7 @@ fn crossovers(rows: &[Row]) -> Vec<Crossover> {
 
 /// The model on every metadata account (one size per format: the account
 /// is allocated at its largest, so there is no crossover size to find).
-fn metadata_gains(rows: &[Row]) -> Vec<MetadataGain> {
+fn metadata_gains(rows: &[WireRow]) -> Vec<MetadataGain> {
     let mut out = Vec::new();
     for r in rows.iter().filter(|r| r.family == Family::Metadata) {
         for mbps in LINK_MBPS {
