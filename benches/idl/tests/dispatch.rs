@@ -54,6 +54,45 @@ fn two_tag_instructions_are_dispatched_on_both_and_measured() {
     assert!(source.contains("fn dispatch_1e(data: &[u8]"), "{source}");
 }
 
+/// Two-tag instructions beside a one-tag one, their arguments holding an
+/// option with a `u8` tag and a one-byte boolean after fixed fields
+/// (`idls/extension_args.codama.json`): each invalid byte (a tag or a
+/// bool of 2) is written after the instruction's own two tags, not after
+/// the first instruction's one, so every format refuses it
+/// (`InvalidInstructionData`, checked by the run's contract) and every
+/// row is measured.
+#[test]
+fn invalid_bytes_sit_after_each_instructions_own_tags() {
+    let run = run_idl("extension_args.codama.json", &Options::default());
+    for (name, formats) in [
+        (
+            "initializeTransferFeeConfig",
+            &[Format::Floor, Format::Borsh, Format::Wincode, Format::Walk][..],
+        ),
+        (
+            "setTransferFee",
+            &[
+                Format::Floor,
+                Format::Borsh,
+                Format::Wincode,
+                Format::Walk,
+                Format::Bytemuck,
+            ][..],
+        ),
+    ] {
+        for format in formats {
+            assert!(
+                run.rows.iter().any(|r| r.site == Site::Instruction
+                    && r.name == name
+                    && r.format == *format
+                    && matches!(r.outcome, Measured::Ran { .. })),
+                "{name} not measured in {}",
+                format.name()
+            );
+        }
+    }
+}
+
 /// The example with `edit` applied to its instructions, resolved: each
 /// instruction's discriminator in hex, or its refusal.
 fn resolved(edit: impl FnOnce(&mut Vec<Value>)) -> Vec<(String, Result<String, String>)> {

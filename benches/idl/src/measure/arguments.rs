@@ -219,7 +219,9 @@ fn check_errors(
             continue;
         }
         let ix = handler.instruction;
-        let at = discriminator_len;
+        // Where this instruction's arguments start: after all its tags (an
+        // extension's instruction has two).
+        let at = ix.discriminator.len();
         // Short arguments: one byte less than the format reads (the floor
         // reads only the stored argument's bytes).
         let needed = match format {
