@@ -60,6 +60,11 @@ endif
 HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 # Where make all's steps note their start and end (benches/timings.sh).
 TIMINGS := $(TARGET_DIR)/timings.tsv
+# The host crates make test compiles and runs: every cargo test of make
+# test names all of them, so that cargo resolves their dependencies'
+# features once and compiles them once (a test of one package alone
+# resolves them anew, and compiles the runtime again).
+TESTED := -p benches -p wire -p fixtures -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
 timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
@@ -237,18 +242,18 @@ litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainn
 
 test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
 	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
-	$(call timed,cargo test: compile) cargo test -p benches -p wire -p fixtures -p idl --no-run
-	$(call timed,cargo test: run) cargo test -p benches -p wire -p fixtures -p idl
+	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
+	$(call timed,cargo test: run) cargo test $(TESTED)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
 	$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm
 	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 	$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1
 	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json > /dev/null
-	$(call timed,profile tests) cargo test -q -p benches --test profile -- --ignored
-	$(call timed,profile SO= tests) cargo test -q -p fixtures --test profile_so -- --ignored
-	$(call timed,page in Chromium) cargo test -q -p benches --test page -- --ignored
+	$(call timed,profile tests) cargo test -q $(TESTED) --test profile -- --ignored
+	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test profile_so -- --ignored
+	$(call timed,page in Chromium) cargo test -q $(TESTED) --test page -- --ignored
 	$(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null
-	$(call timed,sweep test) cargo test -q -p benches --test sweep -- --ignored
+	$(call timed,sweep test) cargo test -q $(TESTED) --test sweep -- --ignored
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
