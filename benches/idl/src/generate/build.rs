@@ -144,7 +144,10 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
             command.args(["-Zjson-target-spec", "-Zbuild-std=std,panic_abort"]);
             command.args(["-Zbuild-std-features=", "--release", "--target"]);
             command.arg(root.join("benches/std/bpfel-solana.json"));
-            (root.join("target/idl-build-anchor1"), "bpfel-solana")
+            // `make all`'s target folder for what needs std: std and
+            // anchor-lang's crates, built with the same sources, flags and
+            // profile, are reused rather than built again.
+            (root.join("target"), "bpfel-solana")
         }
     };
     let output = command
