@@ -134,7 +134,10 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
         Route::Core => {
             command.args(["-Z", "build-std=core,alloc", "--release"]);
             command.args(["--target", "bpfel-unknown-none"]);
-            (root.join("target/idl-build"), "bpfel-unknown-none")
+            // `make all`'s target folder: core, alloc and the crates the
+            // families' programs build (same sources, flags and profile)
+            // are reused rather than built again.
+            (root.join("target"), "bpfel-unknown-none")
         }
         Route::Std => {
             // Where -Zbuild-std reads std's patched sources (make setup).
@@ -145,8 +148,8 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
             command.args(["-Zbuild-std-features=", "--release", "--target"]);
             command.arg(root.join("benches/std/bpfel-solana.json"));
             // `make all`'s target folder for what needs std: std and
-            // anchor-lang's crates, built with the same sources, flags and
-            // profile, are reused rather than built again.
+            // anchor-lang's crates (same sources, flags and profile) are
+            // reused rather than built again.
             (root.join("target"), "bpfel-solana")
         }
     };
