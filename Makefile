@@ -187,6 +187,7 @@ profile-linker: $(TOOLCHAIN_READY) ## sbpf-linker with its debug sections' addre
 # make test's profile copies: one program of each family and framework.
 profile-sample: $(TOOLCHAIN_READY)
 	@$(BUILD) token/exact "" programs/token/borsh programs/token/postcard
+	@$(BUILD) token/unchecked common/unchecked programs/token/borsh
 	@$(BUILD) message "" programs/message/borsh
 	@$(BUILD) metadata "" programs/metadata/borsh
 	@$(BUILD) solana-program/token common/solana-program programs/token/borsh

@@ -78,9 +78,10 @@ fn every_record_sums_exactly_in_its_profile_its_categories_and_its_frames() {
 }
 
 /// The programs `make profile SAMPLE=1` builds copies of.
-const SAMPLE: [&str; 10] = [
+const SAMPLE: [&str; 11] = [
     "borsh",
     "postcard",
+    "unchecked/borsh",
     "message/borsh",
     "metadata/borsh",
     "solana-program/token/borsh",
@@ -136,7 +137,8 @@ fn cus_under(row: &str, prefix: &str) -> u64 {
 /// The docs' figures that only a profile says (`<!-- ROW frame:NAME -->`,
 /// `<!-- ROW category:NAME -->`: the postcard family's byte fields and
 /// varints, the duplicate-mutable check's `insert`, solana-program's
-/// entrypoint, `LazyAccount<T>`'s offsets) are this profile's.
+/// entrypoint, `LazyAccount<T>`'s offsets, unchecked borsh's copies) are
+/// this profile's.
 #[test]
 #[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
 fn the_docs_profile_figures_are_this_runs() {
