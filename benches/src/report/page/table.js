@@ -128,11 +128,18 @@ function categoryText(categories) {
 // first: "decode +1,711 · checks -2"; "same" where nothing moved.
 function categoryDifference(a, b) {
   if (!a || !b) return null;
-  const names = distinct(Object.keys(a).concat(Object.keys(b)));
-  const moved = names.map(name => [name, (a[name] || 0) - (b[name] || 0)])
-    .filter(([, delta]) => delta !== 0)
-    .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]) || x[0].localeCompare(y[0]));
-  return moved.length ? moved.map(([name, delta]) => name + " " + signed(delta)).join(" · ") : "same";
+  const moved = changes(new Map(Object.entries(a)), new Map(Object.entries(b)));
+  return moved.length ? moved.map(f => f.name + " " + signed(f.change)).join(" · ") : "same";
+}
+
+// Each name whose value differs between two maps (name -> CUs), largest
+// change first: [{name, a, b, change}].
+function changes(left, right) {
+  return distinct([...left.keys(), ...right.keys()])
+    .map(name => ({ name, a: left.get(name) || 0, b: right.get(name) || 0 }))
+    .map(f => Object.assign(f, { change: f.a - f.b }))
+    .filter(f => f.change !== 0)
+    .sort((x, y) => Math.abs(y.change) - Math.abs(x.change) || x.name.localeCompare(y.name));
 }
 
 // A record's frames (make profile) as a map, frame -> self CUs: the page
@@ -142,28 +149,22 @@ function frameCus(frames) {
 }
 
 // Every frame whose self CUs differ between two records, largest change
-// first: [{frame, a, b, change}]. Self CUs sum to a record's CUs, so the
-// changes sum to the difference of the two records' CUs.
+// first. Self CUs sum to a record's CUs, so the changes sum to the
+// difference of the two records' CUs.
 function frameDifference(a, b) {
-  if (!a || !b) return null;
-  const [left, right] = [frameCus(a), frameCus(b)];
-  return distinct([...left.keys(), ...right.keys()])
-    .map(frame => ({ frame, a: left.get(frame) || 0, b: right.get(frame) || 0 }))
-    .map(f => Object.assign(f, { change: f.a - f.b }))
-    .filter(f => f.change !== 0)
-    .sort((x, y) => Math.abs(y.change) - Math.abs(x.change) || x.frame.localeCompare(y.frame));
+  return a && b ? changes(frameCus(a), frameCus(b)) : null;
 }
 
 // The frames that differ, side by side: the three largest changes, and
 // every frame's self CUs in each record on opening.
 function frameDetails(list, state) {
   if (!list.length) return "same";
-  const top = list.slice(0, 3).map(f => f.frame + " " + signed(f.change)).join(" · ")
+  const top = list.slice(0, 3).map(f => f.name + " " + signed(f.change)).join(" · ")
     + (list.length > 3 ? " · " + (list.length - 3) + " more" : "");
   const head = el("tr", {}, el("th", {}, "frame"), el("th", { class: "num" }, state.a),
     el("th", { class: "num" }, state.b), el("th", { class: "num" }, "change"));
-  const rows = list.map(f => el("tr", { "data-frame": f.frame, "data-change": f.change },
-    el("td", {}, f.frame), el("td", { class: "num" }, number(f.a)),
+  const rows = list.map(f => el("tr", { "data-frame": f.name, "data-change": f.change },
+    el("td", {}, f.name), el("td", { class: "num" }, number(f.a)),
     el("td", { class: "num" }, number(f.b)), el("td", { class: "num" }, signed(f.change))));
   const total = list.reduce((sum, f) => sum + f.change, 0);
   const foot = el("tr", { "data-total": total }, el("td", {}, "these frames"),
