@@ -141,31 +141,20 @@ fn category_text(categories: &Value) -> String {
 
 /// What `a` spends per category beyond `b`, as the page writes it.
 fn category_difference(a: &Value, b: &Value) -> String {
-    let (a, b) = (a.as_object().unwrap(), b.as_object().unwrap());
-    let mut names: Vec<&String> = a.keys().chain(b.keys()).collect();
-    names.sort();
-    names.dedup();
-    let cus = |side: &serde_json::Map<String, Value>, name: &str| {
-        side.get(name).and_then(Value::as_i64).unwrap_or(0)
+    let cus = |side: &Value| -> std::collections::BTreeMap<String, i64> {
+        side.as_object()
+            .unwrap()
+            .iter()
+            .map(|(name, cus)| (name.clone(), cus.as_i64().unwrap()))
+            .collect()
     };
-    let mut moved: Vec<(&String, i64)> = names
-        .into_iter()
-        .map(|name| (name, cus(a, name) - cus(b, name)))
-        .filter(|(_, delta)| *delta != 0)
-        .collect();
-    moved.sort_by(|x, y| y.1.abs().cmp(&x.1.abs()).then(x.0.cmp(y.0)));
+    let moved = changes(&cus(a), &cus(b));
     if moved.is_empty() {
         return "same".into();
     }
     moved
         .iter()
-        .map(|(name, delta)| {
-            format!(
-                "{name} {}{}",
-                if *delta > 0 { "+" } else { "" },
-                grouped(*delta)
-            )
-        })
+        .map(|(name, _, _, change)| format!("{name} {}", signed_text(*change)))
         .collect::<Vec<_>>()
         .join(" · ")
 }
@@ -239,7 +228,15 @@ fn self_cus(dir: &Path, record: &Value) -> std::collections::BTreeMap<String, i6
 /// The frames whose self CUs differ between `a` and `b`, largest change
 /// first, from their folded stacks; a name with `;` is folded as `,`.
 fn frame_difference(dir: &Path, a: &Value, b: &Value) -> Vec<FrameChange> {
-    let (a, b) = (self_cus(dir, a), self_cus(dir, b));
+    changes(&self_cus(dir, a), &self_cus(dir, b))
+}
+
+/// Each name whose CUs differ between two maps, with both and the change,
+/// largest change first (as the page orders them).
+fn changes(
+    a: &std::collections::BTreeMap<String, i64>,
+    b: &std::collections::BTreeMap<String, i64>,
+) -> Vec<FrameChange> {
     let mut names: Vec<&String> = a.keys().chain(b.keys()).collect();
     names.sort();
     names.dedup();
@@ -248,7 +245,7 @@ fn frame_difference(dir: &Path, a: &Value, b: &Value) -> Vec<FrameChange> {
     };
     let mut moved: Vec<FrameChange> = names
         .into_iter()
-        .map(|name| (name.clone(), cus(&a, name), cus(&b, name)))
+        .map(|name| (name.clone(), cus(a, name), cus(b, name)))
         .map(|(name, a, b)| (name, a, b, a - b))
         .filter(|f| f.3 != 0)
         .collect();
