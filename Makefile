@@ -228,9 +228,9 @@ wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time int
 wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the wire charts and benches/wire/wire.md, the report docs/wire.md quotes
 	cargo run -p wire --bin wire -- baseline
 
-idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (options: docs/idl.md)
+idl: $(TOOLCHAIN_READY) $(if $(PROFILE),profile-linker) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame; options: docs/idl.md)
 	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
-	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" BASELINE="$(BASELINE)" cargo run -q -p idl --bin idl -- "$(IDL)"
+	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" cargo run -q -p idl --bin idl -- "$(IDL)"
 
 fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/; IDL_RUN=target/benches/idl/<program>: a make idl run's, into its fixtures/
 	IDL_RUN="$(IDL_RUN)" cargo run -p fixtures --bin fixtures
@@ -241,7 +241,7 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
 	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
 	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
 	$(call timed,cargo test: run) cargo test $(TESTED)
@@ -249,7 +249,7 @@ test: all published browser ## Build, then run the tests (contract, random input
 	$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm
 	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 	$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1
-	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json > /dev/null
+	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null
 	$(call timed,profile tests) cargo test -q $(TESTED) --test profile -- --ignored
 	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test profile_so -- --ignored
 	$(call timed,page in Chromium) cargo test -q $(TESTED) --test page -- --ignored

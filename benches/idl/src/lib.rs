@@ -5,7 +5,8 @@
 //! types, and [`layout`] computes the bytes an account holds; [`plan`]
 //! decides which programs the IDL becomes, [`render`] writes one module per
 //! target, [`generate`] writes and builds the crates, [`measure`] runs them
-//! and [`report`] writes what they measured; [`run`] composes the stages.
+//! and [`profile`] says where their CUs go (`PROFILE=1`), and [`report`]
+//! writes what they measured; [`run`] composes the stages.
 //! Stages import forward only (a test in `benches/tests/layout.rs` holds
 //! it): the model knows nothing of layouts, values or renderers, and the
 //! plan nothing of writing, building or measuring.
@@ -19,6 +20,7 @@ pub mod measure;
 pub mod model;
 pub mod names;
 pub mod plan;
+pub mod profile;
 pub mod render;
 pub mod report;
 pub mod run;

@@ -119,34 +119,48 @@ impl Profiler {
     /// By inlined frame where the program's profile copy is there and
     /// checks; by function, with the reason, where not.
     fn symbols_of(&self, program: &Program, run: &VmRun) -> (Box<dyn Symbols>, Naming) {
-        let functions = Functions::of(run);
         let copy = program
             .so_path
             .strip_prefix(&self.deploy)
             .map(|relative| self.copies.join(relative));
-        let inlined = match copy {
+        let copy = match copy {
             Err(_) => Err(format!(
                 "{} is outside {}",
                 program.so_path.display(),
                 self.deploy.display()
             )),
-            Ok(copy) => match (std::fs::read(&program.so_path), std::fs::read(&copy)) {
-                (Ok(measured), Ok(copy)) => Inlined::new(&functions, &measured, &copy),
-                (_, Err(_)) => Err(format!(
-                    "no profile copy at {COPIES}/ (make profile builds them)"
-                )),
-                (Err(e), _) => Err(format!("reading {}: {e}", program.so_path.display())),
-            },
+            Ok(copy) => std::fs::read(&copy)
+                .map_err(|_| format!("no profile copy at {COPIES}/ (make profile builds them)")),
         };
-        match inlined {
-            Ok(inlined) => {
-                let naming = Naming::Inlined {
-                    unmatched: inlined.unmatched,
-                    functions: inlined.functions,
-                };
-                (Box::new(inlined), naming)
-            }
-            Err(reason) => (Box::new(functions), Naming::Functions(reason)),
+        match std::fs::read(&program.so_path) {
+            Ok(measured) => named_by(run, &measured, copy),
+            Err(e) => named_by(
+                run,
+                &[],
+                Err(format!("reading {}: {e}", program.so_path.display())),
+            ),
         }
+    }
+}
+
+/// How a program's code is named, from its first run (`run`): by inlined
+/// frame where its profile copy (`copy`, or why there is none) is the
+/// `measured` program's bytes with line tables and its functions match
+/// the copy's DWARF; by function, with the reason, where not.
+pub fn named_by(
+    run: &VmRun,
+    measured: &[u8],
+    copy: Result<Vec<u8>, String>,
+) -> (Box<dyn Symbols>, Naming) {
+    let functions = Functions::of(run);
+    match copy.and_then(|copy| Inlined::new(&functions, measured, &copy)) {
+        Ok(inlined) => {
+            let naming = Naming::Inlined {
+                unmatched: inlined.unmatched,
+                functions: inlined.functions,
+            };
+            (Box::new(inlined), naming)
+        }
+        Err(reason) => (Box::new(functions), Naming::Functions(reason)),
     }
 }

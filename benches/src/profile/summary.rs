@@ -24,7 +24,7 @@ pub fn write(workspace: &Workspace, profiler: &Profiler) -> Result<String, Strin
         std::fs::remove_dir_all(&dir).map_err(|e| format!("clearing {}: {e}", dir.display()))?;
     }
     output::write(&dir, &profiler.rows)?;
-    let summary = markdown(profiler);
+    let summary = markdown(INTRO, &profiler.rows, &profiler.namings());
     std::fs::write(dir.join("summary.md"), &summary)
         .map_err(|e| format!("writing {}: {e}", dir.join("summary.md").display()))?;
     annotate(&benches.join("results.json"), &profiler.rows)?;
@@ -51,7 +51,7 @@ pub fn write(workspace: &Workspace, profiler: &Profiler) -> Result<String, Strin
 /// where it has any: they sum to the record's CUs, as its categories do,
 /// so two records' frames say exactly which frames make their difference);
 /// every row must find its record.
-fn annotate(path: &std::path::Path, rows: &[ProfiledRow]) -> Result<(), String> {
+pub fn annotate(path: &std::path::Path, rows: &[ProfiledRow]) -> Result<(), String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let mut results: serde_json::Value =
@@ -105,14 +105,15 @@ fn records_mut(value: &mut serde_json::Value) -> Vec<&mut serde_json::Value> {
     }
 }
 
-/// `summary.md`: per family and framework, each row's CUs by category;
-/// then how each program's code was named.
-pub fn markdown(profiler: &Profiler) -> String {
-    let mut out = String::from(
-        "# Where the CUs go\n\nEach row of `make bench`, its CUs by category (`make profile`; the rules: `benches/src/profile/categories.rs`). Every row's categories sum to its CUs; its flamegraph, folded stacks and frames table are beside this file, under the row's name.\n",
-    );
+/// `make profile`'s `summary.md`'s opening.
+const INTRO: &str = "# Where the CUs go\n\nEach row of `make bench`, its CUs by category (`make profile`; the rules: `benches/src/profile/categories.rs`). Every row's categories sum to its CUs; its flamegraph, folded stacks and frames table are beside this file, under the row's name.\n";
+
+/// A profile's `summary.md`, after `intro`: per family and framework,
+/// each row's CUs by category; then how each program's code was named.
+pub fn markdown(intro: &str, rows: &[ProfiledRow], namings: &BTreeMap<String, Naming>) -> String {
+    let mut out = String::from(intro);
     let mut groups: BTreeMap<(&str, &str), Vec<&ProfiledRow>> = BTreeMap::new();
-    for row in &profiler.rows {
+    for row in rows {
         groups
             .entry((row.family, row.framework))
             .or_default()
@@ -146,8 +147,8 @@ pub fn markdown(profiler: &Profiler) -> String {
             .expect("String");
         }
     }
-    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its profile copy (`make profile-copies`: built with line tables) has the measured program's loadable bytes and its functions match its DWARF (a function that matches none is named by address, and counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
-    for (label, naming) in profiler.namings() {
+    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its profile copy (built again with line tables: `make profile-copies`, or `make idl PROFILE=1` for a run's programs) has the measured program's loadable bytes and its functions match its DWARF (a function that matches none is named by address, and counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
+    for (label, naming) in namings {
         let how = match naming {
             Naming::Inlined { unmatched: 0, .. } => "inlined frame".to_string(),
             Naming::Inlined {

@@ -2,8 +2,9 @@
 //! (docs/idl.md). Options from the environment, as the Makefile passes
 //! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`, `ARG`,
 //! `STRING_LEN`, `VEC_LEN`, `DATA`, `ANCHOR` (the anchor-lang release of
-//! the Anchor programs), and `BASELINE` (an earlier run's
-//! `results.json`: exit 1 on any moved CU or byte).
+//! the Anchor programs), `PROFILE` (every row profiled, by inlined frame)
+//! and `BASELINE` (an earlier run's `results.json`: exit 1 on any moved CU
+//! or byte).
 
 use std::{path::Path, process::ExitCode};
 
@@ -62,6 +63,7 @@ fn main() -> ExitCode {
         fields,
         data: Some(var("DATA")).filter(|d| !d.is_empty()).map(Into::into),
         anchor: Some(anchor),
+        profile: !matches!(var("PROFILE").as_str(), "" | "0"),
     };
     let Ok(root) = std::env::current_dir() else {
         eprintln!(

@@ -32,7 +32,7 @@ pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
         root.join("common/Cargo.toml"),
     ];
     reuse_or(root, dir, dir, name, &inputs, || {
-        compile(root, dir, name, package, Route::Core)
+        compile(root, dir, name, package, (Route::Core, Build::Measured))
     })
 }
 
@@ -56,9 +56,37 @@ pub fn build_anchor1(root: &Path, dir: &Path, name: &str, package: &str) -> Buil
         root.join("benches/std/bpfel-solana.json"),
     ];
     reuse_or(root, dir, &workspace, name, &inputs, || {
-        compile(root, &workspace, name, package, Route::Std)
+        compile(
+            root,
+            &workspace,
+            name,
+            package,
+            (Route::Std, Build::Measured),
+        )
     })
 }
+
+/// The profile copy of a built program (`make idl PROFILE=1`): the same
+/// crate built again as `make profile-copies` builds the families' (line
+/// tables, the patched linker, `target/profile-build/`), into
+/// `profile-copies/<name>.so`, reused while newer than the measured `.so`.
+/// The profile checks its loadable bytes against the measured program's.
+pub fn build_copy(root: &Path, dir: &Path, name: &str, package: &str, format: Format) -> Built {
+    let copy = dir.join(COPIES).join(format!("{name}.so"));
+    let measured = dir.join("deploy").join(format!("{name}.so"));
+    if modified(&copy).is_some_and(|built| Some(built) > modified(&measured)) {
+        return Built::Program(copy);
+    }
+    let (workspace, route) = if format.is_anchor1() {
+        (dir.join(ANCHOR1), Route::Std)
+    } else {
+        (dir.to_path_buf(), Route::Core)
+    };
+    compile(root, &workspace, name, package, (route, Build::ProfileCopy))
+}
+
+/// Where a run's profile copies go, under its folder.
+pub const COPIES: &str = "profile-copies";
 
 /// The `.so` in `dir`'s `deploy/` (or its recorded refusal) where it is
 /// newer than the crate in `workspace`, the toolchain's files and
@@ -106,6 +134,14 @@ enum Route {
     Std,
 }
 
+/// Which build: the measured program, or its profile copy (with line
+/// tables, `.cargo/profile-build.toml`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Build {
+    Measured,
+    ProfileCopy,
+}
+
 fn modified(path: &Path) -> Option<std::time::SystemTime> {
     fs::metadata(path).and_then(|m| m.modified()).ok()
 }
@@ -127,9 +163,20 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
 /// Builds `package` of the workspace in `workspace`, the `.so` copied to
 /// the run's `deploy/<name>.so` (the run's folder is the workspace's, or
 /// its parent for the Anchor workspace).
-fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
+fn compile(
+    root: &Path,
+    workspace: &Path,
+    name: &str,
+    package: &str,
+    (route, build): (Route, Build),
+) -> Built {
     let started = Instant::now();
     let mut command = benches::reproducible::cargo_build(root);
+    if build == Build::ProfileCopy {
+        command
+            .arg("--config")
+            .arg(root.join(".cargo/profile-build.toml"));
+    }
     let (target_dir, triple) = match route {
         Route::Core => {
             command.args(["-Z", "build-std=core,alloc", "--release"]);
@@ -152,6 +199,12 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
             // reused rather than built again.
             (root.join("target"), "bpfel-solana")
         }
+    };
+    // The copies share `make profile-copies`' target folder: its core,
+    // alloc, std and anchor-lang are built with the same flags.
+    let target_dir = match build {
+        Build::Measured => target_dir,
+        Build::ProfileCopy => root.join("target/profile-build"),
     };
     let output = command
         .env("CARGO_TARGET_DIR", &target_dir)
@@ -186,7 +239,10 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
         .join(triple)
         .join("release")
         .join(format!("lib{}.so", package.replace('-', "_")));
-    let deploy = dir.join("deploy");
+    let deploy = match build {
+        Build::Measured => dir.join("deploy"),
+        Build::ProfileCopy => dir.join(COPIES),
+    };
     let so = deploy.join(format!("{name}.so"));
     match fs::create_dir_all(&deploy).and_then(|_| fs::copy(&built, &so)) {
         Ok(_) => Built::Program(so),

@@ -24,6 +24,7 @@ use crate::{
     measure::{self, Row},
     model::{self, Program, Site},
     plan::{self, FieldChoices, NoRow, Plan},
+    profile::{self, Profiles},
     render::anchor1::Release,
     report,
     value::{self, Lengths},
@@ -41,6 +42,8 @@ pub struct Options {
     /// `ANCHOR=<version>`: the anchor-lang release the Anchor programs
     /// build with (`None`: `programs/anchor1/`'s pin).
     pub anchor: Option<Release>,
+    /// `PROFILE=1`: every row profiled ([`crate::profile`]).
+    pub profile: bool,
 }
 
 /// A finished run.
@@ -115,7 +118,26 @@ pub fn run(
         progress,
     )?;
     site::build_and_measure(items, events, lengths, &mut skipped, &mut tally, progress)?;
-    write_report(root, dir, program, &plans, tally, skipped, &release)
+    let profiles = if options.profile {
+        guard::stage("profiling", &shown);
+        let (programs, cases) = (&tally.programs, &tally.cases);
+        Some(profile::profile(root, &dir, programs, cases, progress)?)
+    } else {
+        None
+    };
+    let run = write_report(
+        root,
+        dir,
+        (program, &plans),
+        tally,
+        skipped,
+        &release,
+        profiles.as_ref(),
+    )?;
+    if let Some(profiles) = &profiles {
+        profile::write(&run.dir, profiles)?;
+    }
+    Ok(run)
 }
 
 /// Builds and measures each account's program in each format it was
@@ -154,7 +176,12 @@ fn measure_accounts(
                 let instances = &instances[&account.name];
                 match guard::caught(|| measure::check(planned, account, release, &elf, instances)) {
                     Ok(checked) => {
-                        tally.keep(&planned.name, "rows", (root, &so), elf, checked, progress)
+                        let built = (
+                            planned.name.as_str(),
+                            planned.package.as_str(),
+                            planned.format,
+                        );
+                        tally.keep(built, "rows", (root, &so), elf, checked, progress)
                     }
                     Err(reason) => {
                         tally.refuse(Site::Account, &planned.account, planned.format, &reason)
@@ -166,15 +193,16 @@ fn measure_accounts(
     Ok(())
 }
 
-/// Writes `summary.md`, `results.json` and `cases.json` into `dir`.
+/// Writes `summary.md` (with `profiles`, which categories make each
+/// move's difference), `results.json` and `cases.json` into `dir`.
 fn write_report(
     root: &Path,
     dir: PathBuf,
-    program: Program,
-    plans: &[Plan],
+    (program, plans): (Program, &[Plan]),
     tally: Tally,
     skipped: Vec<NoRow>,
     release: &Release,
+    profiles: Option<&Profiles>,
 ) -> Result<Run, String> {
     let Tally {
         rows,
@@ -183,9 +211,10 @@ fn write_report(
         elfs,
         cases,
         refused,
+        programs: _,
     } = tally;
     let provenance = provenance(root, &dir, &elfs);
-    let summary = report::summary(
+    let mut summary = report::summary(
         &program,
         plans,
         &rows,
@@ -194,6 +223,9 @@ fn write_report(
         &provenance,
         &hostile,
     );
+    if let Some(profiles) = profiles {
+        summary.push_str(&report::categories::section(&program, &rows, profiles));
+    }
     let cases = CasesFile {
         provenance: serde_json::to_value(&provenance).expect("JSON"),
         cases,

@@ -173,8 +173,8 @@ pub(super) fn build_and_measure<P: Items>(
         let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
         match guard::caught(|| planned.check(program, &elf, lengths)) {
             Ok(checked) => {
-                let name = planned.name().to_string();
-                tally.keep(&name, P::WHAT, (root, &so), elf, checked, progress);
+                let built = (planned.name(), planned.package(), planned.format());
+                tally.keep(built, P::WHAT, (root, &so), elf, checked, progress);
             }
             Err(reason) => {
                 let format = planned.format();

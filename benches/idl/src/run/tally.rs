@@ -10,6 +10,7 @@ use crate::{
     measure::{self, Row},
     model::Site,
     plan::NoRow,
+    profile::KeptProgram,
     render::Format,
 };
 
@@ -25,14 +26,17 @@ pub(super) struct Tally {
     /// Items with no row: their program was refused, or its check
     /// panicked (a bug).
     pub refused: Vec<NoRow>,
+    /// Every program whose rows were kept, for its profile.
+    pub programs: Vec<KeptProgram>,
 }
 
 impl Tally {
-    /// Keeps one program's checks (its `.so` is `elf`, at `so` under the
-    /// project's `root`) and says so in a line: `what` its rows are.
+    /// Keeps the checks of one program (its name, package and format; its
+    /// `.so` is `elf`, at `so` under the project's `root`) and says so in
+    /// a line: `what` its rows are.
     pub fn keep(
         &mut self,
-        program: &str,
+        (program, package, format): (&str, &str, Format),
         what: &str,
         (root, so): (&Path, &Path),
         elf: Vec<u8>,
@@ -47,6 +51,12 @@ impl Tally {
         for (name, count) in checked.hostile {
             *self.hostile.entry(name).or_insert(0) += count;
         }
+        self.programs.push(KeptProgram {
+            name: program.to_string(),
+            package: package.to_string(),
+            format,
+            so: so.to_path_buf(),
+        });
         let so = so.strip_prefix(root).unwrap_or(so).to_string_lossy();
         self.cases
             .extend(checked.rows.iter().filter_map(|row| row.exported(&so)));
