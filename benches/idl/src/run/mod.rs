@@ -1,28 +1,26 @@
 //! `make idl`, stage by stage: read the IDL, resolve its accounts, plan,
 //! write and build the programs, measure and check every case, write the
-//! report. The accounts' programs are one an account and format; the
-//! instructions' and events' programs, of several items each, are built
-//! and measured by one driver ([`site`]).
+//! report. The accounts' programs (one an account type and format), the
+//! instructions' and the events' (of several items each) are built and
+//! measured by one driver ([`site`]).
 
 mod instances;
 mod site;
 mod tally;
 
 use std::{
-    collections::BTreeMap,
     fs,
     path::{Path, PathBuf},
 };
 
 use benches::{exported::CasesFile, lock::Lock, provenance::Provenance};
 
-use self::tally::Tally;
+use self::{site::AccountProgram, tally::Tally};
 use crate::{
-    generate::{self, Built},
-    guard,
+    generate, guard,
     input::{self, Assumptions},
-    measure::{self, Row},
-    model::{self, Program, Site},
+    measure::Row,
+    model::{self, Program},
     plan::{self, FieldChoices, NoRow, Plan},
     profile::{self, Profiles},
     render::anchor1::Release,
@@ -106,18 +104,25 @@ pub fn run(
     }
     let _ = fs::remove_dir_all(dir.join("fixtures"));
     let mut tally = Tally::default();
-    let accounts = (&program, &release, &instances);
-    measure_accounts(root, &dir, accounts, &plans, &mut tally, progress)?;
+    let accounts: Vec<AccountProgram> = plans
+        .iter()
+        .filter_map(|plan| match plan {
+            Plan::Build(planned) => Some(planned.clone()),
+            Plan::Skip { .. } => None,
+        })
+        .map(|planned| {
+            let account = program
+                .account(&planned.account)
+                .expect("planned from the program's accounts");
+            let instances = &instances[&account.name];
+            AccountProgram::new(planned, &release, instances)
+        })
+        .collect();
     let (lengths, items) = (options.lengths, (root, dir.as_path(), &program));
-    site::build_and_measure(
-        items,
-        arguments,
-        lengths,
-        &mut skipped,
-        &mut tally,
-        progress,
-    )?;
-    site::build_and_measure(items, events, lengths, &mut skipped, &mut tally, progress)?;
+    let mut measured = (&mut skipped, &mut tally);
+    site::build_and_measure(items, accounts, lengths, &mut measured, progress)?;
+    site::build_and_measure(items, arguments, lengths, &mut measured, progress)?;
+    site::build_and_measure(items, events, lengths, &mut measured, progress)?;
     let profiles = if options.profile {
         guard::stage("profiling", &shown);
         let (programs, cases) = (&tally.programs, &tally.cases);
@@ -138,59 +143,6 @@ pub fn run(
         profile::write(&run.dir, profiles)?;
     }
     Ok(run)
-}
-
-/// Builds and measures each account's program in each format it was
-/// planned in; a program the toolchain refuses, or whose check panics (a
-/// bug), is refused with the reason.
-fn measure_accounts(
-    root: &Path,
-    dir: &Path,
-    (program, release, instances): (
-        &Program,
-        &Release,
-        &BTreeMap<String, Vec<measure::Instance>>,
-    ),
-    plans: &[Plan],
-    tally: &mut Tally,
-    progress: &mut dyn FnMut(&str),
-) -> Result<(), String> {
-    for plan in plans {
-        let Plan::Build(planned) = plan else { continue };
-        let account = program
-            .account(&planned.account)
-            .expect("planned from the program's accounts");
-        // A borsh account moved to `AccountLoader<T>` holds its fields in
-        // the zero-copy layout: its cases are that layout's bytes.
-        let account = &*crate::render::anchor1::held(planned.format, account);
-        let built =
-            generate::build_format(root, dir, &planned.name, &planned.package, planned.format);
-        match built {
-            Built::Refused(reason) => {
-                progress(&format!("  {}: {reason}", planned.name));
-                tally.refuse(Site::Account, &planned.account, planned.format, &reason);
-            }
-            Built::Program(so) => {
-                guard::stage("measuring", &planned.name);
-                let elf = fs::read(&so).map_err(|e| format!("{}: {e}", so.display()))?;
-                let instances = &instances[&account.name];
-                match guard::caught(|| measure::check(planned, account, release, &elf, instances)) {
-                    Ok(checked) => {
-                        let built = (
-                            planned.name.as_str(),
-                            planned.package.as_str(),
-                            planned.format,
-                        );
-                        tally.keep(built, "rows", (root, &so), elf, checked, progress)
-                    }
-                    Err(reason) => {
-                        tally.refuse(Site::Account, &planned.account, planned.format, &reason)
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Writes `summary.md` (with `profiles`, which categories make each

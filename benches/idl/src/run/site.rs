@@ -1,8 +1,9 @@
-//! The programs of several items, the instructions' (a handler each) and
-//! the events' (an emitter each), walk the same steps: written (a
-//! rendering that panics takes its item out), built (a refusal traced to
-//! the items that cause it, which are taken out, and the rest built
-//! again), then measured. [`Items`] says what differs between the two.
+//! The programs of every site walk the same steps: written (a rendering
+//! that panics takes its item out), built (a refusal traced to the items
+//! that cause it, which are taken out, and the rest built again), then
+//! measured. [`Items`] says what differs between the accounts' programs
+//! (one account type in one format each), the instructions' (a handler
+//! each item) and the events' (an emitter each item).
 
 use std::{
     fs,
@@ -12,14 +13,16 @@ use std::{
 use super::tally::Tally;
 use crate::{
     generate::{self, Built},
-    guard, measure,
+    guard,
+    measure::{self, Instance},
     model::{Program, Site, Struct},
-    plan::{NoRow, PlannedArguments, PlannedEvents},
-    render::{self, Format},
+    plan::{NoRow, Planned, PlannedArguments, PlannedEvents},
+    render::{self, Format, anchor1::Release},
     value::Lengths,
 };
 
-/// What differs between the instructions' and the events' programs.
+/// What differs between the accounts', the instructions' and the events'
+/// programs.
 pub(super) trait Items: Clone {
     /// One item as the plan holds it: its name first.
     type Item: Clone;
@@ -54,6 +57,99 @@ pub(super) trait Items: Clone {
     }
     /// Runs every call of the built program (`elf`).
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked;
+    /// Where an item its build refused is listed: with the items that have
+    /// no row in a format (`skipped`), or with the refused (`refused`).
+    fn refusals<'a>(
+        skipped: &'a mut Vec<NoRow>,
+        _refused: &'a mut Vec<NoRow>,
+    ) -> &'a mut Vec<NoRow> {
+        skipped
+    }
+}
+
+/// One account type's program in one format: a program of one item, the
+/// account. Its crate is written with the run's workspace
+/// ([`generate::write`]), its cases are the account's instances, and a
+/// refused build is the account's own, listed with the refused.
+#[derive(Clone)]
+pub(super) struct AccountProgram<'a> {
+    planned: Planned,
+    items: Vec<String>,
+    release: &'a Release,
+    instances: &'a [Instance],
+}
+
+impl<'a> AccountProgram<'a> {
+    pub(super) fn new(planned: Planned, release: &'a Release, instances: &'a [Instance]) -> Self {
+        let items = vec![planned.account.clone()];
+        Self {
+            planned,
+            items,
+            release,
+            instances,
+        }
+    }
+}
+
+impl Items for AccountProgram<'_> {
+    type Item = String;
+    const SITE: Site = Site::Account;
+    const WHAT: &'static str = "rows";
+
+    fn name(&self) -> &str {
+        &self.planned.name
+    }
+    fn package(&self) -> &str {
+        &self.planned.package
+    }
+    fn format(&self) -> Format {
+        self.planned.format
+    }
+    fn rename(&mut self, name: &str, package: &str) {
+        (self.planned.name, self.planned.package) = (name.to_string(), package.to_string());
+    }
+    fn items(&self) -> &[Self::Item] {
+        &self.items
+    }
+    fn items_mut(&mut self) -> &mut Vec<Self::Item> {
+        &mut self.items
+    }
+    fn item_name(item: &Self::Item) -> &str {
+        item
+    }
+    fn measured(_item: &Self::Item) -> bool {
+        true
+    }
+    /// Written with the run's workspace, which left out any account whose
+    /// rendering failed: nothing is left to write once the account is out.
+    fn write(
+        &mut self,
+        _: &Path,
+        _: &Path,
+        _: &Program,
+        _: &mut Vec<NoRow>,
+    ) -> Result<bool, String> {
+        Ok(!self.items.is_empty())
+    }
+    /// A program of one item: a refusal is its account's.
+    fn named_in(&self, _program: &Program, _reason: &str) -> Option<usize> {
+        Some(0)
+    }
+    fn check(&self, program: &Program, elf: &[u8], _lengths: Lengths) -> measure::Checked {
+        let account = program
+            .account(&self.planned.account)
+            .expect("planned from the program's accounts");
+        // A borsh account moved to `AccountLoader<T>` holds its fields in
+        // the zero-copy layout: its cases are that layout's bytes.
+        let account = render::anchor1::held(self.planned.format, account);
+        measure::check(&self.planned, &account, self.release, elf, self.instances)
+    }
+    fn refusals<'a>(
+        _skipped: &'a mut Vec<NoRow>,
+        refused: &'a mut Vec<NoRow>,
+    ) -> &'a mut Vec<NoRow> {
+        refused
+    }
 }
 
 impl Items for PlannedArguments {
@@ -161,12 +257,12 @@ pub(super) fn build_and_measure<P: Items>(
     (root, dir, program): (&Path, &Path, &Program),
     plans: Vec<P>,
     lengths: Lengths,
-    skipped: &mut Vec<NoRow>,
-    tally: &mut Tally,
+    (skipped, tally): &mut (&mut Vec<NoRow>, &mut Tally),
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     for planned in plans {
-        let Some((planned, so)) = build(root, dir, program, planned, skipped, progress)? else {
+        let refusals = P::refusals(skipped, &mut tally.refused);
+        let Some((planned, so)) = build(root, dir, program, planned, refusals, progress)? else {
             continue;
         };
         guard::stage("measuring", planned.name());
