@@ -30,10 +30,10 @@ pub(super) trait Items: Clone {
     /// What the rows are, in progress lines.
     const WHAT: &'static str;
 
-    fn name(&self) -> &str;
-    fn package(&self) -> &str;
-    fn format(&self) -> Format;
-    fn rename(&mut self, name: &str, package: &str);
+    /// The program's crate: its name (the `.so`'s), package and format.
+    fn program(&self) -> (&str, &str, Format);
+    /// The crate's name and package, to rename it (a bisection's probe).
+    fn program_mut(&mut self) -> (&mut String, &mut String);
     fn items(&self) -> &[Self::Item];
     fn items_mut(&mut self) -> &mut Vec<Self::Item>;
     fn item_name(item: &Self::Item) -> &str;
@@ -64,6 +64,20 @@ pub(super) trait Items: Clone {
         _refused: &'a mut Vec<NoRow>,
     ) -> &'a mut Vec<NoRow> {
         skipped
+    }
+
+    fn name(&self) -> &str {
+        self.program().0
+    }
+    fn package(&self) -> &str {
+        self.program().1
+    }
+    fn format(&self) -> Format {
+        self.program().2
+    }
+    fn rename(&mut self, name: &str, package: &str) {
+        let (mine, my_package) = self.program_mut();
+        (*mine, *my_package) = (name.to_string(), package.to_string());
     }
 }
 
@@ -96,17 +110,12 @@ impl Items for AccountProgram<'_> {
     const SITE: Site = Site::Account;
     const WHAT: &'static str = "rows";
 
-    fn name(&self) -> &str {
-        &self.planned.name
+    fn program(&self) -> (&str, &str, Format) {
+        let planned = &self.planned;
+        (&planned.name, &planned.package, planned.format)
     }
-    fn package(&self) -> &str {
-        &self.planned.package
-    }
-    fn format(&self) -> Format {
-        self.planned.format
-    }
-    fn rename(&mut self, name: &str, package: &str) {
-        (self.planned.name, self.planned.package) = (name.to_string(), package.to_string());
+    fn program_mut(&mut self) -> (&mut String, &mut String) {
+        (&mut self.planned.name, &mut self.planned.package)
     }
     fn items(&self) -> &[Self::Item] {
         &self.items
@@ -157,17 +166,11 @@ impl Items for PlannedArguments {
     const SITE: Site = Site::Instruction;
     const WHAT: &'static str = "instructions";
 
-    fn name(&self) -> &str {
-        &self.name
+    fn program(&self) -> (&str, &str, Format) {
+        (&self.name, &self.package, self.format)
     }
-    fn package(&self) -> &str {
-        &self.package
-    }
-    fn format(&self) -> Format {
-        self.format
-    }
-    fn rename(&mut self, name: &str, package: &str) {
-        (self.name, self.package) = (name.to_string(), package.to_string());
+    fn program_mut(&mut self) -> (&mut String, &mut String) {
+        (&mut self.name, &mut self.package)
     }
     fn items(&self) -> &[Self::Item] {
         &self.handlers
@@ -208,17 +211,11 @@ impl Items for PlannedEvents {
     const SITE: Site = Site::Event;
     const WHAT: &'static str = "events";
 
-    fn name(&self) -> &str {
-        &self.name
+    fn program(&self) -> (&str, &str, Format) {
+        (&self.name, &self.package, self.format)
     }
-    fn package(&self) -> &str {
-        &self.package
-    }
-    fn format(&self) -> Format {
-        self.format
-    }
-    fn rename(&mut self, name: &str, package: &str) {
-        (self.name, self.package) = (name.to_string(), package.to_string());
+    fn program_mut(&mut self) -> (&mut String, &mut String) {
+        (&mut self.name, &mut self.package)
     }
     fn items(&self) -> &[Self::Item] {
         &self.emitters
