@@ -612,6 +612,56 @@ fn the_page_in_a_real_browser() {
         }
     }
 
+    // A profiled make idl run (make test's jito-tip-distribution run,
+    // `PROFILE=1`): comparing `Account<T>` with `AccountLoader<T>` in its
+    // table, each row's frames that differ sum to the two rows' CUs'
+    // difference, as the benchmark's do.
+    let profiled: Vec<&String> = runs
+        .iter()
+        .map(|(program, ..)| program)
+        .filter(|program| {
+            records(
+                &dir.join("idl").join(program.as_str()).join("results.json"),
+                None,
+            )
+            .iter()
+            .any(|r| r["format"] == "anchor1_account_loader" && r.get("categories").is_some())
+        })
+        .collect();
+    for program in profiled {
+        // The run's records table, not its moves table beside it.
+        let table = format!("[data-source=\"idl:{program}\"]");
+        choose(&tab, &table, "data-compare=a", "anchor1_account");
+        choose(&tab, &table, "data-compare=b", "anchor1_account_loader");
+        let (count, _, rows) = shown(&tab, &table);
+        assert!(count > 0, "{program}: no row compares the two paths");
+        let frames = frame_differences(&tab, &table);
+        assert_eq!(frames.len(), rows.len(), "{program}");
+        let all = records(
+            &dir.join("idl").join(program.as_str()).join("results.json"),
+            None,
+        );
+        for (row, (_, shown, total)) in rows.iter().zip(&frames) {
+            let a = all.iter().find(|r| r["row"] == row.as_str()).unwrap();
+            let b = all
+                .iter()
+                .find(|r| {
+                    r["format"] == "anchor1_account_loader"
+                        && ["site", "name", "operation", "instance"]
+                            .iter()
+                            .all(|k| r[*k] == a[*k])
+                })
+                .unwrap_or_else(|| panic!("{row}: no loader record"));
+            let difference = a["cus"].as_i64().unwrap() - b["cus"].as_i64().unwrap();
+            assert_eq!(*total, difference, "{program} {row}");
+            let changes: i64 = shown.iter().map(|(.., change)| change).sum();
+            assert_eq!(changes, difference, "{program} {row}: {shown:?}");
+            assert!(!shown.is_empty(), "{program} {row}");
+        }
+        choose(&tab, &table, "data-compare=a", "");
+        choose(&tab, &table, "data-compare=b", "");
+    }
+
     // The charts are drawn, with their values on the bars and points.
     let drawn = eval(
         &tab,

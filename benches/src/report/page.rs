@@ -136,7 +136,14 @@ fn render(
         .and_then(|r| r["results"].as_array())
         .cloned()
         .unwrap_or_default();
-    let frame_names = intern_frames(&mut records);
+    // A `make idl PROFILE=1` run's records carry frames too: one table of
+    // names for all.
+    let mut idl: Vec<(&str, Vec<Value>)> = runs
+        .iter()
+        .map(|run| (run.program.as_str(), run.records.clone()))
+        .collect();
+    let idl_records = idl.iter_mut().flat_map(|(_, records)| records.iter_mut());
+    let frame_names = intern_frames(records.iter_mut().chain(idl_records));
     let provenance: Vec<(String, String)> = results
         .and_then(|r| r["provenance"].as_object())
         .map(|p| {
@@ -152,9 +159,9 @@ fn render(
         "frameNames": frame_names,
         "wire": wire.map(|w| w["rows"].clone()).unwrap_or(Value::Null),
         "anchorVersions": anchor_versions.cloned().unwrap_or(Value::Null),
-        "idl": runs
+        "idl": idl
             .iter()
-            .map(|run| json!({ "program": run.program, "records": run.records }))
+            .map(|(program, records)| json!({ "program": program, "records": records }))
             .collect::<Vec<_>>(),
     });
     let mut env = Environment::new();
@@ -177,10 +184,10 @@ fn render(
 }
 
 /// Replaces each record's `frames` (frame -> self CUs, after `make
-/// profile`) by `[[index, CUs], ...]` into the returned names: hundreds of
+/// profile` or `make idl PROFILE=1`) by `[[index, CUs], ...]` into the returned names: hundreds of
 /// records share a few hundred frames, whose names would otherwise be
 /// inlined thousands of times.
-fn intern_frames(records: &mut [Value]) -> Vec<String> {
+fn intern_frames<'a>(records: impl IntoIterator<Item = &'a mut Value>) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for record in records {
