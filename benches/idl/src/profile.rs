@@ -13,7 +13,7 @@ use std::{collections::BTreeMap, fs, path::Path};
 use benches::{
     exported::ExportedCase,
     profile::{
-        Named, ProfiledRow, attribute, output,
+        Named, ProfiledRow, Symbols, attribute, output,
         profiler::{Naming, named_by},
         summary,
     },
@@ -62,7 +62,9 @@ pub fn profile(
     for program in programs {
         let so = program.so.strip_prefix(root).unwrap_or(&program.so);
         let mine: Vec<&ExportedCase> = cases.iter().filter(|c| Path::new(&c.so) == so).collect();
-        let Some(first) = mine.first() else { continue };
+        if mine.is_empty() {
+            continue;
+        }
         let copy = match generate::build_copy(
             root,
             dir,
@@ -73,72 +75,75 @@ pub fn profile(
             Built::Program(copy) => fs::read(&copy).map_err(|e| format!("{}: {e}", copy.display())),
             Built::Refused(reason) => Err(format!("its profile copy did not build: {reason}")),
         };
-        let measured =
-            fs::read(&program.so).map_err(|e| format!("{}: {e}", program.so.display()))?;
-        let program_id = first.program_id()?;
-        let (mut mollusk, recorder) = benches::vm::profiling_mollusk_for(&program_id, &measured)
-            .map_err(|e| format!("{}: {e}", program.name))?;
-        let mut named: Option<(Box<dyn benches::profile::Symbols>, Naming)> = None;
-        let mut copy = Some(copy);
-        for case in mine {
-            let failed = |why: String| format!("make idl PROFILE=1: {}: {why}", case.row);
-            mollusk.compute_budget.heap_size = case.heap_frame;
-            recorder.take();
-            let result = mollusk.process_instruction(&case.instruction()?, &case.accounts()?);
-            let cus = result.compute_units_consumed;
-            if cus != case.cus {
-                return Err(failed(format!(
-                    "{cus} CUs profiled, {} measured: profiling must not change a CU",
-                    case.cus
-                )));
-            }
-            let recorded = recorder
-                .take()
-                .pop()
-                .filter(|r| !r.runs.is_empty())
-                .ok_or_else(|| failed("no trace of the call".into()))?;
-            let (symbols, _) = named.get_or_insert_with(|| {
-                let copy = copy.take().expect("named once");
-                named_by(&recorded.runs[0], &measured, copy)
-            });
-            let label = program.name.clone();
-            let named = |id: &solana_pubkey::Pubkey| {
-                (*id == program_id).then(|| Named {
-                    label: label.clone(),
-                    symbols: symbols.as_ref(),
-                })
-            };
-            let profile = attribute(&recorded, cus, &named).map_err(failed)?;
-            if profile.total() != cus {
-                return Err(failed(format!(
-                    "the profile sums to {} CUs, the call consumed {cus}",
-                    profile.total()
-                )));
-            }
-            profiles.rows.push(ProfiledRow {
-                row: case.row.clone(),
-                family: "idl",
-                framework: if program.format.is_anchor1() {
-                    "anchor1"
-                } else {
-                    "pinocchio"
-                },
-                profile,
-            });
-        }
-        if let Some((_, naming)) = named {
-            progress(&format!(
-                "  {}: profiled, named by {}",
-                program.name,
-                match &naming {
-                    Naming::Inlined { .. } => "inlined frame".to_string(),
-                    Naming::Functions(why) => format!("function ({why})"),
-                }
-            ));
-            profiles.namings.insert(program.name.clone(), naming);
-        }
+        let naming = profile_program(program, &mine, copy, &mut profiles.rows)?;
+        let how = match &naming {
+            Naming::Inlined { .. } => "inlined frame".to_string(),
+            Naming::Functions(why) => format!("function ({why})"),
+        };
+        progress(&format!("  {}: profiled, named by {how}", program.name));
+        profiles.namings.insert(program.name.clone(), naming);
     }
     Ok(profiles)
+}
+
+/// Runs each of `cases` (at least one) on `program`'s measured `.so`,
+/// traced, and attributes it into `rows`, named from `copy` (its profile
+/// copy's bytes, or why there are none); returns how its code was named.
+fn profile_program(
+    program: &KeptProgram,
+    cases: &[&ExportedCase],
+    copy: Result<Vec<u8>, String>,
+    rows: &mut Vec<ProfiledRow>,
+) -> Result<Naming, String> {
+    let measured = fs::read(&program.so).map_err(|e| format!("{}: {e}", program.so.display()))?;
+    let program_id = cases[0].program_id()?;
+    let (mut mollusk, recorder) = benches::vm::profiling_mollusk_for(&program_id, &measured)
+        .map_err(|e| format!("make idl PROFILE=1: {}: {e}", program.name))?;
+    let mut copy = Some(copy);
+    let mut named: Option<(Box<dyn Symbols>, Naming)> = None;
+    for case in cases {
+        let failed = |why: String| format!("make idl PROFILE=1: {}: {why}", case.row);
+        mollusk.compute_budget.heap_size = case.heap_frame;
+        recorder.take();
+        let result = mollusk.process_instruction(&case.instruction()?, &case.accounts()?);
+        let cus = result.compute_units_consumed;
+        if cus != case.cus {
+            return Err(failed(format!(
+                "{cus} CUs profiled, {} measured: profiling must not change a CU",
+                case.cus
+            )));
+        }
+        let recorded = recorder
+            .take()
+            .pop()
+            .filter(|r| !r.runs.is_empty())
+            .ok_or_else(|| failed("no trace of the call".into()))?;
+        // Named from the first call's run: where its functions start.
+        let (symbols, _) = named.get_or_insert_with(|| {
+            let copy = copy.take().expect("named once");
+            named_by(&recorded.runs[0], &measured, copy)
+        });
+        let named = |id: &solana_pubkey::Pubkey| {
+            (*id == program_id).then(|| Named {
+                label: program.name.clone(),
+                symbols: symbols.as_ref(),
+            })
+        };
+        let profile = attribute(&recorded, cus, &named).map_err(failed)?;
+        if profile.total() != cus {
+            return Err(failed(format!(
+                "the profile sums to {} CUs, the call consumed {cus}",
+                profile.total()
+            )));
+        }
+        rows.push(ProfiledRow {
+            row: case.row.clone(),
+            family: "idl",
+            framework: program.format.framework(),
+            profile,
+        });
+    }
+    Ok(named.expect("at least one case").1)
 }
 
 /// The opening of a run's `profile/summary.md`.
