@@ -9,10 +9,14 @@
 # profile copies' loadable segments are still checked against the
 # measured programs'. The measured programs keep the stock linker.
 #
-#   benches/profile-linker/install.sh <version> <destination>
+# Built in <build folder>, make setup's build of the stock linker (the
+# Makefile's LINKER_BUILD): every dependency is reused, only sbpf-linker
+# itself is compiled again.
+#
+#   benches/profile-linker/install.sh <version> <destination> <build folder>
 set -euo pipefail
 
-version=$1 dest=$2
+version=$1 dest=$2 build=$3
 here=$(cd "$(dirname "$0")" && pwd)
 stamp="$version $(sha256sum "$here/byteparser.patch" | cut -c1-16)"
 if [[ -x $dest/bin/sbpf-linker && -f $dest/.installed && $(cat "$dest/.installed") == "$stamp" ]]; then
@@ -40,6 +44,5 @@ rm -f "$dest/src/rust-toolchain.toml"
 patch -p1 -d "$dest/src" <"$here/byteparser.patch"
 # A package of its own, not a member of the workspace it sits in.
 printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
-CARGO_PROFILE_DEV_DEBUG=false cargo install --path "$dest/src" --locked --debug --root "$dest" --target-dir "$dest/target"
-rm -rf "$dest/target"
+CARGO_PROFILE_DEV_DEBUG=false cargo install --path "$dest/src" --locked --debug --root "$dest" --target-dir "$build"
 echo "$stamp" >"$dest/.installed"
