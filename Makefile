@@ -232,7 +232,7 @@ wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time int
 wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the wire charts and benches/wire/wire.md, the report docs/wire.md quotes
 	cargo run -p wire --bin wire -- baseline
 
-idl: $(TOOLCHAIN_READY) $(if $(PROFILE),profile-linker) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame; options: docs/idl.md)
+idl: $(TOOLCHAIN_READY) $(if $(filter-out 0,$(PROFILE)),profile-linker) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame; options: docs/idl.md)
 	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
 	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" cargo run -q -p idl --bin idl -- "$(IDL)"
 
