@@ -111,10 +111,7 @@ pub fn run(
             Plan::Skip { .. } => None,
         })
         .map(|planned| {
-            let account = program
-                .account(&planned.account)
-                .expect("planned from the program's accounts");
-            let instances = &instances[&account.name];
+            let instances = &instances[&planned.account];
             AccountProgram::new(planned, &release, instances)
         })
         .collect();
