@@ -23,7 +23,7 @@ use crate::{
     model::Account,
     model::Site,
     plan::{Planned, program_id},
-    render::{Format, anchor1::Release},
+    render::{AccountCodec, AccountFormat, Format, anchor1::Release},
     value::{self, Fill, Instances, Lengths, Value},
 };
 
@@ -216,7 +216,7 @@ pub fn check(
     instances: &[Instance],
 ) -> Checked {
     let (encode, check_errors, check_hostile): (Encode, ContractCheck, ContractCheck) =
-        if planned.format.is_anchor1() {
+        if matches!(planned.format, AccountFormat::Anchor1(_)) {
             (
                 anchor1::handlers,
                 anchor1::check_errors,
@@ -225,7 +225,7 @@ pub fn check(
         } else {
             (dispatch, check_errors, check_hostile)
         };
-    let label = format!("{} {}", account.name, planned.format.name());
+    let label = format!("{} {}", account.name, Format::from(planned.format).name());
     let mut checked = Checked::default();
     let id = program_id(&planned.name);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
@@ -255,7 +255,7 @@ pub(crate) fn run_cases(
     encode: Encode,
     checked: &mut Checked,
 ) {
-    let label = format!("{} {}", account.name, planned.format.name());
+    let label = format!("{} {}", account.name, Format::from(planned.format).name());
     let id = program_id(&planned.name);
     for instance in instances {
         let data = instance.data(account, &instance.record);
@@ -284,7 +284,7 @@ pub(crate) fn run_cases(
             checked.rows.push(Row {
                 site: Site::Account,
                 name: account.name.clone(),
-                format: planned.format,
+                format: planned.format.into(),
                 operation: call.operation,
                 instance: name,
                 account_bytes: data.len(),
@@ -484,7 +484,10 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
             ProgramError::InvalidAccountData,
         ));
     }
-    if matches!(planned.format, Format::Bytemuck | Format::Zerocopy) {
+    if matches!(
+        planned.format,
+        AccountFormat::Pinocchio(AccountCodec::Bytemuck | AccountCodec::Zerocopy)
+    ) {
         cases.push(case(
             "record cut short",
             full.clone(),
@@ -546,7 +549,10 @@ fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) 
                 Err(format!("changed before a failure: {what}"))
             }
             RunOutcome::OutOfMemory
-                if matches!(planned.format, Format::Borsh | Format::BorshBoxed) =>
+                if matches!(
+                    planned.format,
+                    AccountFormat::Pinocchio(AccountCodec::Borsh | AccountCodec::BorshBoxed)
+                ) =>
             {
                 Ok("out of memory (documented for borsh)".into())
             }

@@ -11,7 +11,8 @@ use crate::{
     layout::account_len,
     model::{Account, Dialect, Event, Instruction, Program, Site, Ty},
     render::{
-        self, Format,
+        self, AccountCodec, AccountFormat, ArgumentCodec, ArgumentFormat, EventCodec, EventFormat,
+        EventMacro, Format,
         arguments::{self, Handler},
         events::{self, Emitter},
     },
@@ -44,7 +45,7 @@ pub struct Planned {
     pub account: String,
     /// The account's index in the IDL (the instruction's second byte).
     pub index: u8,
-    pub format: Format,
+    pub format: AccountFormat,
     pub package: String,
     /// `<account>_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
@@ -125,7 +126,7 @@ impl FieldChoices {
 /// The argument program of one format: every instruction it can decode.
 #[derive(Clone, Debug)]
 pub struct PlannedArguments {
-    pub format: Format,
+    pub format: ArgumentFormat,
     pub package: String,
     /// `instructions_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
@@ -171,9 +172,10 @@ pub fn plan_arguments(
     let mut skipped = Vec::new();
     let mut stores = Vec::new();
     // An Anchor IDL's instructions also as the user's own program takes them.
-    let formats: Vec<Format> = arguments::FORMATS
+    let formats: Vec<ArgumentFormat> = ArgumentCodec::ALL
         .into_iter()
-        .chain(is_anchor(program).then_some(Format::Anchor1Instruction))
+        .map(ArgumentFormat::Pinocchio)
+        .chain(is_anchor(program).then_some(ArgumentFormat::Anchor1))
         .collect();
     for ix in program.instructions.iter().flatten() {
         match stored_argument(ix, choices) {
@@ -183,7 +185,7 @@ pub fn plan_arguments(
                     skipped.push(NoRow {
                         site: Site::Instruction,
                         name: ix.name.clone(),
-                        format,
+                        format: format.into(),
                         reason: reason.clone(),
                     });
                 }
@@ -200,7 +202,7 @@ pub fn plan_arguments(
                     skipped.push(NoRow {
                         site: Site::Instruction,
                         name: ix.name.clone(),
-                        format,
+                        format: format.into(),
                         reason,
                     });
                 }
@@ -210,8 +212,8 @@ pub fn plan_arguments(
             continue;
         }
         let name = match format {
-            Format::Anchor1Instruction => "instructions_anchor1".to_string(),
-            _ => format!("instructions_{}", format.name()),
+            ArgumentFormat::Anchor1 => "instructions_anchor1".to_string(),
+            ArgumentFormat::Pinocchio(_) => format!("instructions_{}", Format::from(format).name()),
         };
         planned.push(PlannedArguments {
             format,
@@ -245,7 +247,7 @@ fn stored_argument(ix: &Instruction, choices: &FieldChoices) -> Result<Option<Fi
 /// encodes it (else it is logged as it came, with no row).
 #[derive(Clone, Debug)]
 pub struct PlannedEvents {
-    pub format: Format,
+    pub format: EventFormat,
     pub package: String,
     /// `events_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
@@ -279,9 +281,10 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
         .filter(|e| e.discriminator.len() == 8)
         .collect();
     // An Anchor IDL's events also as the user's own program emits them.
-    let anchor = [Format::Anchor1Emit, Format::Anchor1EmitCpi];
-    let formats = events::FORMATS
+    let anchor = [EventMacro::Emit, EventMacro::EmitCpi].map(EventFormat::Anchor1);
+    let formats = EventCodec::ALL
         .into_iter()
+        .map(EventFormat::Pinocchio)
         .chain(anchor.into_iter().filter(|_| is_anchor(program)));
     for format in formats {
         let mut emitters = Vec::new();
@@ -291,7 +294,7 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
                 skipped.push(NoRow {
                     site: Site::Event,
                     name: event.name.clone(),
-                    format,
+                    format: format.into(),
                     reason: reason.clone(),
                 });
             }
@@ -300,10 +303,13 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
         if !emitters.iter().any(|(_, measured)| *measured) {
             continue;
         }
-        let name = format!("events_{}", format.name());
+        let name = format!("events_{}", Format::from(format).name());
         let package = package(program, &name);
-        let self_cpi =
-            matches!(format, Format::EmitCpi | Format::Anchor1EmitCpi).then(|| self_cpi(&package));
+        let self_cpi = matches!(
+            format,
+            EventFormat::Pinocchio(EventCodec::EmitCpi) | EventFormat::Anchor1(EventMacro::EmitCpi)
+        )
+        .then(|| self_cpi(&package));
         planned.push(PlannedEvents {
             format,
             package,
@@ -364,10 +370,14 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
         } else {
             &[]
         };
-        for format in Format::ALL.into_iter().chain(own.iter().copied()) {
+        let formats = AccountCodec::ALL
+            .map(AccountFormat::Pinocchio)
+            .into_iter()
+            .chain(own.iter().map(|w| AccountFormat::Anchor1(*w)));
+        for format in formats {
             let skip = |reason: String| Plan::Skip {
                 account: account.name.clone(),
-                format,
+                format: format.into(),
                 reason,
             };
             if let Ok(Some(len)) = account_len(account)
@@ -396,7 +406,7 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
                 ));
                 continue;
             };
-            let name = format!("{}_{}", account.ident, format.name());
+            let name = format!("{}_{}", account.ident, Format::from(format).name());
             plans.push(Plan::Build(Planned {
                 account: account.name.clone(),
                 index: index as u8,

@@ -303,7 +303,7 @@ fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
 fn token_record_as_instruction_arguments() {
     let run = run_token_example();
     for name in ["set_account", "transfer_checked", "close"] {
-        for format in idl::render::arguments::FORMATS {
+        for format in idl::render::ArgumentCodec::ALL.map(Format::from) {
             let row = run
                 .rows
                 .iter()
@@ -482,7 +482,7 @@ fn metadata_record_as_an_event_logs_the_family_encoding() {
             .find(|r| r.name == "Metadata" && r.operation == "emit" && r.format == format)
             .unwrap_or_else(|| panic!("no {} emit row", format.name()))
     };
-    for format in idl::render::events::FORMATS {
+    for format in idl::render::EventCodec::ALL.map(Format::from) {
         if format == Format::Bytemuck {
             assert!(
                 run.skipped

@@ -15,7 +15,7 @@ use crate::{
     model::{Program, Struct},
     plan::{NoRow, Plan, Planned, PlannedArguments, PlannedEvents, account, is_anchor},
     render::{
-        self, Format, Target,
+        self, AccountFormat, ArgumentFormat, EventFormat, Format, Target,
         anchor1::Release,
         arguments::{self, Handler},
         events::{self, Emitter},
@@ -56,7 +56,7 @@ pub fn write_arguments(
                     |(name, _, _), reason| NoRow {
                         site: Site::Instruction,
                         name: name.clone(),
-                        format: planned.format,
+                        format: planned.format.into(),
                         reason,
                     },
                     skipped,
@@ -67,10 +67,10 @@ pub fn write_arguments(
             }
         }
     };
-    if planned.format.is_anchor1() {
+    let ArgumentFormat::Pinocchio(codec) = planned.format else {
         write_anchor1_crate(dir, &planned.name, &planned.package, planned.format, &lib)?;
         return Ok(true);
-    }
+    };
     let handlers = planned.handlers(program);
     let roots: Vec<&Struct> = handlers.iter().map(|h| &h.instruction.args).collect();
     write_crate(
@@ -78,9 +78,9 @@ pub fn write_arguments(
         &planned.name,
         &render::manifest(
             &planned.package,
-            planned.format,
+            codec.serializer(),
             &root.join("common").to_string_lossy(),
-            render::holds_hash_maps(&roots, planned.format),
+            render::holds_hash_maps(&roots, codec.into()),
         ),
         &lib,
     )?;
@@ -116,7 +116,7 @@ pub fn write_events(
                     |(name, _), reason| NoRow {
                         site: Site::Event,
                         name: name.clone(),
-                        format: planned.format,
+                        format: planned.format.into(),
                         reason,
                     },
                     skipped,
@@ -127,16 +127,16 @@ pub fn write_events(
             }
         }
     };
-    if planned.format.is_anchor1() {
+    let EventFormat::Pinocchio(codec) = planned.format else {
         write_anchor1_crate(dir, &planned.name, &planned.package, planned.format, &lib)?;
         return Ok(true);
-    }
+    };
     write_crate(
         dir,
         &planned.name,
         &events::manifest(
             &planned.package,
-            planned.format,
+            codec,
             &root.join("common").to_string_lossy(),
         ),
         &lib,
@@ -213,26 +213,26 @@ pub fn write(
             Err(reason) => {
                 *plan = Plan::Skip {
                     account: planned.account.clone(),
-                    format: planned.format,
+                    format: planned.format.into(),
                     reason,
                 };
                 continue;
             }
         };
-        if planned.format.is_anchor1() {
+        let AccountFormat::Pinocchio(codec) = planned.format else {
             let (name, package) = (&planned.name, &planned.package);
             write_anchor1_crate(&dir, name, package, planned.format, &lib)?;
             anchor1_wanted.push(planned.name.clone());
             continue;
-        }
+        };
         write_crate(
             &dir,
             &planned.name,
             &render::manifest(
                 &planned.package,
-                planned.format,
+                codec.serializer(),
                 &common.to_string_lossy(),
-                render::holds_hash_maps(&[&account.record], planned.format),
+                render::holds_hash_maps(&[&account.record], codec.into()),
             ),
             &lib,
         )?;
@@ -242,7 +242,8 @@ pub fn write(
     for mut planned in std::mem::take(arguments) {
         guard::stage("rendering", &planned.name);
         if write_arguments(root, &dir, program, &mut planned, skipped)? {
-            wanted_in(planned.format, &mut wanted, &mut anchor1_wanted).push(planned.name.clone());
+            wanted_in(planned.format.into(), &mut wanted, &mut anchor1_wanted)
+                .push(planned.name.clone());
             kept.push(planned);
         }
     }
@@ -251,7 +252,8 @@ pub fn write(
     for mut planned in std::mem::take(events) {
         guard::stage("rendering", &planned.name);
         if write_events(root, &dir, program, &mut planned, skipped)? {
-            wanted_in(planned.format, &mut wanted, &mut anchor1_wanted).push(planned.name.clone());
+            wanted_in(planned.format.into(), &mut wanted, &mut anchor1_wanted)
+                .push(planned.name.clone());
             kept.push(planned);
         }
     }
@@ -264,11 +266,12 @@ pub fn write(
 /// The `src/lib.rs` of `planned` (`target` its account): a pinocchio
 /// format's, or an Anchor 1.x program's at the key the harness loads it at.
 pub fn source(target: &Target, planned: &Planned) -> String {
-    if planned.format.framework() == "anchor1" {
-        let id = crate::plan::program_id(&planned.name).to_string();
-        render::anchor1::program(target, planned.format, &id)
-    } else {
-        render::program(target, planned.format)
+    match planned.format {
+        AccountFormat::Anchor1(wrapper) => {
+            let id = crate::plan::program_id(&planned.name).to_string();
+            render::anchor1::program(target, wrapper, &id)
+        }
+        AccountFormat::Pinocchio(codec) => render::program(target, codec),
     }
 }
 
@@ -289,12 +292,15 @@ fn wanted_in<'a>(
 /// The `src/lib.rs` of the argument program of `format` holding
 /// `handlers`: a pinocchio format's, or the Anchor 1.x program's at the
 /// address the harness loads it at.
-pub fn arguments_source(program: &Program, handlers: &[Handler], format: Format) -> String {
-    if format.is_anchor1() {
-        let id = crate::plan::arguments_program_id(format).to_string();
-        render::anchor1::instructions::program(&program.name, &program.path, handlers, &id)
-    } else {
-        arguments::program(&program.name, &program.path, handlers, format)
+pub fn arguments_source(program: &Program, handlers: &[Handler], format: ArgumentFormat) -> String {
+    match format {
+        ArgumentFormat::Anchor1 => {
+            let id = crate::plan::arguments_program_id(format.into()).to_string();
+            render::anchor1::instructions::program(&program.name, &program.path, handlers, &id)
+        }
+        ArgumentFormat::Pinocchio(codec) => {
+            arguments::program(&program.name, &program.path, handlers, codec)
+        }
     }
 }
 
@@ -303,14 +309,17 @@ pub fn arguments_source(program: &Program, handlers: &[Handler], format: Format)
 pub fn events_source(
     program: &Program,
     emitters: &[Emitter],
-    format: Format,
+    format: EventFormat,
     self_cpi: Option<events::SelfCpi>,
 ) -> String {
-    if format.is_anchor1() {
-        let id = crate::plan::events_program_id(format, self_cpi).to_string();
-        render::anchor1::events::program(&program.name, &program.path, emitters, format, &id)
-    } else {
-        events::program(&program.name, &program.path, emitters, format, self_cpi)
+    match format {
+        EventFormat::Anchor1(what) => {
+            let id = crate::plan::events_program_id(format.into(), self_cpi).to_string();
+            render::anchor1::events::program(&program.name, &program.path, emitters, what, &id)
+        }
+        EventFormat::Pinocchio(codec) => {
+            events::program(&program.name, &program.path, emitters, codec, self_cpi)
+        }
     }
 }
 
@@ -369,13 +378,13 @@ fn write_anchor1_crate(
     dir: &Path,
     name: &str,
     package: &str,
-    format: Format,
+    format: impl Into<Format>,
     lib: &str,
 ) -> Result<(), String> {
     write_crate(
         &dir.join(ANCHOR1),
         name,
-        &render::anchor1::manifest(package, format),
+        &render::anchor1::manifest(package, format.into()),
         lib,
     )
 }

@@ -13,7 +13,7 @@ use anchor_lang_idl_spec::{IdlAccount, IdlTypeDef};
 use codama_nodes::{NodeTrait as _, RootNode};
 use serde_json::{Value, json};
 
-use crate::model::types::Dialect;
+use crate::model::types::AnchorDialect;
 
 mod account_data;
 mod legacy;
@@ -96,7 +96,7 @@ pub struct Parsed {
     pub path: String,
     /// The program's name (the file's, or the file stem).
     pub program: String,
-    pub dialect: Dialect,
+    pub dialect: AnchorDialect,
     pub accounts: Vec<DeclaredAccount>,
     pub instructions: Vec<DeclaredInstruction>,
     pub events: Vec<DeclaredEvent>,
@@ -174,7 +174,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
     let text_of = |v: Option<&Value>| v.and_then(Value::as_str).map(String::from);
     let metadata = top.get("metadata").and_then(Value::as_object);
     let dialect = if metadata.and_then(|m| m.get("spec")).is_some() {
-        Dialect::Anchor
+        AnchorDialect::Anchor
     } else if top.get("kind").and_then(Value::as_str) == Some("rootNode")
         || top.get("standard").and_then(Value::as_str) == Some("codama")
     {
@@ -184,14 +184,14 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
             .and_then(|m| m.get("origin"))
             .and_then(Value::as_str)
         {
-            Some("shank") => Dialect::Shank,
-            _ => Dialect::LegacyAnchor,
+            Some("shank") => AnchorDialect::Shank,
+            _ => AnchorDialect::LegacyAnchor,
         }
     } else {
         return Err(InputError::Unknown { path: path.into() });
     };
     let program = match dialect {
-        Dialect::Anchor => text_of(metadata.and_then(|m| m.get("name"))),
+        AnchorDialect::Anchor => text_of(metadata.and_then(|m| m.get("name"))),
         _ => text_of(top.get("name")),
     }
     .unwrap_or_else(|| stem.into());
@@ -207,7 +207,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
         types.insert(name, parsed);
     };
     match dialect {
-        Dialect::Anchor => {
+        AnchorDialect::Anchor => {
             for def in listed("types") {
                 add_type(&mut types, def.clone());
             }
@@ -230,8 +230,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
                 });
             }
         }
-        Dialect::Codama => unreachable!("read by codama()"),
-        Dialect::LegacyAnchor | Dialect::Shank => {
+        AnchorDialect::LegacyAnchor | AnchorDialect::Shank => {
             for def in listed("types") {
                 add_type(&mut types, legacy_type_def(def));
             }
@@ -245,7 +244,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
                 })?;
                 add_type(&mut types, legacy_type_def(account));
                 let discriminator = match dialect {
-                    Dialect::Shank => Vec::new(),
+                    AnchorDialect::Shank => Vec::new(),
                     _ => legacy_discriminator(&name).to_vec(),
                 };
                 accounts.push(DeclaredAccount {
@@ -264,7 +263,7 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
         .map(|event| {
             let name = text_of(event.get("name")).unwrap_or_default();
             let discriminator = match dialect {
-                Dialect::Anchor => bytes_of(event.get("discriminator")).unwrap_or_default(),
+                AnchorDialect::Anchor => bytes_of(event.get("discriminator")).unwrap_or_default(),
                 _ => legacy_event_discriminator(&name).to_vec(),
             };
             let fields = event.get("fields").map(|_| {
@@ -322,7 +321,7 @@ fn bytes_of(value: Option<&Value>) -> Option<Vec<u8>> {
 
 /// One instruction: its discriminator and its arguments as a struct type.
 fn instruction(
-    dialect: Dialect,
+    dialect: AnchorDialect,
     ix: &Value,
     types: &BTreeMap<String, Result<IdlTypeDef, String>>,
 ) -> DeclaredInstruction {
@@ -333,11 +332,10 @@ fn instruction(
         .unwrap_or_default()
         .to_string();
     let discriminator = match dialect {
-        Dialect::Anchor => bytes_of(ix.get("discriminator"))
+        AnchorDialect::Anchor => bytes_of(ix.get("discriminator"))
             .ok_or_else(|| "no `discriminator` array of bytes".to_string()),
-        Dialect::LegacyAnchor => Ok(legacy_instruction_discriminator(&name).to_vec()),
-        Dialect::Codama => unreachable!("read by codama()"),
-        Dialect::Shank => match ix.get("discriminant") {
+        AnchorDialect::LegacyAnchor => Ok(legacy_instruction_discriminator(&name).to_vec()),
+        AnchorDialect::Shank => match ix.get("discriminant") {
             Some(d) if d.get("type").and_then(Value::as_str) == Some("u8") => d
                 .get("value")
                 .and_then(Value::as_u64)
@@ -359,7 +357,7 @@ fn instruction(
     let fields = ix.get("args").cloned().unwrap_or_else(|| json!([]));
     let def = json!({"name": struct_name, "type": {"kind": "struct", "fields": fields}});
     let def = match dialect {
-        Dialect::Anchor => def,
+        AnchorDialect::Anchor => def,
         _ => legacy_type_def(&def),
     };
     DeclaredInstruction {
@@ -475,14 +473,14 @@ mod tests {
         let parsed = parse("a.json", "a", anchor).unwrap();
         assert_eq!(
             (parsed.dialect, parsed.program.as_str()),
-            (Dialect::Anchor, "p")
+            (AnchorDialect::Anchor, "p")
         );
         assert_eq!(parsed.accounts[0].discriminator, [1, 2, 3, 4, 5, 6, 7, 8]);
 
         let shank = r#"{"version": "1.0.0", "name": "s", "metadata": {"origin": "shank"},
             "accounts": [{"name": "B", "type": {"kind": "struct", "fields": [{"name": "k", "type": "publicKey"}]}}]}"#;
         let parsed = parse("s.json", "s", shank).unwrap();
-        assert_eq!(parsed.dialect, Dialect::Shank);
+        assert_eq!(parsed.dialect, AnchorDialect::Shank);
         assert!(parsed.accounts[0].discriminator.is_empty());
         assert!(parsed.types["B"].is_ok());
 

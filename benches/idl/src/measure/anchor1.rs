@@ -138,7 +138,7 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
         error,
     };
     let short = &full[..7];
-    let cut_short = BadRecord::of(planned.format, subject.release).cut_short;
+    let cut_short = BadRecord::of(planned.format.into(), subject.release).cut_short;
     let cut = &data[..data.len() - instance.tail.len() - 1];
     let cases = [
         case("no accounts", &full, true, 0, &data, NOT_ENOUGH_KEYS),
@@ -241,7 +241,7 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
     } = *subject;
     let data = instance.data(account, &instance.record);
     let calls = calls(planned, account, &instance.record, handlers);
-    let bad = BadRecord::of(planned.format, subject.release);
+    let bad = BadRecord::of(planned.format.into(), subject.release);
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()
         .map(|c| (c.operation, data.as_slice()))

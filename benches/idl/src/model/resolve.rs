@@ -153,7 +153,7 @@ fn resolve_anchor(parsed: &Parsed, assumptions: &Assumptions) -> Program {
     Program {
         name: parsed.program.clone(),
         path: parsed.path.clone(),
-        dialect: parsed.dialect,
+        dialect: parsed.dialect.into(),
         accounts,
         instructions: instructions(parsed, &resolver),
         events: parsed
@@ -252,7 +252,7 @@ fn instructions(parsed: &Parsed, resolver: &Resolver) -> Vec<Result<Instruction,
 /// The account's kind: the IDL's `serialization` and `repr` in the spec,
 /// the user's lists for legacy files (borsh unless named).
 fn kind_of(
-    dialect: Dialect,
+    dialect: AnchorDialect,
     def: &IdlTypeDef,
     name: &str,
     assumptions: &Assumptions,
@@ -263,7 +263,7 @@ fn kind_of(
     );
     let listed = |list: &[String]| list.iter().any(|n| n == name);
     match dialect {
-        Dialect::Anchor => match def.serialization {
+        AnchorDialect::Anchor => match def.serialization {
             IdlSerialization::Bytemuck | IdlSerialization::BytemuckUnsafe => (
                 Kind::ZeroCopy {
                     packed: packed_repr,
@@ -272,8 +272,7 @@ fn kind_of(
             ),
             _ => (Kind::Borsh, false),
         },
-        Dialect::Codama => unreachable!("a Codama file is resolved by model::codama"),
-        Dialect::LegacyAnchor | Dialect::Shank => {
+        AnchorDialect::LegacyAnchor | AnchorDialect::Shank => {
             if listed(&assumptions.zero_copy) || listed(&assumptions.packed) {
                 (
                     Kind::ZeroCopy {

@@ -19,6 +19,25 @@ pub enum Dialect {
     Codama,
 }
 
+/// The dialects in Anchor's JSON shape (everything but Codama): what an
+/// `input::Idl::Anchor` holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnchorDialect {
+    Anchor,
+    LegacyAnchor,
+    Shank,
+}
+
+impl From<AnchorDialect> for Dialect {
+    fn from(dialect: AnchorDialect) -> Self {
+        match dialect {
+            AnchorDialect::Anchor => Self::Anchor,
+            AnchorDialect::LegacyAnchor => Self::LegacyAnchor,
+            AnchorDialect::Shank => Self::Shank,
+        }
+    }
+}
+
 impl Dialect {
     pub fn name(self) -> &'static str {
         match self {

@@ -1,8 +1,6 @@
 //! bytemuck: the record as alignment-1 types at SBF's offsets, cast in
 //! place (`AccountLoader<T>`'s way).
 
-use std::collections::BTreeMap;
-
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -14,15 +12,12 @@ use crate::{
 };
 
 pub(super) fn aligned_types(roots: &[&Struct], packed: bool) -> TokenStream {
-    let roots: Vec<Ty> = roots.iter().map(|r| Ty::Struct((*r).clone())).collect();
-    let mut types = BTreeMap::new();
-    for root in &roots {
-        reachable(root, &mut types);
-    }
-    let items = types.values().filter_map(|ty| match ty {
-        Ty::Struct(s) => Some(aligned_struct(s, packed)),
-        _ => None,
-    });
+    let items = reachable(roots)
+        .into_values()
+        .filter_map(|named| match named {
+            Named::Struct(s) => Some(aligned_struct(s, packed)),
+            Named::Enum(_) => None,
+        });
     quote!(#(#items)*)
 }
 
@@ -34,7 +29,7 @@ pub(super) fn padded_fields(
     packed: bool,
     field_ty: fn(&Ty) -> TokenStream,
 ) -> (Vec<TokenStream>, Literal) {
-    let layout = struct_layout(s, packed).expect("checked by Format::fits");
+    let layout = struct_layout(s, packed).expect("checked by the formats' `fits`");
     let mut fields = Vec::new();
     let mut at = 0;
     let mut pads = 0;
@@ -123,7 +118,7 @@ pub(super) fn aligned_ty(ty: &Ty) -> TokenStream {
             let name = ident(&s.ident, true);
             quote!(#name)
         }
-        _ => unreachable!("checked by Format::fits"),
+        _ => unreachable!("checked by the formats' `fits`"),
     }
 }
 

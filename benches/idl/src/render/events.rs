@@ -5,29 +5,17 @@
 //! its discriminator as the framework's `emit!` does, and logs it with
 //! `sol_log_data` (`common::idl::events`).
 
-use std::collections::BTreeMap;
-
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    Format, Maps, aligned_types, camel, field_idents, ident, owned_types_with, reachable, snake,
-    unparse, variant_idents,
+    EventCodec, EventFormat, Format, Maps, Named, aligned_types, camel, field_idents, ident,
+    owned_types_with, reachable, snake, unparse, variant_idents,
 };
 use crate::{
     layout::struct_layout,
     model::{Enum, Event, Struct, Ty},
 };
-
-/// The formats events are measured in, the floor first.
-pub const FORMATS: [Format; 6] = [
-    Format::Floor,
-    Format::Borsh,
-    Format::Wincode,
-    Format::Walk,
-    Format::Bytemuck,
-    Format::EmitCpi,
-];
 
 /// What an `emit_cpi` program is generated with: its address, and its
 /// event authority (the PDA of `__event_authority`) with the bump.
@@ -48,41 +36,34 @@ pub struct Emitter<'a> {
 }
 
 /// Whether `format` can encode `event`, or why not.
-pub fn fits(format: Format, event: &Event) -> Result<(), String> {
+pub fn fits(format: EventFormat, event: &Event) -> Result<(), String> {
     // Every event program decodes its events from the instruction data
     // with wincode in borsh's format.
     super::borsh_bytes(&Ty::Struct(event.record.clone()))
         .map_err(|e| format!("not borsh's bytes, which every event program decodes: {e}"))?;
     match format {
-        Format::Bytemuck => struct_layout(&event.record, true)
+        EventFormat::Pinocchio(EventCodec::Bytemuck) => struct_layout(&event.record, true)
             .map(|_| ())
             .map_err(|e| format!("not every field is fixed-size: {e}")),
-        Format::Floor
-        | Format::Borsh
-        | Format::Wincode
-        | Format::Walk
-        | Format::EmitCpi
-        | Format::Anchor1Emit
-        | Format::Anchor1EmitCpi => Ok(()),
-        other => Err(format!("{} is not measured on events", other.name())),
+        EventFormat::Pinocchio(_) | EventFormat::Anchor1(_) => Ok(()),
     }
 }
 
 /// The crate's `Cargo.toml`: the encoder's crate, and wincode for the
 /// build every owned format shares.
-pub fn manifest(package: &str, format: Format, common: &str) -> String {
+pub fn manifest(package: &str, format: EventCodec, common: &str) -> String {
     let wincode = r#"wincode = { version = "=0.6.3", default-features = false, features = ["derive", "alloc"] }"#;
     let dependencies = match format {
-        Format::Borsh => format!(
+        EventCodec::Borsh => format!(
             "{wincode}\nborsh = {{ version = \"=1.8.1\", default-features = false, features = [\"derive\"] }}"
         ),
-        Format::Wincode | Format::Walk | Format::EmitCpi => wincode.to_string(),
-        Format::Bytemuck => r#"bytemuck = { version = "=1.25.2", default-features = false, features = ["derive", "min_const_generics"] }"#.to_string(),
+        EventCodec::Wincode | EventCodec::Walk | EventCodec::EmitCpi => wincode.to_string(),
+        EventCodec::Bytemuck => r#"bytemuck = { version = "=1.25.2", default-features = false, features = ["derive", "min_const_generics"] }"#.to_string(),
         _ => String::new(),
     };
     let features = match format {
-        Format::Borsh | Format::Wincode | Format::Walk => r#", features = ["wincode"]"#,
-        Format::EmitCpi => r#", features = ["wincode", "self-cpi"]"#,
+        EventCodec::Borsh | EventCodec::Wincode | EventCodec::Walk => r#", features = ["wincode"]"#,
+        EventCodec::EmitCpi => r#", features = ["wincode", "self-cpi"]"#,
         _ => "",
     };
     format!(
@@ -90,27 +71,26 @@ pub fn manifest(package: &str, format: Format, common: &str) -> String {
     )
 }
 
-fn describe(format: Format) -> &'static str {
+fn describe(format: EventCodec) -> &'static str {
     match format {
-        Format::Floor => {
+        EventCodec::Floor => {
             "no encoding: the same dispatch, the instruction data logged as it came (the discriminator and the event's borsh bytes), so each format's own cost is a difference in one run"
         }
-        Format::Borsh => {
+        EventCodec::Borsh => {
             "borsh, as Anchor 1.x's `emit!` encodes: a `Vec` with room for 256 bytes, the discriminator, then `BorshSerialize::serialize`"
         }
-        Format::Wincode => {
+        EventCodec::Wincode => {
             "wincode in borsh's format, as Anchor 2's `#[event]` encodes: a `Vec` with room for the discriminator and 256 bytes, then `wincode::config::serialize_into`"
         }
-        Format::Walk => {
+        EventCodec::Walk => {
             "no crate: generated code that writes borsh's bytes of the event into a `Vec` with room for the discriminator and 256 bytes"
         }
-        Format::Bytemuck => {
+        EventCodec::Bytemuck => {
             "bytemuck, as Anchor 2's `#[event(bytemuck)]` encodes fixed-size events: the discriminator, then one copy of the alignment-1 `Pod` struct's bytes. Variable-size events are logged as they came (no row), so the dispatch holds every event"
         }
-        Format::EmitCpi => {
+        EventCodec::EmitCpi => {
             "Anchor 2's `emit_cpi!`: the event encoded as `#[event]` does (wincode), after Anchor's event tag, as the data of an instruction to the program itself signed by its event authority (a PDA fixed when the program is generated); the program takes that instruction as Anchor's entrypoint does"
         }
-        _ => unreachable!("not an event format"),
     }
 }
 
@@ -127,16 +107,16 @@ pub fn program(
     program: &str,
     source: &str,
     emitters: &[Emitter],
-    format: Format,
+    format: EventCodec,
     self_cpi: Option<SelfCpi>,
 ) -> String {
     let doc = format!(
         " Every event of `{program}` ({source}), with {}. Each is built from the instruction data{}. Generated by `make idl` from the IDL; see docs/idl.md.",
         describe(format),
         match format {
-            Format::Borsh | Format::Wincode | Format::Walk | Format::EmitCpi =>
+            EventCodec::Borsh | EventCodec::Wincode | EventCodec::Walk | EventCodec::EmitCpi =>
                 " with the same wincode decode in every owned format",
-            Format::Bytemuck => " by one copy of its bytes, its bools and enum tags checked",
+            EventCodec::Bytemuck => " by one copy of its bytes, its bools and enum tags checked",
             _ => "",
         }
     );
@@ -146,17 +126,17 @@ pub fn program(
         .map(|e| &e.event.record)
         .collect();
     let types = match format {
-        Format::Borsh => owned_types_with(
+        EventCodec::Borsh => owned_types_with(
             &measured,
             &quote!(#[derive(wincode::SchemaRead, borsh::BorshSerialize)]),
             Maps::Sorted,
         ),
-        Format::Wincode | Format::EmitCpi => owned_types_with(
+        EventCodec::Wincode | EventCodec::EmitCpi => owned_types_with(
             &measured,
             &quote!(#[derive(wincode::SchemaRead, wincode::SchemaWrite)]),
             Maps::Sorted,
         ),
-        Format::Walk => {
+        EventCodec::Walk => {
             let types = owned_types_with(
                 &measured,
                 &quote!(#[derive(wincode::SchemaRead)]),
@@ -165,7 +145,7 @@ pub fn program(
             let writers = writers(&measured);
             quote!(#types #writers)
         }
-        Format::Bytemuck => aligned_types(&measured, true),
+        EventCodec::Bytemuck => aligned_types(&measured, true),
         _ => quote!(),
     };
     let constants = emitters.iter().map(|e| {
@@ -182,7 +162,7 @@ pub fn program(
             const #name: [u8; #len] = [#(#bytes),*];
         }
     });
-    let format_ident = format_ident!("{}", camel(format.name()));
+    let format_ident = format_ident!("{}", camel(Format::from(format).name()));
     let arms = emitters.iter().map(|e| {
         let mut wide = [0u8; 8];
         wide[..e.event.discriminator.len()].copy_from_slice(&e.event.discriminator);
@@ -190,18 +170,18 @@ pub fn program(
             .parse()
             .expect("a hex literal");
         let handler = handler_name(e.event);
-        if format == Format::EmitCpi && e.measured {
+        if format == EventCodec::EmitCpi && e.measured {
             quote!(#value => #handler(accounts, data, fields),)
         } else {
             quote!(#value => #handler(data, fields),)
         }
     });
-    let accounts_param = if format == Format::EmitCpi {
+    let accounts_param = if format == EventCodec::EmitCpi {
         quote!(accounts)
     } else {
         quote!(_accounts)
     };
-    let (self_cpi_impl, macro_call) = match self_cpi.filter(|_| format == Format::EmitCpi) {
+    let (self_cpi_impl, macro_call) = match self_cpi.filter(|_| format == EventCodec::EmitCpi) {
         Some(ids) => {
             let program_id = ids.program_id.iter().map(|b| Literal::u8_unsuffixed(*b));
             let authority = ids
@@ -226,17 +206,17 @@ pub fn program(
         ),
     };
     let functions = emitters.iter().map(|e| handler(e, format));
-    let alloc = (format != Format::Floor).then(|| {
+    let alloc = (format != EventCodec::Floor).then(|| {
         quote!(
             extern crate alloc;
         )
     });
     let imports = match format {
-        Format::Floor => quote!(),
-        Format::Bytemuck => quote!(
+        EventCodec::Floor => quote!(),
+        EventCodec::Bytemuck => quote!(
             use alloc::vec::Vec;
         ),
-        Format::EmitCpi => quote! {
+        EventCodec::EmitCpi => quote! {
             use alloc::vec::Vec;
             use common::{
                 AccountView, Address,
@@ -289,17 +269,19 @@ pub fn program(
 }
 
 /// One event's handler in `format`.
-fn handler(emitter: &Emitter, format: Format) -> TokenStream {
+fn handler(emitter: &Emitter, format: EventCodec) -> TokenStream {
     let event = emitter.event;
     let name = handler_name(event);
     let discriminator = discriminator_const(event);
     let doc = format!(" Emits `{}`.", event.name);
-    let body = if !emitter.measured || format == Format::Floor {
-        quote! {
-            let _ = fields;
-            log(data);
-            Ok(())
-        }
+    // The floor, and an event the format does not encode: logged as it came.
+    let as_it_came = quote! {
+        let _ = fields;
+        log(data);
+        Ok(())
+    };
+    let body = if !emitter.measured {
+        as_it_came
     } else {
         let builder = format_ident!("build_{}", event.ident);
         let build = quote! {
@@ -307,7 +289,8 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
             let event = #builder(fields)?;
         };
         match format {
-            Format::Borsh => quote! {
+            EventCodec::Floor => as_it_came,
+            EventCodec::Borsh => quote! {
                 #build
                 let mut out = Vec::with_capacity(256);
                 out.extend_from_slice(&#discriminator);
@@ -316,7 +299,7 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
                 log(&out);
                 Ok(())
             },
-            Format::Wincode => quote! {
+            EventCodec::Wincode => quote! {
                 #build
                 let mut out = Vec::with_capacity(#discriminator.len() + 256);
                 out.extend_from_slice(&#discriminator);
@@ -325,7 +308,7 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
                 log(&out);
                 Ok(())
             },
-            Format::EmitCpi => quote! {
+            EventCodec::EmitCpi => quote! {
                 #build
                 let mut out = Vec::with_capacity(#discriminator.len() + 256);
                 out.extend_from_slice(&#discriminator);
@@ -333,7 +316,7 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
                     .map_err(|_| ProgramError::InvalidArgument)?;
                 emit_cpi::<EmitCpi>(accounts, &out)
             },
-            Format::Walk => {
+            EventCodec::Walk => {
                 let writer = format_ident!("write_{}", snake(&event.record.ident));
                 quote! {
                     #build
@@ -344,7 +327,7 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
                     Ok(())
                 }
             }
-            Format::Bytemuck => {
+            EventCodec::Bytemuck => {
                 quote! {
                     #build
                     let payload = bytemuck::bytes_of(&event);
@@ -355,11 +338,10 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
                     Ok(())
                 }
             }
-            _ => unreachable!("not an event format"),
         }
     };
-    let builder = (emitter.measured && format != Format::Floor).then(|| builder(event, format));
-    let params = if format == Format::EmitCpi && emitter.measured {
+    let builder = (emitter.measured && format != EventCodec::Floor).then(|| builder(event, format));
+    let params = if format == EventCodec::EmitCpi && emitter.measured {
         quote!(accounts: &[AccountView], data: &[u8], fields: &[u8])
     } else {
         quote!(data: &[u8], fields: &[u8])
@@ -378,12 +360,12 @@ fn handler(emitter: &Emitter, format: Format) -> TokenStream {
 /// line, so that the encoder works on a value in memory (as in a program
 /// whose event comes from its state) rather than LLVM fusing the decode
 /// and the encode of the same bytes into one copy.
-fn builder(event: &Event, format: Format) -> TokenStream {
+fn builder(event: &Event, format: EventCodec) -> TokenStream {
     let name = format_ident!("build_{}", event.ident);
     let ty = ident(&event.record.ident, true);
     let doc = format!(" `{}` from the instruction data.", event.name);
     let body = match format {
-        Format::Bytemuck => {
+        EventCodec::Bytemuck => {
             let size = Literal::usize_unsuffixed(
                 struct_layout(&event.record, true)
                     .expect("checked by fits")
@@ -420,13 +402,8 @@ fn builder(event: &Event, format: Format) -> TokenStream {
 /// The walk's writers: per struct and enum a function appending borsh's
 /// bytes of a value to `out`.
 fn writers(roots: &[&Struct]) -> TokenStream {
-    let roots: Vec<Ty> = roots.iter().map(|r| Ty::Struct((*r).clone())).collect();
-    let mut types = BTreeMap::new();
-    for root in &roots {
-        reachable(root, &mut types);
-    }
-    let functions = types.values().map(|ty| match ty {
-        Ty::Struct(s) => {
+    let functions = reachable(roots).into_values().map(|named| match named {
+        Named::Struct(s) => {
             let name = format_ident!("write_{}", snake(&s.ident));
             let ty_name = ident(&s.ident, true);
             let steps = s
@@ -443,8 +420,7 @@ fn writers(roots: &[&Struct]) -> TokenStream {
                 }
             }
         }
-        Ty::Enum(e) => enum_writer(e),
-        _ => unreachable!(),
+        Named::Enum(e) => enum_writer(e),
     });
     quote!(#(#functions)*)
 }

@@ -1,5 +1,11 @@
-//! The formats the generator writes programs in: what each is, which
-//! crate and framework it uses, and which records it can hold.
+//! The formats the generator writes programs in, on two levels:
+//! - [`Format`], the name a row carries in the results: all fourteen in
+//!   one list, with the crate, its version and the framework;
+//! - per site, the formats a program of that site can be written in:
+//!   [`AccountFormat`], [`ArgumentFormat`] and [`EventFormat`], each a
+//!   pinocchio codec or an Anchor 1.x route, so a renderer takes only
+//!   what it can render (no account program in `floor`, no event in
+//!   `LazyAccount<T>`).
 
 /// A format the generator writes programs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -52,23 +58,6 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Self; 6] = [
-        Self::Borsh,
-        Self::BorshBoxed,
-        Self::Wincode,
-        Self::Walk,
-        Self::Bytemuck,
-        Self::Zerocopy,
-    ];
-
-    /// The account formats of Anchor 1.x programs (`make idl` renders
-    /// them for Anchor IDLs: [`anchor1`]).
-    pub const ANCHOR1: [Self; 3] = [
-        Self::Anchor1Account,
-        Self::Anchor1AccountLoader,
-        Self::Anchor1LazyAccount,
-    ];
-
     /// The framework the program is written in: `pinocchio` (the
     /// generated formats behind common's dispatch) or `anchor1`.
     pub fn framework(self) -> &'static str {
@@ -134,6 +123,34 @@ impl Format {
             _ => benches::frameworks::anchor1::releases::PINNED,
         }
     }
+}
+
+/// How a pinocchio account program holds its account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountCodec {
+    /// borsh's owned decode, by value.
+    Borsh,
+    /// borsh's owned decode into a `Box`.
+    BorshBoxed,
+    /// wincode's owned decode of borsh's bytes.
+    Wincode,
+    /// Generated code over the bytes in place.
+    Walk,
+    /// bytemuck's cast (zero-copy accounts).
+    Bytemuck,
+    /// zerocopy's checked conversion (zero-copy accounts).
+    Zerocopy,
+}
+
+impl AccountCodec {
+    pub const ALL: [Self; 6] = [
+        Self::Borsh,
+        Self::BorshBoxed,
+        Self::Wincode,
+        Self::Walk,
+        Self::Bytemuck,
+        Self::Zerocopy,
+    ];
 
     /// What the generated program does with the crate, for its doc comment.
     pub(crate) fn describe(self) -> &'static str {
@@ -156,13 +173,198 @@ impl Format {
             Self::Zerocopy => {
                 "zerocopy's checked conversion of the bytes after the discriminator (the crate validates every bool and enum), every field in place"
             }
-            Self::Floor | Self::EmitCpi => unreachable!("not an account format"),
-            _ => unreachable!("rendered by render::anchor1"),
         }
     }
 
     /// Whether it reads borsh's bytes into an owned value.
     pub(crate) fn owned(self) -> bool {
         matches!(self, Self::Borsh | Self::BorshBoxed | Self::Wincode)
+    }
+
+    pub(crate) fn serializer(self) -> Serializer {
+        match self {
+            Self::Borsh | Self::BorshBoxed => Serializer::Borsh,
+            Self::Wincode => Serializer::Wincode,
+            Self::Walk => Serializer::None,
+            Self::Bytemuck => Serializer::Bytemuck,
+            Self::Zerocopy => Serializer::Zerocopy,
+        }
+    }
+}
+
+/// The serialization crate a pinocchio program depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Serializer {
+    Borsh,
+    Wincode,
+    Bytemuck,
+    Zerocopy,
+    /// Generated code only (`walk`, `floor`).
+    None,
+}
+
+/// Anchor 1.x's account types (`render::anchor1::accounts`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountWrapper {
+    Account,
+    AccountLoader,
+    LazyAccount,
+}
+
+impl AccountWrapper {
+    pub const ALL: [Self; 3] = [Self::Account, Self::AccountLoader, Self::LazyAccount];
+}
+
+/// The format of an account program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountFormat {
+    Pinocchio(AccountCodec),
+    Anchor1(AccountWrapper),
+}
+
+/// How a pinocchio argument program decodes its instructions' arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgumentCodec {
+    Floor,
+    Borsh,
+    Wincode,
+    Walk,
+    Bytemuck,
+}
+
+impl ArgumentCodec {
+    pub const ALL: [Self; 5] = [
+        Self::Floor,
+        Self::Borsh,
+        Self::Wincode,
+        Self::Walk,
+        Self::Bytemuck,
+    ];
+
+    pub(crate) fn serializer(self) -> Serializer {
+        match self {
+            Self::Borsh => Serializer::Borsh,
+            Self::Wincode => Serializer::Wincode,
+            Self::Walk | Self::Floor => Serializer::None,
+            Self::Bytemuck => Serializer::Bytemuck,
+        }
+    }
+}
+
+/// The format of an argument program: a pinocchio codec, or Anchor 1.x's
+/// instruction handlers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgumentFormat {
+    Pinocchio(ArgumentCodec),
+    Anchor1,
+}
+
+/// How a pinocchio event program encodes and emits its events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventCodec {
+    Floor,
+    Borsh,
+    Wincode,
+    Walk,
+    Bytemuck,
+    EmitCpi,
+}
+
+impl EventCodec {
+    pub const ALL: [Self; 6] = [
+        Self::Floor,
+        Self::Borsh,
+        Self::Wincode,
+        Self::Walk,
+        Self::Bytemuck,
+        Self::EmitCpi,
+    ];
+}
+
+/// Anchor 1.x's event macros.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventMacro {
+    Emit,
+    EmitCpi,
+}
+
+/// The format of an event program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventFormat {
+    Pinocchio(EventCodec),
+    Anchor1(EventMacro),
+}
+
+/// `From<$site> for Format`: each variant of a site's type to the name a
+/// row of it carries.
+macro_rules! named_as {
+    ($site:ident { $($variant:ident => $format:ident),* $(,)? }) => {
+        impl From<$site> for Format {
+            fn from(value: $site) -> Self {
+                match value {
+                    $($site::$variant => Self::$format),*
+                }
+            }
+        }
+    };
+}
+
+named_as!(AccountCodec {
+    Borsh => Borsh,
+    BorshBoxed => BorshBoxed,
+    Wincode => Wincode,
+    Walk => Walk,
+    Bytemuck => Bytemuck,
+    Zerocopy => Zerocopy,
+});
+named_as!(AccountWrapper {
+    Account => Anchor1Account,
+    AccountLoader => Anchor1AccountLoader,
+    LazyAccount => Anchor1LazyAccount,
+});
+named_as!(ArgumentCodec {
+    Floor => Floor,
+    Borsh => Borsh,
+    Wincode => Wincode,
+    Walk => Walk,
+    Bytemuck => Bytemuck,
+});
+named_as!(EventCodec {
+    Floor => Floor,
+    Borsh => Borsh,
+    Wincode => Wincode,
+    Walk => Walk,
+    Bytemuck => Bytemuck,
+    EmitCpi => EmitCpi,
+});
+named_as!(EventMacro {
+    Emit => Anchor1Emit,
+    EmitCpi => Anchor1EmitCpi,
+});
+
+impl From<AccountFormat> for Format {
+    fn from(format: AccountFormat) -> Self {
+        match format {
+            AccountFormat::Pinocchio(codec) => codec.into(),
+            AccountFormat::Anchor1(wrapper) => wrapper.into(),
+        }
+    }
+}
+
+impl From<ArgumentFormat> for Format {
+    fn from(format: ArgumentFormat) -> Self {
+        match format {
+            ArgumentFormat::Pinocchio(codec) => codec.into(),
+            ArgumentFormat::Anchor1 => Self::Anchor1Instruction,
+        }
+    }
+}
+
+impl From<EventFormat> for Format {
+    fn from(format: EventFormat) -> Self {
+        match format {
+            EventFormat::Pinocchio(codec) => codec.into(),
+            EventFormat::Anchor1(what) => what.into(),
+        }
     }
 }

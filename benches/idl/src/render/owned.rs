@@ -2,8 +2,6 @@
 //! derives, decoded whole and encoded back (`Account<T>`'s way, and
 //! Anchor 2's `BorshAccount<T>`'s).
 
-use std::collections::BTreeMap;
-
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -61,27 +59,22 @@ pub(super) fn owned_types_with(
     derives: &TokenStream,
     maps: Maps,
 ) -> TokenStream {
-    let roots: Vec<Ty> = roots.iter().map(|r| Ty::Struct((*r).clone())).collect();
-    let mut types = BTreeMap::new();
-    for root in &roots {
-        reachable(root, &mut types);
-    }
-    let items = types
-        .values()
-        .map(|ty| owned_item(ty, derives, maps, &quote!()));
+    let items = reachable(roots)
+        .into_values()
+        .map(|named| owned_item(named, derives, maps, &quote!()));
     quote!(#(#items)*)
 }
 
 /// One struct or enum with `derives`, declared with `vis` (and a struct's
 /// fields with it too: an Anchor program's types are `pub`).
 pub(super) fn owned_item(
-    ty: &Ty,
+    named: Named,
     derives: &TokenStream,
     maps: Maps,
     vis: &TokenStream,
 ) -> TokenStream {
-    match ty {
-        Ty::Struct(s) => {
+    match named {
+        Named::Struct(s) => {
             let name = ident(&s.ident, true);
             let fields = owned_fields(&s.fields, maps);
             quote! {
@@ -89,8 +82,7 @@ pub(super) fn owned_item(
                 #vis struct #name { #(#vis #fields),* }
             }
         }
-        Ty::Enum(e) => owned_enum(e, derives, maps, vis),
-        _ => unreachable!("reachable() keeps structs and enums"),
+        Named::Enum(e) => owned_enum(e, derives, maps, vis),
     }
 }
 
@@ -182,7 +174,7 @@ pub(super) fn owned_ty(ty: &Ty, maps: Maps) -> TokenStream {
             }
         }
         Ty::BigEndian { .. } | Ty::ShortU16 | Ty::TaggedOption { .. } | Ty::ZeroableOption(_) => {
-            unreachable!("checked by Format::fits")
+            unreachable!("checked by the formats' `fits`")
         }
     }
 }
@@ -371,7 +363,7 @@ pub(super) fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenS
     };
     let widths = match format {
         Format::Wincode => {
-            wincode_config(&Ty::Struct(record.clone())).expect("checked by Format::fits")
+            wincode_config(&Ty::Struct(record.clone())).expect("checked by the formats' `fits`")
         }
         _ => (4, 1),
     };

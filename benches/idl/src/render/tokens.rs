@@ -95,20 +95,38 @@ pub(crate) fn camel(name: &str) -> String {
     names::camel_case(name)
 }
 
-/// Every struct and enum reachable from `record`, once each by name.
-pub(crate) fn reachable<'a>(ty: &'a Ty, out: &mut BTreeMap<String, &'a Ty>) {
-    for child in ty.children() {
-        reachable(child, out);
-    }
-    match ty {
-        Ty::Struct(s) => {
-            out.entry(s.ident.clone()).or_insert(ty);
+/// A struct or enum a generated program declares.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Named<'a> {
+    Struct(&'a Struct),
+    Enum(&'a Enum),
+}
+
+/// Every struct and enum reachable from `roots`, the roots too, once each
+/// by name (the first met, its fields' types before it).
+pub(crate) fn reachable<'a>(roots: &[&'a Struct]) -> BTreeMap<String, Named<'a>> {
+    fn visit<'a>(ty: &'a Ty, out: &mut BTreeMap<String, Named<'a>>) {
+        for child in ty.children() {
+            visit(child, out);
         }
-        Ty::Enum(e) => {
-            out.entry(e.ident.clone()).or_insert(ty);
+        match ty {
+            Ty::Struct(s) => {
+                out.entry(s.ident.clone()).or_insert(Named::Struct(s));
+            }
+            Ty::Enum(e) => {
+                out.entry(e.ident.clone()).or_insert(Named::Enum(e));
+            }
+            _ => {}
         }
-        _ => {}
     }
+    let mut out = BTreeMap::new();
+    for root in roots {
+        for field in &root.fields {
+            visit(&field.ty, &mut out);
+        }
+        out.entry(root.ident.clone()).or_insert(Named::Struct(root));
+    }
+    out
 }
 
 /// An integer field's Rust type and the conversions from and to its

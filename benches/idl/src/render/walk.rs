@@ -1,14 +1,12 @@
 //! walk: no crate; generated code in place over borsh's bytes, reading
 //! lengths and tags up to the field it needs.
 
-use std::collections::BTreeMap;
-
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::*;
 use crate::{
-    model::{Count, Ty},
+    model::{Count, Enum, Struct, Ty},
     value::ty_at,
 };
 
@@ -36,13 +34,11 @@ impl Walk {
 /// fields walked in order up to the field an operation needs.
 pub(super) fn walk(target: &Target) -> (TokenStream, TokenStream) {
     let record = &target.account.record;
-    let root = Ty::Struct(record.clone());
-    let mut types = BTreeMap::new();
-    reachable(&root, &mut types);
+    let types = reachable(&[record]);
     let mut walkers = Vec::new();
     for mode in [Walk::Validate, Walk::Skip] {
-        for ty in types.values() {
-            walkers.push(walker(ty, mode));
+        for named in types.values() {
+            walkers.push(walker(*named, mode));
         }
     }
     walkers.push(codama_helpers(types.values().copied()));
@@ -138,13 +134,13 @@ pub(super) fn walk_helpers(walkers: &[TokenStream], invalid: TokenStream) -> Tok
 }
 
 /// The function that walks one struct or enum in `mode`.
-pub(super) fn walker(ty: &Ty, mode: Walk) -> TokenStream {
+pub(super) fn walker(named: Named, mode: Walk) -> TokenStream {
     let what = match mode {
         Walk::Validate => "Validates",
         Walk::Skip => "Passes (reading only lengths and tags)",
     };
-    match ty {
-        Ty::Struct(s) => {
+    match named {
+        Named::Struct(s) => {
             let name = mode.function(&s.ident);
             let steps = walk_fields(&s.fields, mode);
             let doc = format!(" {what} a `{}` at `at`; where it ends.", s.name);
@@ -157,7 +153,7 @@ pub(super) fn walker(ty: &Ty, mode: Walk) -> TokenStream {
                 }
             }
         }
-        Ty::Enum(e) => {
+        Named::Enum(e) => {
             let name = mode.function(&e.ident);
             let arms = e.variants.iter().enumerate().map(|(i, v)| {
                 let tag = if e.tag == 1 {
@@ -193,7 +189,6 @@ pub(super) fn walker(ty: &Ty, mode: Walk) -> TokenStream {
                 }
             }
         }
-        _ => unreachable!(),
     }
 }
 
@@ -427,24 +422,34 @@ pub(super) fn codama_wire(ty: &Ty) -> bool {
         | Ty::Text(_)
         | Ty::TaggedOption { .. }
         | Ty::ZeroableOption(_) => true,
-        Ty::Enum(e) => {
-            e.tag > 1
-                || e.variants
-                    .iter()
-                    .flat_map(|v| &v.fields)
-                    .any(|f| codama_wire(&f.ty))
-        }
-        Ty::Struct(s) => s.fields.iter().any(|f| codama_wire(&f.ty)),
+        Ty::Enum(e) => enum_wire(e),
+        Ty::Struct(s) => struct_wire(s),
         Ty::Array(item, _) | Ty::Option(item) | Ty::Vec(item) => codama_wire(item),
         Ty::Map { key, value, .. } => codama_wire(key) || value.as_deref().is_some_and(codama_wire),
         Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::String | Ty::Bytes => false,
     }
 }
 
+fn struct_wire(s: &Struct) -> bool {
+    s.fields.iter().any(|f| codama_wire(&f.ty))
+}
+
+fn enum_wire(e: &Enum) -> bool {
+    e.tag > 1
+        || e.variants
+            .iter()
+            .flat_map(|v| &v.fields)
+            .any(|f| codama_wire(&f.ty))
+}
+
 /// The steps a walk over a Codama IDL's bytes adds to [`walk_helpers`]'s,
 /// where `types` need them.
-pub(super) fn codama_helpers<'a>(mut types: impl Iterator<Item = &'a Ty>) -> TokenStream {
-    if !types.any(codama_wire) {
+pub(super) fn codama_helpers<'a>(mut types: impl Iterator<Item = Named<'a>>) -> TokenStream {
+    let named_wire = |named: Named| match named {
+        Named::Struct(s) => struct_wire(s),
+        Named::Enum(e) => enum_wire(e),
+    };
+    if !types.any(named_wire) {
         return quote!();
     }
     quote! {

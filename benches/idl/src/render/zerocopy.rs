@@ -1,8 +1,6 @@
 //! zerocopy: checked types at SBF's offsets; the crate validates every
 //! bool and enum as it converts.
 
-use std::collections::BTreeMap;
-
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -17,12 +15,10 @@ use crate::{
 /// checked derives: little-endian, alignment-1 field types, padding explicit,
 /// so the crate validates bools and enum tags as it converts.
 pub(super) fn checked_types(record: &Struct, packed: bool) -> TokenStream {
-    let root = Ty::Struct(record.clone());
-    let mut types = BTreeMap::new();
-    reachable(&root, &mut types);
-    let items = types.values().map(|ty| match ty {
-        Ty::Struct(s) => checked_struct(s, packed),
-        Ty::Enum(e) => {
+    let types = reachable(&[record]);
+    let items = types.values().map(|named| match *named {
+        Named::Struct(s) => checked_struct(s, packed),
+        Named::Enum(e) => {
             let name = ident(&e.ident, true);
             let variants = variant_idents(e).into_iter().enumerate().map(|(i, variant)| {
                 let i = Literal::u8_unsuffixed(i as u8);
@@ -35,7 +31,6 @@ pub(super) fn checked_types(record: &Struct, packed: bool) -> TokenStream {
                 enum #name { #(#variants),* }
             }
         }
-        _ => unreachable!(),
     });
     quote!(#(#items)*)
 }
@@ -85,7 +80,7 @@ pub(super) fn checked_ty(ty: &Ty) -> TokenStream {
             let name = ident(&e.ident, true);
             quote!(#name)
         }
-        _ => unreachable!("checked by Format::fits"),
+        _ => unreachable!("checked by the formats' `fits`"),
     }
 }
 

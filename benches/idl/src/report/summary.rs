@@ -13,7 +13,7 @@ use crate::{
     measure::{Measured, Row},
     model::{Program, Site},
     plan::{NoRow, Plan},
-    render::Format,
+    render::{AccountCodec, AccountWrapper, ArgumentCodec, EventCodec, Format},
 };
 
 /// `summary.md`.
@@ -94,7 +94,11 @@ pub fn summary(
             out,
             "| format | instance | full | read | update | stack (full) | heap (full) |\n|---|---|---:|---:|---:|---:|---:|"
         );
-        for format in Format::ALL.into_iter().chain(Format::ANCHOR1) {
+        let formats = AccountCodec::ALL
+            .map(Format::from)
+            .into_iter()
+            .chain(AccountWrapper::ALL.map(Format::from));
+        for format in formats {
             if let Some(r) = refused
                 .iter()
                 .find(|r| r.name == account.name && r.format == format)
@@ -204,7 +208,7 @@ fn site_section(
     }
     let (formats, intro, bytes_header) = match site {
         Site::Instruction => (
-            &crate::render::arguments::FORMATS[..],
+            &ArgumentCodec::ALL.map(Format::from)[..],
             "\n## Instructions: arguments\n\nEach instruction's arguments (operation `args`): the dispatch on its discriminator, \
              then every argument decoded and validated, then one argument stored in account [0] (checked). One program per \
              format holds every instruction, as a real program does; `floor` is the same dispatch and store with no decode, \
@@ -213,7 +217,7 @@ fn site_section(
             "data bytes",
         ),
         _ => (
-            &crate::render::events::FORMATS[..],
+            &EventCodec::ALL.map(Format::from)[..],
             "\n## Events\n\nEach event (operation `emit`): the dispatch on its discriminator, the event built from the \
              instruction data (the same wincode decode in borsh's, wincode's and the walk's programs; one copy for \
              bytemuck), encoded after its discriminator as `emit!` does, and logged with `sol_log_data` (the logged \
@@ -353,7 +357,8 @@ fn cus(rows: &[Row], account: &str, format: Format, op: &str) -> Option<u64> {
 }
 
 fn cheapest_cus(rows: &[Row], account: &str, op: &str) -> Option<u64> {
-    Format::ALL
+    AccountCodec::ALL
+        .map(Format::from)
         .iter()
         .filter_map(|f| cus(rows, account, *f, op))
         .min()
@@ -363,7 +368,8 @@ fn cheapest(rows: &[Row], account: &str, op: &str) -> String {
     let Some(min) = cheapest_cus(rows, account, op) else {
         return "-".into();
     };
-    let names: Vec<&str> = Format::ALL
+    let names: Vec<&str> = AccountCodec::ALL
+        .map(Format::from)
         .iter()
         .filter(|f| cus(rows, account, **f, op) == Some(min))
         .map(|f| f.name())

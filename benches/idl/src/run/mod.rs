@@ -225,7 +225,9 @@ fn provenance(root: &Path, dir: &Path, elfs: &[Vec<u8>]) -> Provenance {
     let anchor = Lock::read_file(&dir.join(generate::ANCHOR1).join("Cargo.lock"));
     let main = Lock::read_file(&root.join("Cargo.lock"));
     let crates = std::iter::once("pinocchio")
-        .chain(crate::render::Format::ALL.iter().map(|f| f.crate_name()))
+        .chain(
+            crate::render::AccountCodec::ALL.map(|c| crate::render::Format::from(c).crate_name()),
+        )
         .filter(|name| *name != "none")
         .filter_map(|name| Some((name.to_string(), generated.version(name)?)))
         .chain(

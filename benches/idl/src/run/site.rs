@@ -112,7 +112,7 @@ impl Items for AccountProgram<'_> {
 
     fn program(&self) -> (&str, &str, Format) {
         let planned = &self.planned;
-        (&planned.name, &planned.package, planned.format)
+        (&planned.name, &planned.package, planned.format.into())
     }
     fn program_mut(&mut self) -> (&mut String, &mut String) {
         (&mut self.planned.name, &mut self.planned.package)
@@ -167,7 +167,7 @@ impl Items for PlannedArguments {
     const WHAT: &'static str = "instructions";
 
     fn program(&self) -> (&str, &str, Format) {
-        (&self.name, &self.package, self.format)
+        (&self.name, &self.package, self.format.into())
     }
     fn program_mut(&mut self) -> (&mut String, &mut String) {
         (&mut self.name, &mut self.package)
@@ -202,7 +202,7 @@ impl Items for PlannedArguments {
         by_value(&self.handlers(program)[i].instruction.args)
     }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
-        measure::arguments::check(self.format, &self.handlers(program), elf, lengths)
+        measure::arguments::check(self.format.into(), &self.handlers(program), elf, lengths)
     }
 }
 
@@ -212,7 +212,7 @@ impl Items for PlannedEvents {
     const WHAT: &'static str = "events";
 
     fn program(&self) -> (&str, &str, Format) {
-        (&self.name, &self.package, self.format)
+        (&self.name, &self.package, self.format.into())
     }
     fn program_mut(&mut self) -> (&mut String, &mut String) {
         (&mut self.name, &mut self.package)
@@ -240,7 +240,7 @@ impl Items for PlannedEvents {
     }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
         let emitters = self.emitters(program);
-        measure::events::check(self.format, &emitters, elf, lengths, self.self_cpi)
+        measure::events::check(self.format.into(), &emitters, elf, lengths, self.self_cpi)
     }
 }
 

@@ -11,7 +11,7 @@
 //! with the IDL's account discriminator. They build in the run's Anchor
 //! workspace ([`super`]).
 
-use std::{borrow::Cow, collections::BTreeMap};
+use std::borrow::Cow;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -20,8 +20,8 @@ use crate::{
     layout::struct_layout,
     model::{Account, Kind, Struct, Ty},
     render::{
-        Format, Maps, Target, field_expr, field_idents, ident, owned_fields, owned_item,
-        padded_fields, reachable, snake, unparse,
+        AccountFormat, AccountWrapper, Format, Maps, Named, Target, field_expr, field_idents,
+        ident, owned_fields, owned_item, padded_fields, reachable, snake, unparse,
     },
     value::ty_at,
 };
@@ -46,14 +46,14 @@ pub fn format_for(account: &Account) -> Option<Format> {
 /// moves Anchor offers it (a borsh account's `LazyAccount<T>`, and
 /// `AccountLoader<T>` where its fields can be zero-copy; a zero-copy
 /// account has no other).
-pub fn formats_for(account: &Account) -> &'static [Format] {
+pub fn formats_for(account: &Account) -> &'static [AccountWrapper] {
     match account.kind {
         Kind::Borsh => &[
-            Format::Anchor1Account,
-            Format::Anchor1LazyAccount,
-            Format::Anchor1AccountLoader,
+            AccountWrapper::Account,
+            AccountWrapper::LazyAccount,
+            AccountWrapper::AccountLoader,
         ],
-        Kind::ZeroCopy { .. } => &[Format::Anchor1AccountLoader],
+        Kind::ZeroCopy { .. } => &[AccountWrapper::AccountLoader],
         Kind::Codama => &[],
     }
 }
@@ -62,8 +62,10 @@ pub fn formats_for(account: &Account) -> &'static [Format] {
 /// to `AccountLoader<T>` is its fields in `#[account(zero_copy)]`'s
 /// layout (`repr(C)`, the padding written out), so its bytes are that
 /// layout's; every other pairing holds the IDL's account as it is.
-pub fn held(format: Format, account: &Account) -> Cow<'_, Account> {
-    if format == Format::Anchor1AccountLoader && account.kind == Kind::Borsh {
+pub fn held(format: AccountFormat, account: &Account) -> Cow<'_, Account> {
+    if format == AccountFormat::Anchor1(AccountWrapper::AccountLoader)
+        && account.kind == Kind::Borsh
+    {
         Cow::Owned(Account {
             kind: Kind::ZeroCopy { packed: false },
             ..account.clone()
@@ -73,8 +75,8 @@ pub fn held(format: Format, account: &Account) -> Cow<'_, Account> {
     }
 }
 
-/// Whether an Anchor 1.x program of `format` can hold `account`, or why not.
-pub fn fits(format: Format, account: &Account) -> Result<(), String> {
+/// Whether an Anchor 1.x program of `wrapper` can hold `account`, or why not.
+pub fn fits(wrapper: AccountWrapper, account: &Account) -> Result<(), String> {
     if account.kind == Kind::Codama {
         return Err("a Codama layout: Anchor 1.x programs are rendered for Anchor IDLs".into());
     }
@@ -84,29 +86,28 @@ pub fn fits(format: Format, account: &Account) -> Result<(), String> {
                 .into(),
         );
     }
-    match (format, account.kind) {
-        (Format::Anchor1Account, Kind::Borsh) => Ok(()),
-        (Format::Anchor1LazyAccount, Kind::Borsh) => lazy_fits(&account.record),
-        (Format::Anchor1Account | Format::Anchor1LazyAccount, _) => Err(format!(
+    match (wrapper, account.kind) {
+        (AccountWrapper::Account, Kind::Borsh) => Ok(()),
+        (AccountWrapper::LazyAccount, Kind::Borsh) => lazy_fits(&account.record),
+        (AccountWrapper::Account | AccountWrapper::LazyAccount, _) => Err(format!(
             "a zero-copy account: `{}` reads `#[account]` (borsh) accounts only",
-            wrapper_name(format)
+            wrapper_name(wrapper)
         )),
-        (Format::Anchor1AccountLoader, Kind::ZeroCopy { packed }) => {
+        (AccountWrapper::AccountLoader, Kind::ZeroCopy { packed }) => {
             struct_layout(&account.record, packed).map(|_| ())
         }
-        (Format::Anchor1AccountLoader, _) => struct_layout(&account.record, false)
+        (AccountWrapper::AccountLoader, _) => struct_layout(&account.record, false)
             .map(|_| ())
             .map_err(|e| format!("a borsh account that cannot move to `AccountLoader<T>`: {e}")),
-        _ => unreachable!("not an Anchor 1.x format"),
     }
 }
 
-/// The account type a format's handlers take, for messages.
-fn wrapper_name(format: Format) -> &'static str {
-    match format {
-        Format::Anchor1LazyAccount => "LazyAccount<T>",
-        Format::Anchor1AccountLoader => "AccountLoader<T>",
-        _ => "Account<T>",
+/// The account type a wrapper's handlers take, for messages.
+fn wrapper_name(wrapper: AccountWrapper) -> &'static str {
+    match wrapper {
+        AccountWrapper::LazyAccount => "LazyAccount<T>",
+        AccountWrapper::AccountLoader => "AccountLoader<T>",
+        AccountWrapper::Account => "Account<T>",
     }
 }
 
@@ -177,21 +178,22 @@ fn empty_size_panics(ty: &Ty) -> Option<String> {
     if sized(ty) { panics(ty) } else { None }
 }
 
-/// The crate's `src/lib.rs`: `target`'s account in `format`, at the program
-/// id `id` (base58; `declare_id!`, which `Account<T>` checks the owner
-/// against).
-pub fn program(target: &Target, format: Format, id: &str) -> String {
+/// The crate's `src/lib.rs`: `target`'s account behind `wrapper`, at the
+/// program id `id` (base58; `declare_id!`, which `Account<T>` checks the
+/// owner against).
+pub fn program(target: &Target, wrapper: AccountWrapper, id: &str) -> String {
     let account = target.account;
     let record = &account.record;
     let name = ident(&record.ident, true);
-    let module = format_ident!("{}_{}", snake(&record.ident), format.name());
-    let (types, wrapper, what) = match (format, account.kind) {
+    let label = Format::from(AccountFormat::Anchor1(wrapper)).name();
+    let module = format_ident!("{}_{}", snake(&record.ident), label);
+    let (types, wrapper_ty, what) = match (wrapper, account.kind) {
         (_, Kind::ZeroCopy { packed }) => (
             zero_copy_types(record, &account.discriminator, packed),
             quote!(AccountLoader<'info, state::#name>),
             "`#[account(zero_copy)]` behind `AccountLoader<T>`: a checked cast of the bytes after the discriminator, every field in place",
         ),
-        (Format::Anchor1LazyAccount, _) => (
+        (AccountWrapper::LazyAccount, _) => (
             borsh_types(record, &account.discriminator),
             quote!(LazyAccount<'info, state::#name>),
             "`#[account]` behind `LazyAccount<T>` (anchor-lang's `lazy-account` feature): `read` and `update` decode the one root field that holds their field (`load_<field>`), `full` the whole record (`load_mut`); a mutable one is encoded back whole when it exits",
@@ -211,9 +213,9 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
         " `{}` of `{}` ({}) as an Anchor program holds it (anchor-lang: the workspace's pin): {what}. Generated by `make idl` from the IDL; see docs/idl.md.",
         account.name, target.program, target.source
     );
-    let access = match (format, account.kind) {
+    let access = match (wrapper, account.kind) {
         (_, Kind::ZeroCopy { .. }) => Access::Loader,
-        (Format::Anchor1LazyAccount, _) => Access::Lazy,
+        (AccountWrapper::LazyAccount, _) => Access::Lazy,
         _ => Access::Decoded,
     };
     let handlers = handlers(target, access);
@@ -253,14 +255,14 @@ pub fn program(target: &Target, format: Format, id: &str) -> String {
         /// `read`'s account: the record, read-only.
         #[derive(Accounts)]
         pub struct ReadRecord<'info> {
-            pub record: #wrapper,
+            pub record: #wrapper_ty,
         }
 
         /// `full`'s and `update`'s account: the record, written.
         #[derive(Accounts)]
         pub struct WriteRecord<'info> {
             #[account(mut)]
-            pub record: #wrapper,
+            pub record: #wrapper_ty,
         }
     };
     unparse(file)
@@ -438,14 +440,11 @@ fn borsh_types(record: &Struct, discriminator: &[u8]) -> TokenStream {
     let name = ident(&record.ident, true);
     let fields = owned_fields(&record.fields, Maps::Sorted);
     let discriminator = discriminator.iter().map(|b| Literal::u8_unsuffixed(*b));
-    let root = Ty::Struct(record.clone());
-    let mut types = BTreeMap::new();
-    reachable(&root, &mut types);
     let derives = quote!(#[derive(AnchorSerialize, AnchorDeserialize, Clone)]);
-    let others = types
-        .values()
-        .filter(|ty| !matches!(ty, Ty::Struct(s) if s.ident == record.ident))
-        .map(|ty| owned_item(ty, &derives, Maps::Sorted, &quote!(pub)));
+    let others = reachable(&[record])
+        .into_values()
+        .filter(|named| !matches!(named, Named::Struct(s) if s.ident == record.ident))
+        .map(|named| owned_item(named, &derives, Maps::Sorted, &quote!(pub)));
     quote! {
         #[account(discriminator = [#(#discriminator),*])]
         pub struct #name { #(pub #fields),* }
@@ -461,12 +460,9 @@ fn borsh_types(record: &Struct, discriminator: &[u8]) -> TokenStream {
 /// bools and enum tags as their bytes (`bool` is not `Pod`).
 fn zero_copy_types(record: &Struct, discriminator: &[u8], packed: bool) -> TokenStream {
     let discriminator = discriminator.iter().map(|b| Literal::u8_unsuffixed(*b));
-    let root = Ty::Struct(record.clone());
-    let mut types = BTreeMap::new();
-    reachable(&root, &mut types);
     let discriminator = quote!(discriminator = [#(#discriminator),*]);
-    let items = types.values().filter_map(|ty| {
-        let Ty::Struct(s) = ty else { return None };
+    let items = reachable(&[record]).into_values().filter_map(|named| {
+        let Named::Struct(s) = named else { return None };
         let name = ident(&s.ident, true);
         let (fields, size) = padded_fields(s, packed, loader_ty);
         let root = s.ident == record.ident;

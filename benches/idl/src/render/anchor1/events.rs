@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 use super::{file, state};
 use crate::{
     model::{Event, Struct},
-    render::{Format, Maps, events::Emitter, ident, owned_fields, snake},
+    render::{EventMacro, Maps, events::Emitter, ident, owned_fields, snake},
 };
 
 /// The handler that emits `event`: `emit_<event>`, whose `global:`
@@ -29,10 +29,10 @@ pub fn program(
     program: &str,
     source: &str,
     emitters: &[Emitter],
-    format: Format,
+    format: EventMacro,
     id: &str,
 ) -> String {
-    let cpi = format == Format::Anchor1EmitCpi;
+    let cpi = format == EventMacro::EmitCpi;
     let how = if cpi {
         "`emit_cpi!`: passed to the program itself in a CPI its event authority signs"
     } else {

@@ -10,13 +10,11 @@
 //! from 0.31 on (`ANCHOR=`) with the lockfile `make anchor-versions`
 //! committed for it.
 
-use std::collections::BTreeMap;
-
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::{Format, Maps, ident, owned_item, reachable, unparse};
-use crate::model::{Struct, Ty};
+use super::{Format, Maps, Named, ident, owned_item, reachable, unparse};
+use crate::model::Struct;
 
 pub mod accounts;
 pub mod events;
@@ -76,24 +74,19 @@ pub fn release(version: &str) -> Result<Release, String> {
 /// `accounts`) see through their `use super::*`. An explicit `use` outranks
 /// the prelude's glob, so an IDL type named as a prelude item is the IDL's.
 fn state(roots: &[&Struct], own: TokenStream, import_roots: bool) -> TokenStream {
-    let roots_ty: Vec<Ty> = roots.iter().map(|r| Ty::Struct((*r).clone())).collect();
-    let mut types = BTreeMap::new();
-    for root in &roots_ty {
-        reachable(root, &mut types);
-    }
-    let is_root = |ty: &Ty| matches!(ty, Ty::Struct(s) if roots.iter().any(|r| r.ident == s.ident));
+    let types = reachable(roots);
+    let is_root = |named: &Named| matches!(named, Named::Struct(s) if roots.iter().any(|r| r.ident == s.ident));
     let derives = quote!(#[derive(AnchorSerialize, AnchorDeserialize, Clone)]);
     let items = types
         .values()
-        .filter(|ty| !is_root(ty))
-        .map(|ty| owned_item(ty, &derives, Maps::Sorted, &quote!(pub)));
+        .filter(|named| !is_root(named))
+        .map(|named| owned_item(*named, &derives, Maps::Sorted, &quote!(pub)));
     let names: Vec<_> = types
         .values()
-        .filter(|ty| import_roots || !is_root(ty))
-        .filter_map(|ty| match ty {
-            Ty::Struct(s) => Some(ident(&s.ident, true)),
-            Ty::Enum(e) => Some(ident(&e.ident, true)),
-            _ => None,
+        .filter(|named| import_roots || !is_root(named))
+        .map(|named| match named {
+            Named::Struct(s) => ident(&s.ident, true),
+            Named::Enum(e) => ident(&e.ident, true),
         })
         .collect();
     let import = (!names.is_empty()).then(|| {
