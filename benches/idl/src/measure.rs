@@ -23,7 +23,7 @@ use crate::{
     model::Account,
     model::Site,
     plan::{Planned, program_id},
-    render::{AccountCodec, AccountFormat, Format, anchor1::Release},
+    render::{AccountCodec, AccountFormat, RowFormat, anchor1::Release},
     value::{self, Fill, Instances, Lengths, Value},
 };
 
@@ -59,7 +59,7 @@ pub struct Row {
     pub site: Site,
     /// The account type's, instruction's or event's name.
     pub name: String,
-    pub format: Format,
+    pub format: RowFormat,
     pub operation: &'static str,
     pub instance: &'static str,
     /// The account's bytes (accounts), the instruction data's (arguments)
@@ -225,7 +225,11 @@ pub fn check(
         } else {
             (dispatch, check_errors, check_hostile)
         };
-    let label = format!("{} {}", account.name, Format::from(planned.format).name());
+    let label = format!(
+        "{} {}",
+        account.name,
+        RowFormat::from(planned.format).name()
+    );
     let mut checked = Checked::default();
     let id = program_id(&planned.name);
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
@@ -255,7 +259,11 @@ pub(crate) fn run_cases(
     encode: Encode,
     checked: &mut Checked,
 ) {
-    let label = format!("{} {}", account.name, Format::from(planned.format).name());
+    let label = format!(
+        "{} {}",
+        account.name,
+        RowFormat::from(planned.format).name()
+    );
     let id = program_id(&planned.name);
     for instance in instances {
         let data = instance.data(account, &instance.record);

@@ -12,7 +12,7 @@ use crate::{
     model::{Account, Dialect, Event, Instruction, Program, Site, Ty},
     render::{
         self, AccountCodec, AccountFormat, ArgumentCodec, ArgumentFormat, EventCodec, EventFormat,
-        EventMacro, Format,
+        EventMacro, RowFormat,
         arguments::{self, Handler},
         events::{self, Emitter},
     },
@@ -26,13 +26,13 @@ pub fn program_id(label: &str) -> Pubkey {
 
 /// The address the argument program of `format` is loaded at (and an
 /// Anchor 1.x one declares).
-pub fn arguments_program_id(format: Format) -> Pubkey {
+pub fn arguments_program_id(format: RowFormat) -> Pubkey {
     program_id(&format!("instructions {}", format.name()))
 }
 
 /// The address the event program of `format` is loaded at (and an Anchor
 /// 1.x one declares): the `emit_cpi` programs' own, else one from its name.
-pub fn events_program_id(format: Format, self_cpi: Option<events::SelfCpi>) -> Pubkey {
+pub fn events_program_id(format: RowFormat, self_cpi: Option<events::SelfCpi>) -> Pubkey {
     self_cpi.map_or_else(
         || program_id(&format!("events {}", format.name())),
         |ids| Pubkey::new_from_array(ids.program_id),
@@ -61,7 +61,7 @@ pub enum Plan {
     /// has nothing to read).
     Skip {
         account: String,
-        format: Format,
+        format: RowFormat,
         reason: String,
     },
 }
@@ -158,7 +158,7 @@ pub struct NoRow {
     pub site: Site,
     /// The account type's, instruction's or event's name.
     pub name: String,
-    pub format: Format,
+    pub format: RowFormat,
     pub reason: String,
 }
 
@@ -213,7 +213,9 @@ pub fn plan_arguments(
         }
         let name = match format {
             ArgumentFormat::Anchor1 => "instructions_anchor1".to_string(),
-            ArgumentFormat::Pinocchio(_) => format!("instructions_{}", Format::from(format).name()),
+            ArgumentFormat::Pinocchio(_) => {
+                format!("instructions_{}", RowFormat::from(format).name())
+            }
         };
         planned.push(PlannedArguments {
             format,
@@ -303,7 +305,7 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
         if !emitters.iter().any(|(_, measured)| *measured) {
             continue;
         }
-        let name = format!("events_{}", Format::from(format).name());
+        let name = format!("events_{}", RowFormat::from(format).name());
         let package = package(program, &name);
         let self_cpi = matches!(
             format,
@@ -406,7 +408,7 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
                 ));
                 continue;
             };
-            let name = format!("{}_{}", account.ident, Format::from(format).name());
+            let name = format!("{}_{}", account.ident, RowFormat::from(format).name());
             plans.push(Plan::Build(Planned {
                 account: account.name.clone(),
                 index: index as u8,

@@ -21,7 +21,7 @@ use benches::{
 
 use crate::{
     generate::{self, Built},
-    render::Format,
+    render::RowFormat,
 };
 
 /// A built program whose rows the run kept: its crate and its `.so`.
@@ -29,7 +29,7 @@ use crate::{
 pub struct KeptProgram {
     pub name: String,
     pub package: String,
-    pub format: Format,
+    pub format: RowFormat,
     pub so: std::path::PathBuf,
 }
 

@@ -40,7 +40,7 @@ use benches::{Workspace, bench};
 use idl::{
     measure::Measured,
     model::{Account, Field, Kind, Site, Struct, Ty},
-    render::Format,
+    render::RowFormat,
     report::moves,
     run::Options,
 };
@@ -63,19 +63,19 @@ fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
     for (file, format, hand, operations) in [
         (
             "token.json",
-            Format::Anchor1AccountLoader,
+            RowFormat::Anchor1AccountLoader,
             "anchor1/token/account_loader",
             all,
         ),
         (
             "token_borsh.json",
-            Format::Anchor1Account,
+            RowFormat::Anchor1Account,
             "anchor1/token/account",
             all,
         ),
         (
             "token_borsh.json",
-            Format::Anchor1LazyAccount,
+            RowFormat::Anchor1LazyAccount,
             "anchor1/token/lazy_account",
             &all[1..],
         ),
@@ -102,7 +102,7 @@ fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
 }
 
 /// The CUs of `run`'s row of `name` at `site` in `format`.
-fn site_cus(run: &idl::run::Run, site: Site, name: &str, format: Format) -> u64 {
+fn site_cus(run: &idl::run::Run, site: Site, name: &str, format: RowFormat) -> u64 {
     let row = run
         .rows
         .iter()
@@ -120,10 +120,10 @@ fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
     for (site, today, names) in [
         (
             Site::Instruction,
-            Format::Anchor1Instruction,
+            RowFormat::Anchor1Instruction,
             &["set_account", "transfer_checked", "close"][..],
         ),
-        (Site::Event, Format::Anchor1Emit, &["TokenAccount"][..]),
+        (Site::Event, RowFormat::Anchor1Emit, &["TokenAccount"][..]),
     ] {
         let all = moves::of_site(&run.program, &run.rows, site);
         let listed: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
@@ -133,14 +133,14 @@ fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
             assert_eq!(m.paths[0], (today, today_cus, 0));
             let mut last = 0;
             for &(format, cus, change) in &m.paths[1..] {
-                assert_ne!(format, Format::Floor, "the floor is no path");
+                assert_ne!(format, RowFormat::Floor, "the floor is no path");
                 assert_eq!(cus, site_cus(&run, site, &m.name, format));
                 assert_eq!(change, cus as i64 - today_cus as i64);
                 assert!(cus >= last, "cheapest first: {:?}", m.paths);
                 last = cus;
             }
             // Every measured pinocchio format is among them.
-            assert!(m.paths.iter().any(|p| p.0 == Format::Borsh), "{m:?}");
+            assert!(m.paths.iter().any(|p| p.0 == RowFormat::Borsh), "{m:?}");
         }
     }
     // `emit_cpi!` is one of the event's moves, and dearer than `emit!`.
@@ -148,7 +148,7 @@ fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
     let cpi = event
         .paths
         .iter()
-        .find(|p| p.0 == Format::Anchor1EmitCpi)
+        .find(|p| p.0 == RowFormat::Anchor1EmitCpi)
         .expect("an emit_cpi! path");
     assert!(cpi.2 > 0, "{:?}", event.paths);
     assert!(
@@ -165,7 +165,7 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
     let [token] = &all[..] else {
         panic!("one account, one table: {all:?}")
     };
-    assert_eq!(token.today, Format::Anchor1AccountLoader);
+    assert_eq!(token.today, RowFormat::Anchor1AccountLoader);
     assert_eq!(token.paths[0].format, token.today);
     let today = support::cus(&run, token.today, "full");
     assert_eq!(token.paths[0].cus[0], Some(today));
@@ -182,7 +182,7 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
         assert_eq!(path.rent, (128 + 168) * 3480 * 2);
     }
     // Every pinocchio format that runs the account is an alternative.
-    for format in [Format::Bytemuck, Format::Zerocopy, Format::Walk] {
+    for format in [RowFormat::Bytemuck, RowFormat::Zerocopy, RowFormat::Walk] {
         assert!(token.paths.iter().any(|p| p.format == format), "{format:?}");
     }
     // The token record's padding is explicit (`_padding: [u8; 7]`): none
@@ -211,8 +211,11 @@ fn a_borsh_account_moves_to_lazy_account_and_to_account_loader() {
     let [token] = &all[..] else {
         panic!("one account, one table: {all:?}")
     };
-    assert_eq!(token.today, Format::Anchor1Account);
-    for format in [Format::Anchor1LazyAccount, Format::Anchor1AccountLoader] {
+    assert_eq!(token.today, RowFormat::Anchor1Account);
+    for format in [
+        RowFormat::Anchor1LazyAccount,
+        RowFormat::Anchor1AccountLoader,
+    ] {
         let path = token
             .paths
             .iter()
@@ -232,8 +235,8 @@ fn a_borsh_account_moves_to_lazy_account_and_to_account_loader() {
     // for less than `Account<T>`, which decodes them all; the loader's
     // cast is cheaper still.
     let read = |format| support::cus(&run, format, "read");
-    assert!(read(Format::Anchor1LazyAccount) < read(Format::Anchor1Account));
-    assert!(read(Format::Anchor1AccountLoader) < read(Format::Anchor1LazyAccount));
+    assert!(read(RowFormat::Anchor1LazyAccount) < read(RowFormat::Anchor1Account));
+    assert!(read(RowFormat::Anchor1AccountLoader) < read(RowFormat::Anchor1LazyAccount));
 }
 
 #[test]
@@ -265,7 +268,7 @@ fn lazy_account_is_refused_where_anchor_lang_would_panic() {
         assert!(
             !run.rows
                 .iter()
-                .any(|r| r.format == Format::Anchor1LazyAccount && r.name == account),
+                .any(|r| r.format == RowFormat::Anchor1LazyAccount && r.name == account),
             "{file}"
         );
     }
@@ -358,7 +361,7 @@ fn another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_say
     .unwrap();
     for (format, hand, operations) in [
         (
-            Format::Anchor1Account,
+            RowFormat::Anchor1Account,
             "token/account",
             &[
                 ("full", "full"),
@@ -367,7 +370,7 @@ fn another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_say
             ][..],
         ),
         (
-            Format::Anchor1LazyAccount,
+            RowFormat::Anchor1LazyAccount,
             "token/lazy_account",
             &[("read", "read_owner"), ("update", "update_amount")][..],
         ),
@@ -387,5 +390,5 @@ fn another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_say
         }
     }
     // The borsh record moved to `AccountLoader<T>` builds and runs too.
-    support::cus(&run, Format::Anchor1AccountLoader, "full");
+    support::cus(&run, RowFormat::Anchor1AccountLoader, "full");
 }

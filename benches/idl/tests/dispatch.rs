@@ -8,7 +8,7 @@
 
 mod support;
 
-use idl::{input, measure::Measured, model, model::Site, render::Format, run::Options};
+use idl::{input, measure::Measured, model, model::Site, render::RowFormat, run::Options};
 use serde_json::{Value, json};
 use support::{root, run_idl};
 
@@ -26,11 +26,11 @@ fn two_tag_instructions_are_dispatched_on_both_and_measured() {
     let run = run_idl("extensions.codama.json", &Options::default());
     for (name, _) in EXTENSIONS {
         for format in [
-            Format::Floor,
-            Format::Borsh,
-            Format::Wincode,
-            Format::Walk,
-            Format::Bytemuck,
+            RowFormat::Floor,
+            RowFormat::Borsh,
+            RowFormat::Wincode,
+            RowFormat::Walk,
+            RowFormat::Bytemuck,
         ] {
             assert!(
                 run.rows.iter().any(|r| r.site == Site::Instruction
@@ -67,16 +67,21 @@ fn invalid_bytes_sit_after_each_instructions_own_tags() {
     for (name, formats) in [
         (
             "initializeTransferFeeConfig",
-            &[Format::Floor, Format::Borsh, Format::Wincode, Format::Walk][..],
+            &[
+                RowFormat::Floor,
+                RowFormat::Borsh,
+                RowFormat::Wincode,
+                RowFormat::Walk,
+            ][..],
         ),
         (
             "setTransferFee",
             &[
-                Format::Floor,
-                Format::Borsh,
-                Format::Wincode,
-                Format::Walk,
-                Format::Bytemuck,
+                RowFormat::Floor,
+                RowFormat::Borsh,
+                RowFormat::Wincode,
+                RowFormat::Walk,
+                RowFormat::Bytemuck,
             ][..],
         ),
     ] {

@@ -14,7 +14,7 @@ use common::metadata::host_format;
 use idl::{
     measure::Measured,
     plan::FieldChoices,
-    render::Format,
+    render::RowFormat,
     run::{Options, Run},
     value::{self, Fill, Instances, Lengths, Value},
 };
@@ -160,16 +160,16 @@ fn token_account_as_a_zero_copy_idl_is_the_token_family() {
 
     let baseline = baseline();
     for (format, generated, hand_written) in [
-        (Format::Bytemuck, "full", "at_least/bytemuck::full"),
-        (Format::Bytemuck, "read", "at_least/bytemuck::read_owner"),
+        (RowFormat::Bytemuck, "full", "at_least/bytemuck::full"),
+        (RowFormat::Bytemuck, "read", "at_least/bytemuck::read_owner"),
         (
-            Format::Bytemuck,
+            RowFormat::Bytemuck,
             "update",
             "at_least/bytemuck::update_amount",
         ),
-        (Format::Borsh, "full", "unchecked/borsh::full"),
-        (Format::Borsh, "read", "unchecked/borsh::read_owner"),
-        (Format::Borsh, "update", "unchecked/borsh::update_amount"),
+        (RowFormat::Borsh, "full", "unchecked/borsh::full"),
+        (RowFormat::Borsh, "read", "unchecked/borsh::read_owner"),
+        (RowFormat::Borsh, "update", "unchecked/borsh::update_amount"),
     ] {
         let ours = support::cus(&run, format, generated);
         let theirs = baseline[hand_written];
@@ -303,7 +303,7 @@ fn metadata_record_as_a_borsh_idl_is_the_metadata_family() {
 fn token_record_as_instruction_arguments() {
     let run = run_token_example();
     for name in ["set_account", "transfer_checked", "close"] {
-        for format in idl::render::ArgumentCodec::ALL.map(Format::from) {
+        for format in idl::render::ArgumentCodec::ALL.map(RowFormat::from) {
             let row = run
                 .rows
                 .iter()
@@ -476,14 +476,14 @@ fn metadata_record_as_an_event_logs_the_family_encoding() {
         generated.abs_diff(anchor) <= 40,
         "generated {generated}, Anchor 2 {anchor}"
     );
-    let row = |format: Format| {
+    let row = |format: RowFormat| {
         run.rows
             .iter()
             .find(|r| r.name == "Metadata" && r.operation == "emit" && r.format == format)
             .unwrap_or_else(|| panic!("no {} emit row", format.name()))
     };
-    for format in idl::render::EventCodec::ALL.map(Format::from) {
-        if format == Format::Bytemuck {
+    for format in idl::render::EventCodec::ALL.map(RowFormat::from) {
+        if format == RowFormat::Bytemuck {
             assert!(
                 run.skipped
                     .iter()

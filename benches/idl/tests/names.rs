@@ -10,7 +10,7 @@ use std::{collections::BTreeSet, fs, sync::OnceLock};
 mod support;
 
 use idl::run::Run;
-use idl::{measure::Measured, model::Site, render::Format, run::Options};
+use idl::{measure::Measured, model::Site, render::RowFormat, run::Options};
 use support::run_idl;
 
 /// The run, once for both tests (a run rewrites its folder's files).
@@ -32,10 +32,10 @@ fn path_named_types_are_measured_everywhere() {
     let accounts = measured(Site::Account);
     for account in ["Pool", "Config"] {
         for format in [
-            Format::Borsh,
-            Format::BorshBoxed,
-            Format::Wincode,
-            Format::Walk,
+            RowFormat::Borsh,
+            RowFormat::BorshBoxed,
+            RowFormat::Wincode,
+            RowFormat::Walk,
         ] {
             assert!(
                 accounts.contains(&(account.to_string(), format.name())),
@@ -46,7 +46,7 @@ fn path_named_types_are_measured_everywhere() {
     }
     let instructions = measured(Site::Instruction);
     for instruction in ["swap", "set_config"] {
-        for format in [Format::Borsh, Format::Wincode, Format::Walk] {
+        for format in [RowFormat::Borsh, RowFormat::Wincode, RowFormat::Walk] {
             assert!(
                 instructions.contains(&(instruction.to_string(), format.name())),
                 "no {instruction} row in {}: {instructions:?}",
@@ -57,10 +57,10 @@ fn path_named_types_are_measured_everywhere() {
     assert!(instructions.contains(&("set_config".to_string(), "bytemuck")));
     let events = measured(Site::Event);
     for format in [
-        Format::Borsh,
-        Format::Wincode,
-        Format::Walk,
-        Format::EmitCpi,
+        RowFormat::Borsh,
+        RowFormat::Wincode,
+        RowFormat::Walk,
+        RowFormat::EmitCpi,
     ] {
         assert!(events.contains(&("Swapped".to_string(), format.name())));
     }
@@ -68,7 +68,7 @@ fn path_named_types_are_measured_everywhere() {
     // Only bytemuck's layout refusals: an enum with data has no zero-copy
     // layout.
     for skipped in &run.skipped {
-        assert_eq!(skipped.format, Format::Bytemuck, "{skipped:?}");
+        assert_eq!(skipped.format, RowFormat::Bytemuck, "{skipped:?}");
         assert!(skipped.reason.contains("enum"), "{skipped:?}");
     }
 }

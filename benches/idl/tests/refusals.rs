@@ -10,11 +10,11 @@
 
 mod support;
 
-use idl::{measure::Measured, model::Site, render::Format, run::Options};
+use idl::{measure::Measured, model::Site, render::RowFormat, run::Options};
 use support::run_idl;
 
 /// Whether `run` has a row of instruction `name` in `format` that ran.
-fn ran(run: &idl::run::Run, name: &str, format: Format) -> bool {
+fn ran(run: &idl::run::Run, name: &str, format: RowFormat) -> bool {
     run.rows.iter().any(|r| {
         r.site == Site::Instruction
             && r.name == name
@@ -26,22 +26,22 @@ fn ran(run: &idl::run::Run, name: &str, format: Format) -> bool {
 #[test]
 fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
     let run = run_idl("huge_argument.json", &Options::default());
-    let ran = |name: &str, format: Format| ran(&run, name, format);
+    let ran = |name: &str, format: RowFormat| ran(&run, name, format);
     for name in ["deposit", "withdraw"] {
-        assert!(ran(name, Format::Borsh), "{name} not measured in borsh");
+        assert!(ran(name, RowFormat::Borsh), "{name} not measured in borsh");
     }
-    for format in [Format::Wincode, Format::Walk, Format::Bytemuck] {
+    for format in [RowFormat::Wincode, RowFormat::Walk, RowFormat::Bytemuck] {
         assert!(
             ran("load_table", format),
             "load_table not measured in {}",
             format.name()
         );
     }
-    assert!(!ran("load_table", Format::Borsh));
-    assert!(!ran("load_table", Format::Anchor1Instruction));
+    assert!(!ran("load_table", RowFormat::Borsh));
+    assert!(!ran("load_table", RowFormat::Anchor1Instruction));
     for name in ["deposit", "withdraw"] {
         assert!(
-            ran(name, Format::Anchor1Instruction),
+            ran(name, RowFormat::Anchor1Instruction),
             "{name} not measured in Anchor 1.x"
         );
     }
@@ -51,8 +51,8 @@ fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
         .filter(|s| s.name == "load_table")
         .collect();
     assert_eq!(refusals.len(), 2, "{refusals:?}");
-    assert_eq!(refusals[0].format, Format::Borsh);
-    assert_eq!(refusals[1].format, Format::Anchor1Instruction);
+    assert_eq!(refusals[0].format, RowFormat::Borsh);
+    assert_eq!(refusals[1].format, RowFormat::Anchor1Instruction);
     assert_eq!(
         refusals[1].reason,
         "link refused: a stack frame past 4,096 bytes (in `__private::__global::load_table`)"
@@ -90,9 +90,9 @@ fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
 #[test]
 fn maps_and_sets_are_measured_where_the_format_can_link_them() {
     let run = run_idl("maps.json", &Options::default());
-    let ran = |name: &str, format: Format| ran(&run, name, format);
+    let ran = |name: &str, format: RowFormat| ran(&run, name, format);
     for name in ["SetLimits", "SetMembers"] {
-        for format in [Format::Wincode, Format::Walk] {
+        for format in [RowFormat::Wincode, RowFormat::Walk] {
             assert!(
                 ran(name, format),
                 "{name} not measured in {}",
@@ -100,11 +100,11 @@ fn maps_and_sets_are_measured_where_the_format_can_link_them() {
             );
         }
     }
-    assert!(ran("SetLimits", Format::Borsh), "{:?}", run.skipped);
+    assert!(ran("SetLimits", RowFormat::Borsh), "{:?}", run.skipped);
     let borsh = run
         .skipped
         .iter()
-        .find(|s| s.name == "SetMembers" && s.format == Format::Borsh)
+        .find(|s| s.name == "SetMembers" && s.format == RowFormat::Borsh)
         .unwrap_or_else(|| panic!("SetMembers: {:?}", run.skipped));
     assert!(
         borsh.reason.starts_with(
@@ -113,5 +113,5 @@ fn maps_and_sets_are_measured_where_the_format_can_link_them() {
         "{}",
         borsh.reason
     );
-    assert!(ran("Close", Format::Borsh));
+    assert!(ran("Close", RowFormat::Borsh));
 }

@@ -9,7 +9,7 @@ use std::{
 };
 
 use super::write::ANCHOR1;
-use crate::render::Format;
+use crate::render::RowFormat;
 
 /// What building one crate came to.
 #[derive(Clone, Debug)]
@@ -38,7 +38,13 @@ pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
 
 /// Builds one planned crate of `format`: in the run's pinocchio workspace
 /// ([`build`]) or its Anchor one ([`build_anchor1`]).
-pub fn build_format(root: &Path, dir: &Path, name: &str, package: &str, format: Format) -> Built {
+pub fn build_format(
+    root: &Path,
+    dir: &Path,
+    name: &str,
+    package: &str,
+    format: RowFormat,
+) -> Built {
     if format.is_anchor1() {
         build_anchor1(root, dir, name, package)
     } else {
@@ -71,7 +77,7 @@ pub fn build_anchor1(root: &Path, dir: &Path, name: &str, package: &str) -> Buil
 /// tables, the patched linker, `target/profile-build/`), into
 /// `profile-copies/<name>.so`, reused while newer than the measured `.so`.
 /// The profile checks its loadable bytes against the measured program's.
-pub fn build_copy(root: &Path, dir: &Path, name: &str, package: &str, format: Format) -> Built {
+pub fn build_copy(root: &Path, dir: &Path, name: &str, package: &str, format: RowFormat) -> Built {
     let copy = dir.join(COPIES).join(format!("{name}.so"));
     let measured = dir.join("deploy").join(format!("{name}.so"));
     if modified(&copy).is_some_and(|built| Some(built) > modified(&measured)) {

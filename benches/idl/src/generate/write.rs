@@ -15,7 +15,7 @@ use crate::{
     model::{Program, Struct},
     plan::{NoRow, Plan, Planned, PlannedArguments, PlannedEvents, account, is_anchor},
     render::{
-        self, AccountFormat, ArgumentFormat, EventFormat, Format, Target,
+        self, AccountFormat, ArgumentFormat, EventFormat, RowFormat, Target,
         anchor1::Release,
         arguments::{self, Handler},
         events::{self, Emitter},
@@ -278,7 +278,7 @@ pub fn source(target: &Target, planned: &Planned) -> String {
 /// The list of crates wanted in `format`'s workspace: the pinocchio
 /// programs' (`pinocchio`), or the Anchor 1.x ones' (`anchor1`).
 fn wanted_in<'a>(
-    format: Format,
+    format: RowFormat,
     pinocchio: &'a mut Vec<String>,
     anchor1: &'a mut Vec<String>,
 ) -> &'a mut Vec<String> {
@@ -378,7 +378,7 @@ fn write_anchor1_crate(
     dir: &Path,
     name: &str,
     package: &str,
-    format: impl Into<Format>,
+    format: impl Into<RowFormat>,
     lib: &str,
 ) -> Result<(), String> {
     write_crate(

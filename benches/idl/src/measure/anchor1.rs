@@ -25,7 +25,7 @@ use super::{
 };
 use crate::{
     plan::Planned,
-    render::{Format, anchor1::Release},
+    render::{RowFormat, anchor1::Release},
     value,
 };
 
@@ -53,15 +53,15 @@ impl BadRecord {
     /// where a length runs past the data (its documented `# Panics`);
     /// `AccountLoader<T>` before 1.2 slices the data without checking its
     /// length (1.2's `check_size` answers `AccountDidNotDeserialize`).
-    fn of(format: Format, release: &Release) -> Self {
+    fn of(format: RowFormat, release: &Release) -> Self {
         let unchecked_loader = !crate::render::anchor1::at_least(release.version, (1, 2));
         match format {
-            Format::Anchor1Account => Self {
+            RowFormat::Anchor1Account => Self {
                 cut_short: DID_NOT_DESERIALIZE,
                 abort: Some("abort on an invalid record (borsh's preallocation)"),
                 out_of_memory: true,
             },
-            Format::Anchor1LazyAccount => Self {
+            RowFormat::Anchor1LazyAccount => Self {
                 cut_short: ProgramError::BorshIoError,
                 abort: Some(
                     "abort on an invalid record (a length past the data, or borsh's preallocation)",

@@ -20,7 +20,7 @@ use super::{
 use crate::{
     model::{Instruction, Site, Ty},
     plan::arguments_program_id,
-    render::{Format, arguments::Handler},
+    render::{RowFormat, arguments::Handler},
     value::{self, Fill, Instances, Lengths, Value},
 };
 
@@ -49,7 +49,7 @@ pub fn arguments(instruction: &Instruction, lengths: Lengths) -> Value {
 /// The call of `handler` in `format`: the discriminator, then borsh's
 /// encoding of the arguments; account [0] after it holds the stored
 /// argument (the floor: the arguments' first bytes as they came).
-pub fn call(handler: &Handler, format: Format, lengths: Lengths) -> InstructionCall {
+pub fn call(handler: &Handler, format: RowFormat, lengths: Lengths) -> InstructionCall {
     let ix = handler.instruction;
     let args = arguments(ix, lengths);
     let mut encoded = Vec::new();
@@ -58,7 +58,7 @@ pub fn call(handler: &Handler, format: Format, lengths: Lengths) -> InstructionC
         (Some(path), false) => {
             let ty = value::ty_at(&ix.args, path);
             match format {
-                Format::Floor => encoded[..crate::render::arguments::scalar_len(ty)].to_vec(),
+                RowFormat::Floor => encoded[..crate::render::arguments::scalar_len(ty)].to_vec(),
                 _ => value::scalar_bytes(value::value_at(&args, path), ty),
             }
         }
@@ -99,7 +99,7 @@ fn accounts(id: Pubkey, count: usize) -> Vec<(Pubkey, SolanaAccount)> {
 }
 
 /// Runs every call of one argument program (its `.so` is `elf`).
-pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths) -> Checked {
+pub fn check(format: RowFormat, handlers: &[Handler], elf: &[u8], lengths: Lengths) -> Checked {
     let label = format!("instructions {}", format.name());
     let mut checked = Checked::default();
     let id = arguments_program_id(format);
@@ -150,7 +150,7 @@ pub fn check(format: Format, handlers: &[Handler], elf: &[u8], lengths: Lengths)
 fn check_errors(
     logged: &LoggedMollusk,
     id: Pubkey,
-    format: Format,
+    format: RowFormat,
     handlers: &[Handler],
     calls: &[InstructionCall],
     label: &str,
@@ -225,12 +225,12 @@ fn check_errors(
         // Short arguments: one byte less than the format reads (the floor
         // reads only the stored argument's bytes).
         let needed = match format {
-            Format::Floor => handler.store.as_ref().map_or(0, |path| {
+            RowFormat::Floor => handler.store.as_ref().map_or(0, |path| {
                 crate::render::arguments::scalar_len(value::ty_at(&ix.args, path))
             }),
             _ => call.args_len,
         };
-        let shorter_is_valid = format != Format::Floor && ix.args.ends_in_remainder();
+        let shorter_is_valid = format != RowFormat::Floor && ix.args.ends_in_remainder();
         if needed > 0 && !ix.args.fields.is_empty() && !shorter_is_valid {
             cases.push((
                 format!("`{}`'s arguments cut short", ix.name),
@@ -240,7 +240,7 @@ fn check_errors(
                 invalid.clone(),
             ));
         }
-        if format != Format::Floor && !ix.args.fields.is_empty() {
+        if format != RowFormat::Floor && !ix.args.fields.is_empty() {
             let args = arguments(ix, Lengths::default());
             if let Some((offset, byte)) = value::first_invalid(&args, &Ty::Struct(ix.args.clone()))
             {
@@ -276,7 +276,7 @@ fn check_errors(
 fn check_hostile(
     logged: &LoggedMollusk,
     id: Pubkey,
-    format: Format,
+    format: RowFormat,
     handlers: &[Handler],
     calls: &[InstructionCall],
     label: &str,
@@ -300,7 +300,7 @@ fn check_hostile(
             }
             Outcome::Fault(message) => Err(format!("VM fault: {message}")),
             Outcome::ChangedBeforeFailure(what) => Err(format!("changed before a failure: {what}")),
-            Outcome::OutOfMemory if format == Format::Borsh || anchor => {
+            Outcome::OutOfMemory if format == RowFormat::Borsh || anchor => {
                 Ok("out of memory (documented for borsh)".into())
             }
             Outcome::Success if result.resulting_accounts[0].1.data.len() != OUT_LEN => {

@@ -25,7 +25,7 @@ use crate::{
     model::{Event, Site, Ty},
     plan::events_program_id,
     render::{
-        Format,
+        RowFormat,
         events::{Emitter, SelfCpi},
     },
     value::{self, Fill, Instances, Lengths},
@@ -46,7 +46,7 @@ pub struct EventCall {
 /// `Some`, lists of `lengths`) encoded with borsh, after the event's
 /// discriminator (the pinocchio programs, whose data is what they emit)
 /// or the emitting handler's (Anchor 1.x's `emit_<event>`).
-pub fn call(event: &Event, lengths: Lengths, format: Format) -> EventCall {
+pub fn call(event: &Event, lengths: Lengths, format: RowFormat) -> EventCall {
     let ty = Ty::Struct(event.record.clone());
     let value = Instances::new(Fill::Full, lengths).value_of(&ty, &event.name);
     let mut body = Vec::new();
@@ -120,7 +120,7 @@ impl Target {
 
 /// Runs every call of one event program (its `.so` is `elf`).
 pub fn check(
-    format: Format,
+    format: RowFormat,
     emitters: &[Emitter],
     elf: &[u8],
     lengths: Lengths,
@@ -226,7 +226,7 @@ pub fn check(
 fn check_errors(
     logged: &LoggedMollusk,
     target: Target,
-    format: Format,
+    format: RowFormat,
     emitters: &[Emitter],
     calls: &[EventCall],
     label: &str,
@@ -265,7 +265,7 @@ fn check_errors(
             unknown,
         ),
     ];
-    if format != Format::Floor {
+    if format != RowFormat::Floor {
         for (emitter, call) in emitters.iter().zip(calls) {
             let event = emitter.event;
             if !emitter.measured || event.record.fields.is_empty() {
@@ -325,7 +325,7 @@ fn check_errors(
 fn check_hostile(
     logged: &LoggedMollusk,
     target: Target,
-    format: Format,
+    format: RowFormat,
     emitters: &[Emitter],
     calls: &[EventCall],
     label: &str,

@@ -4,7 +4,7 @@
 //! of the crate, and every stage imports it.
 
 /// Which kind of IDL a file was: its dialect (a serialization format is
-/// `render::Format`).
+/// `render::RowFormat`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
     /// Anchor 0.30 and later: `metadata.spec` 0.1.0, discriminators given.

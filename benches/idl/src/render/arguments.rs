@@ -8,8 +8,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    ArgumentCodec, ArgumentFormat, Format, Walk, aligned_types, camel, codama_helpers, field_expr,
-    ident, owned_types, reachable, snake, unparse, walk_helpers, walk_to, walker,
+    ArgumentCodec, ArgumentFormat, RowFormat, Walk, aligned_types, camel, codama_helpers,
+    field_expr, ident, owned_types, reachable, snake, unparse, walk_helpers, walk_to, walker,
 };
 use crate::{
     layout::struct_layout,
@@ -210,7 +210,7 @@ pub fn program(program: &str, source: &str, handlers: &[Handler], format: Argume
             handler(h, ArgumentCodec::Walk)
         }
     });
-    let format_ident = format_ident!("{}", camel(Format::from(format).name()));
+    let format_ident = format_ident!("{}", camel(RowFormat::from(format).name()));
     let owned = matches!(format, ArgumentCodec::Borsh | ArgumentCodec::Wincode);
     let alloc = owned.then(|| {
         quote!(

@@ -9,7 +9,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{
-    EventCodec, EventFormat, Format, Maps, Named, aligned_types, camel, field_idents, ident,
+    EventCodec, EventFormat, Maps, Named, RowFormat, aligned_types, camel, field_idents, ident,
     owned_types_with, reachable, snake, unparse, variant_idents,
 };
 use crate::{
@@ -162,7 +162,7 @@ pub fn program(
             const #name: [u8; #len] = [#(#bytes),*];
         }
     });
-    let format_ident = format_ident!("{}", camel(Format::from(format).name()));
+    let format_ident = format_ident!("{}", camel(RowFormat::from(format).name()));
     let arms = emitters.iter().map(|e| {
         let mut wide = [0u8; 8];
         wide[..e.event.discriminator.len()].copy_from_slice(&e.event.discriminator);

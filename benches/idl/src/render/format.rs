@@ -1,5 +1,5 @@
 //! The formats the generator writes programs in, on two levels:
-//! - [`Format`], the name a row carries in the results: all fourteen in
+//! - [`RowFormat`], the name a row carries in the results: all fourteen in
 //!   one list, with the crate, its version and the framework;
 //! - per site, the formats a program of that site can be written in:
 //!   [`AccountFormat`], [`ArgumentFormat`] and [`EventFormat`], each a
@@ -9,7 +9,7 @@
 
 /// A format the generator writes programs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Format {
+pub enum RowFormat {
     /// Anchor 1.x's `Account<T>`: borsh's owned decode of the record after
     /// the discriminator, encoded back; by value.
     Borsh,
@@ -57,7 +57,7 @@ pub enum Format {
     Anchor1EmitCpi,
 }
 
-impl Format {
+impl RowFormat {
     /// The framework the program is written in: `pinocchio` (the
     /// generated formats behind common's dispatch) or `anchor1`.
     pub fn framework(self) -> &'static str {
@@ -295,11 +295,11 @@ pub enum EventFormat {
     Anchor1(EventMacro),
 }
 
-/// `From<$site> for Format`: each variant of a site's type to the name a
+/// `From<$site> for RowFormat`: each variant of a site's type to the name a
 /// row of it carries.
 macro_rules! named_as {
     ($site:ident { $($variant:ident => $format:ident),* $(,)? }) => {
-        impl From<$site> for Format {
+        impl From<$site> for RowFormat {
             fn from(value: $site) -> Self {
                 match value {
                     $($site::$variant => Self::$format),*
@@ -342,7 +342,7 @@ named_as!(EventMacro {
     EmitCpi => Anchor1EmitCpi,
 });
 
-impl From<AccountFormat> for Format {
+impl From<AccountFormat> for RowFormat {
     fn from(format: AccountFormat) -> Self {
         match format {
             AccountFormat::Pinocchio(codec) => codec.into(),
@@ -351,7 +351,7 @@ impl From<AccountFormat> for Format {
     }
 }
 
-impl From<ArgumentFormat> for Format {
+impl From<ArgumentFormat> for RowFormat {
     fn from(format: ArgumentFormat) -> Self {
         match format {
             ArgumentFormat::Pinocchio(codec) => codec.into(),
@@ -360,7 +360,7 @@ impl From<ArgumentFormat> for Format {
     }
 }
 
-impl From<EventFormat> for Format {
+impl From<EventFormat> for RowFormat {
     fn from(format: EventFormat) -> Self {
         match format {
             EventFormat::Pinocchio(codec) => codec.into(),

@@ -27,7 +27,7 @@ use self::{bytemuck::*, walk::*, zerocopy::*};
 pub use self::{
     format::{
         AccountCodec, AccountFormat, AccountWrapper, ArgumentCodec, ArgumentFormat, EventCodec,
-        EventFormat, EventMacro, Format, Serializer,
+        EventFormat, EventMacro, RowFormat, Serializer,
     },
     owned::*,
     target::Target,
@@ -70,7 +70,7 @@ impl AccountCodec {
             (_, Kind::Codama) => Ok(()),
             (Self::Bytemuck | Self::Zerocopy, Kind::Borsh) => Err(format!(
                 "a borsh account: {} reads zero-copy accounts only",
-                Format::from(self).name()
+                RowFormat::from(self).name()
             )),
             (Self::Bytemuck | Self::Zerocopy, Kind::ZeroCopy { packed }) => {
                 struct_layout(&account.record, packed).map(|_| ())
@@ -165,7 +165,7 @@ pub fn program(target: &Target, format: AccountCodec) -> String {
         }
         None => quote!(None),
     };
-    let format_ident = format_ident!("{}", camel(Format::from(format).name()));
+    let format_ident = format_ident!("{}", camel(RowFormat::from(format).name()));
     let alloc = format.owned().then(|| {
         quote!(
             extern crate alloc;

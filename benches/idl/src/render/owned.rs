@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{format::Format, target::Target, tokens::*};
+use super::{format::RowFormat, target::Target, tokens::*};
 use crate::{
     model::{Count, Enum, Field, Struct, Ty},
     value::ty_at,
@@ -13,9 +13,9 @@ use crate::{
 
 /// The derives of an owned format's types. `Clone`: borsh decodes a
 /// `Box<T>` through `T: ToOwned`.
-pub(super) fn owned_derives(format: Format) -> TokenStream {
+pub(super) fn owned_derives(format: RowFormat) -> TokenStream {
     match format {
-        Format::Wincode => quote!(#[derive(wincode::SchemaWrite, wincode::SchemaRead)]),
+        RowFormat::Wincode => quote!(#[derive(wincode::SchemaWrite, wincode::SchemaRead)]),
         _ => quote!(#[derive(Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]),
     }
 }
@@ -24,9 +24,9 @@ pub(super) fn owned_derives(format: Format) -> TokenStream {
 /// borsh's programs hold each map as the IDL declares it (a hash map or a
 /// `BTreeMap`); wincode's, which has no hash map without `std`, hold every
 /// map as a `BTreeMap` (the same bytes).
-pub(super) fn owned_types(roots: &[&Struct], format: Format) -> TokenStream {
+pub(super) fn owned_types(roots: &[&Struct], format: RowFormat) -> TokenStream {
     let maps = match format {
-        Format::Borsh | Format::BorshBoxed => Maps::AsDeclared,
+        RowFormat::Borsh | RowFormat::BorshBoxed => Maps::AsDeclared,
         _ => Maps::Sorted,
     };
     owned_types_with(roots, &owned_derives(format), maps)
@@ -45,11 +45,11 @@ pub(crate) enum Maps {
 
 /// Whether a program of `roots` in `format` holds a hash map or set, and so
 /// depends on `hashbrown` and `foldhash`.
-pub fn holds_hash_maps(roots: &[&Struct], format: Format) -> bool {
+pub fn holds_hash_maps(roots: &[&Struct], format: RowFormat) -> bool {
     fn hashed(ty: &Ty) -> bool {
         matches!(ty, Ty::Map { sorted: false, .. }) || ty.children().into_iter().any(hashed)
     }
-    matches!(format, Format::Borsh | Format::BorshBoxed)
+    matches!(format, RowFormat::Borsh | RowFormat::BorshBoxed)
         && roots.iter().any(|r| r.fields.iter().any(|f| hashed(&f.ty)))
 }
 
@@ -346,8 +346,8 @@ pub(crate) fn wincode_config_item(widths: (u8, u8)) -> TokenStream {
 /// crate's each, as the hand-written programs' `Codec` has: inlined at
 /// three sites instead, borsh's decode cost the token record 113 CUs more),
 /// and the operations.
-pub(super) fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenStream) {
-    let boxed = format == Format::BorshBoxed;
+pub(super) fn owned_ops(target: &Target, format: RowFormat) -> (TokenStream, TokenStream) {
+    let boxed = format == RowFormat::BorshBoxed;
     let record = &target.account.record;
     let name = ident(&record.ident, true);
     let read = field_expr(quote!(record), record, &target.read);
@@ -362,7 +362,7 @@ pub(super) fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenS
         quote!(#name)
     };
     let widths = match format {
-        Format::Wincode => {
+        RowFormat::Wincode => {
             wincode_config(&Ty::Struct(record.clone())).expect("checked by the formats' `fits`")
         }
         _ => (4, 1),
@@ -370,7 +370,7 @@ pub(super) fn owned_ops(target: &Target, format: Format) -> (TokenStream, TokenS
     let config = wincode_config_expr(widths);
     let config_item = wincode_config_item(widths);
     let (decode_with, encode_with) = match format {
-        Format::Wincode => (
+        RowFormat::Wincode => (
             quote! {
                 wincode::config::deserialize_from(&mut &data[..], #config)
                     .map_err(invalid_account_data)

@@ -153,7 +153,7 @@ pub(crate) fn integer(ty: &Ty) -> (Ident, Ident, Ident) {
     }
 }
 
-/// The three `Format` operations from their bodies: `read` runs
+/// The three `common::idl::Format` operations from their bodies: `read` runs
 /// `read_setup`, then succeeds if `matches` (the field's bytes are the
 /// value) and answers `InvalidArgument` if not.
 pub(crate) fn operations(

@@ -13,7 +13,7 @@ use crate::{
     measure::{Measured, Row},
     model::{Program, Site},
     profile::Profiles,
-    render::Format,
+    render::RowFormat,
 };
 
 /// The section of `summary.md` (empty where the run has no moves).
@@ -33,7 +33,7 @@ pub fn section(program: &Program, rows: &[Row], profiles: &Profiles) -> String {
     };
     for m in &accounts {
         let row = |format| ran(rows, Site::Account, &m.account, format, Some(m.instance));
-        let formats: Vec<Format> = m.paths.iter().map(|p| p.format).collect();
+        let formats: Vec<RowFormat> = m.paths.iter().map(|p| p.format).collect();
         table(
             &mut out,
             &format!("{} (`full`, the `{}` instance)", m.account, m.instance),
@@ -59,8 +59,8 @@ type Split = Option<BTreeMap<Category, u64>>;
 fn table(
     out: &mut String,
     title: &str,
-    (today, today_split): (Format, Split),
-    paths: impl Iterator<Item = (Format, Split)>,
+    (today, today_split): (RowFormat, Split),
+    paths: impl Iterator<Item = (RowFormat, Split)>,
 ) {
     let Some(today_split) = today_split else {
         return;
@@ -116,7 +116,7 @@ fn ran(
     rows: &[Row],
     site: Site,
     name: &str,
-    format: Format,
+    format: RowFormat,
     instance: Option<&str>,
 ) -> Option<String> {
     rows.iter()

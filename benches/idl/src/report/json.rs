@@ -11,7 +11,7 @@ use crate::{
     measure::{Measured, Row},
     model::{Program, Site},
     plan::NoRow,
-    render::Format,
+    render::RowFormat,
 };
 
 /// One record of `results.json`.
@@ -93,7 +93,7 @@ pub fn json(
     skipped: &[NoRow],
     anchor: &'static str,
 ) -> String {
-    let record = |site, name, format: Format| Record {
+    let record = |site, name, format: RowFormat| Record {
         crate_version: if format.is_anchor1() {
             anchor
         } else {
@@ -194,7 +194,7 @@ pub fn json(
         records.push(Record {
             operation: operation(site),
             outcome: format!("not supported: {}", u.reason),
-            ..record(site, &u.name, Format::Floor)
+            ..record(site, &u.name, RowFormat::Floor)
         });
     }
     serde_json::to_string_pretty(&records).expect("records serialize")
@@ -202,7 +202,7 @@ pub fn json(
 
 /// A record of `site` `name` in `format` with no measurement yet: what
 /// every record of it shares.
-fn base<'a>(program: &'a Program, site: Site, name: &'a str, format: Format) -> Record<'a> {
+fn base<'a>(program: &'a Program, site: Site, name: &'a str, format: RowFormat) -> Record<'a> {
     let discriminator = match site {
         Site::Account => None,
         Site::Instruction => program

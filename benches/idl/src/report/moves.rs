@@ -15,7 +15,7 @@ use crate::{
     layout::{struct_layout, zero_copy},
     measure::{Measured, Row},
     model::{Account, Dialect, Kind, Program, Site, Struct},
-    render::Format,
+    render::RowFormat,
 };
 
 /// The operations a path is measured on, in the table's order.
@@ -24,7 +24,7 @@ pub const OPERATIONS: [&str; 3] = ["full", "read", "update"];
 /// One path an account can take, measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
-    pub format: Format,
+    pub format: RowFormat,
     /// CUs of `full`, `read`, `update` (`None`: not measured, or could not
     /// run).
     pub cus: [Option<u64>; 3],
@@ -52,7 +52,7 @@ pub struct Reorder {
 pub struct Moves {
     pub account: String,
     /// The path the IDL says the program runs.
-    pub today: Format,
+    pub today: RowFormat,
     /// The instance the CUs are of (`data` where given, else `full`).
     pub instance: &'static str,
     /// Today's path first, then the alternatives, cheapest `full` first.
@@ -86,13 +86,13 @@ pub fn of(program: &Program, rows: &[Row]) -> Vec<Moves> {
         } else {
             "full"
         };
-        let mut formats: Vec<Format> = Vec::new();
+        let mut formats: Vec<RowFormat> = Vec::new();
         for row in &mine {
             if row.instance == instance && !formats.contains(&row.format) {
                 formats.push(row.format);
             }
         }
-        let path = |format: Format| {
+        let path = |format: RowFormat| {
             let cus = OPERATIONS.map(|op| {
                 mine.iter()
                     .find(|r| r.format == format && r.instance == instance && r.operation == op)
@@ -239,20 +239,20 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
 pub struct SiteMoves {
     pub site: Site,
     pub name: String,
-    pub today: Format,
+    pub today: RowFormat,
     /// Today's path first; then the rest cheapest first, each with its CUs
     /// and the change against today.
-    pub paths: Vec<(Format, u64, i64)>,
+    pub paths: Vec<(RowFormat, u64, i64)>,
 }
 
 /// The path an Anchor 1.x program takes today at `site`: its handlers'
 /// parameters for instructions; `emit!` for events (the IDL does not say
 /// which of `emit!` and `emit_cpi!` the program uses: `emit!` is the
 /// default, and `emit_cpi!` one of the moves).
-pub fn today_at(site: Site) -> Option<Format> {
+pub fn today_at(site: Site) -> Option<RowFormat> {
     match site {
-        Site::Instruction => Some(Format::Anchor1Instruction),
-        Site::Event => Some(Format::Anchor1Emit),
+        Site::Instruction => Some(RowFormat::Anchor1Instruction),
+        Site::Event => Some(RowFormat::Anchor1Emit),
         Site::Account => None,
     }
 }
@@ -280,9 +280,9 @@ pub fn of_site(program: &Program, rows: &[Row], site: Site) -> Vec<SiteMoves> {
     };
     let mut all = Vec::new();
     for name in names {
-        let ran: Vec<(Format, u64)> = rows
+        let ran: Vec<(RowFormat, u64)> = rows
             .iter()
-            .filter(|r| r.site == site && r.name == name && r.format != Format::Floor)
+            .filter(|r| r.site == site && r.name == name && r.format != RowFormat::Floor)
             .filter_map(|r| match r.outcome {
                 Measured::Ran { cus, .. } => Some((r.format, cus)),
                 Measured::CannotRun(_) => None,
@@ -291,7 +291,7 @@ pub fn of_site(program: &Program, rows: &[Row], site: Site) -> Vec<SiteMoves> {
         let Some(&(_, today_cus)) = ran.iter().find(|(f, _)| *f == today) else {
             continue;
         };
-        let mut paths: Vec<(Format, u64, i64)> = ran
+        let mut paths: Vec<(RowFormat, u64, i64)> = ran
             .into_iter()
             .map(|(f, cus)| (f, cus, cus as i64 - today_cus as i64))
             .collect();

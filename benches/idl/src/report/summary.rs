@@ -13,7 +13,7 @@ use crate::{
     measure::{Measured, Row},
     model::{Program, Site},
     plan::{NoRow, Plan},
-    render::{AccountCodec, AccountWrapper, ArgumentCodec, EventCodec, Format},
+    render::{AccountCodec, AccountWrapper, ArgumentCodec, EventCodec, RowFormat},
 };
 
 /// `summary.md`.
@@ -70,12 +70,12 @@ pub fn summary(
                 }
             });
         let cheapest = |op: &str| cheapest(rows, &account.name, op);
-        let borsh = cus(rows, &account.name, Format::Borsh, "full");
+        let borsh = cus(rows, &account.name, RowFormat::Borsh, "full");
         let ratio = match (borsh, cheapest_cus(rows, &account.name, "full")) {
             (Some(b), Some(c)) if c > 0 => format!("{b} ({:.1}x)", b as f64 / c as f64),
             _ => refused
                 .iter()
-                .find(|r| r.name == account.name && r.format == Format::Borsh)
+                .find(|r| r.name == account.name && r.format == RowFormat::Borsh)
                 .map_or("-".into(), |_| "link refused".into()),
         };
         let _ = writeln!(
@@ -95,9 +95,9 @@ pub fn summary(
             "| format | instance | full | read | update | stack (full) | heap (full) |\n|---|---|---:|---:|---:|---:|---:|"
         );
         let formats = AccountCodec::ALL
-            .map(Format::from)
+            .map(RowFormat::from)
             .into_iter()
-            .chain(AccountWrapper::ALL.map(Format::from));
+            .chain(AccountWrapper::ALL.map(RowFormat::from));
         for format in formats {
             if let Some(r) = refused
                 .iter()
@@ -208,7 +208,7 @@ fn site_section(
     }
     let (formats, intro, bytes_header) = match site {
         Site::Instruction => (
-            &ArgumentCodec::ALL.map(Format::from)[..],
+            &ArgumentCodec::ALL.map(RowFormat::from)[..],
             "\n## Instructions: arguments\n\nEach instruction's arguments (operation `args`): the dispatch on its discriminator, \
              then every argument decoded and validated, then one argument stored in account [0] (checked). One program per \
              format holds every instruction, as a real program does; `floor` is the same dispatch and store with no decode, \
@@ -217,7 +217,7 @@ fn site_section(
             "data bytes",
         ),
         _ => (
-            &EventCodec::ALL.map(Format::from)[..],
+            &EventCodec::ALL.map(RowFormat::from)[..],
             "\n## Events\n\nEach event (operation `emit`): the dispatch on its discriminator, the event built from the \
              instruction data (the same wincode decode in borsh's, wincode's and the walk's programs; one copy for \
              bytemuck), encoded after its discriminator as `emit!` does, and logged with `sol_log_data` (the logged \
@@ -230,10 +230,10 @@ fn site_section(
     let _ = writeln!(out, "{intro}");
     // The Anchor 1.x program's paths too, where the IDL is Anchor's.
     let anchor = match site {
-        Site::Instruction => &[Format::Anchor1Instruction][..],
-        _ => &[Format::Anchor1Emit, Format::Anchor1EmitCpi][..],
+        Site::Instruction => &[RowFormat::Anchor1Instruction][..],
+        _ => &[RowFormat::Anchor1Emit, RowFormat::Anchor1EmitCpi][..],
     };
-    let formats: Vec<Format> = formats
+    let formats: Vec<RowFormat> = formats
         .iter()
         .chain(
             anchor
@@ -252,11 +252,11 @@ fn site_section(
         header.join(" | "),
         "---:|".repeat(formats.len())
     );
-    let of = |name: &str, format: Format| {
+    let of = |name: &str, format: RowFormat| {
         rows.iter()
             .find(|r| r.site == site && r.name == name && r.format == format)
     };
-    let ran = |name: &str, format: Format| match of(name, format).map(|r| &r.outcome) {
+    let ran = |name: &str, format: RowFormat| match of(name, format).map(|r| &r.outcome) {
         Some(Measured::Ran { cus, .. }) => Some(*cus),
         _ => None,
     };
@@ -285,14 +285,14 @@ fn site_section(
                 None => "-".into(),
             })
             .collect();
-        let log = match of(name, Format::Floor).map(|r| &r.outcome) {
+        let log = match of(name, RowFormat::Floor).map(|r| &r.outcome) {
             Some(Measured::Ran { cus, footprint }) if site == Site::Event => {
                 format!(" {} |", footprint.syscall_cus(*cus))
             }
             _ if site == Site::Event => " - |".into(),
             _ => String::new(),
         };
-        let decoders = formats.iter().filter(|f| **f != Format::Floor);
+        let decoders = formats.iter().filter(|f| **f != RowFormat::Floor);
         let cheapest = decoders.clone().filter_map(|f| ran(name, *f)).min();
         let (cheapest_cell, ratio) = match cheapest {
             Some(min) => {
@@ -300,7 +300,7 @@ fn site_section(
                     .filter(|f| ran(name, **f) == Some(min))
                     .map(|f| f.name())
                     .collect();
-                let ratio = ran(name, Format::Borsh)
+                let ratio = ran(name, RowFormat::Borsh)
                     .filter(|_| min > 0)
                     .map_or("-".into(), |b| format!("{:.1}x", b as f64 / min as f64));
                 (format!("{} {min}", names.join(" = ")), ratio)
@@ -315,7 +315,7 @@ fn site_section(
         );
     }
     // Why a format has no row, grouped by reason.
-    let mut reasons: BTreeMap<(Format, &str), Vec<&str>> = BTreeMap::new();
+    let mut reasons: BTreeMap<(RowFormat, &str), Vec<&str>> = BTreeMap::new();
     for s in skipped.iter().filter(|s| s.site == site) {
         reasons
             .entry((s.format, &s.reason))
@@ -345,7 +345,7 @@ fn headline(instance: &str) -> bool {
     matches!(instance, "data" | "full")
 }
 
-fn cus(rows: &[Row], account: &str, format: Format, op: &str) -> Option<u64> {
+fn cus(rows: &[Row], account: &str, format: RowFormat, op: &str) -> Option<u64> {
     rows.iter()
         .find(|r| {
             r.name == account && r.format == format && headline(r.instance) && r.operation == op
@@ -358,7 +358,7 @@ fn cus(rows: &[Row], account: &str, format: Format, op: &str) -> Option<u64> {
 
 fn cheapest_cus(rows: &[Row], account: &str, op: &str) -> Option<u64> {
     AccountCodec::ALL
-        .map(Format::from)
+        .map(RowFormat::from)
         .iter()
         .filter_map(|f| cus(rows, account, *f, op))
         .min()
@@ -369,7 +369,7 @@ fn cheapest(rows: &[Row], account: &str, op: &str) -> String {
         return "-".into();
     };
     let names: Vec<&str> = AccountCodec::ALL
-        .map(Format::from)
+        .map(RowFormat::from)
         .iter()
         .filter(|f| cus(rows, account, **f, op) == Some(min))
         .map(|f| f.name())

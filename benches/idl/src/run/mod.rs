@@ -226,7 +226,8 @@ fn provenance(root: &Path, dir: &Path, elfs: &[Vec<u8>]) -> Provenance {
     let main = Lock::read_file(&root.join("Cargo.lock"));
     let crates = std::iter::once("pinocchio")
         .chain(
-            crate::render::AccountCodec::ALL.map(|c| crate::render::Format::from(c).crate_name()),
+            crate::render::AccountCodec::ALL
+                .map(|c| crate::render::RowFormat::from(c).crate_name()),
         )
         .filter(|name| *name != "none")
         .filter_map(|name| Some((name.to_string(), generated.version(name)?)))

@@ -17,7 +17,7 @@ use crate::{
     measure::{self, Instance},
     model::{Program, Site, Struct},
     plan::{NoRow, Planned, PlannedArguments, PlannedEvents},
-    render::{self, Format, anchor1::Release},
+    render::{self, RowFormat, anchor1::Release},
     value::Lengths,
 };
 
@@ -31,7 +31,7 @@ pub(super) trait Items: Clone {
     const WHAT: &'static str;
 
     /// The program's crate: its name (the `.so`'s), package and format.
-    fn program(&self) -> (&str, &str, Format);
+    fn program(&self) -> (&str, &str, RowFormat);
     /// The crate's name and package, to rename it (a bisection's probe).
     fn program_mut(&mut self) -> (&mut String, &mut String);
     fn items(&self) -> &[Self::Item];
@@ -72,7 +72,7 @@ pub(super) trait Items: Clone {
     fn package(&self) -> &str {
         self.program().1
     }
-    fn format(&self) -> Format {
+    fn format(&self) -> RowFormat {
         self.program().2
     }
     fn rename(&mut self, name: &str, package: &str) {
@@ -110,7 +110,7 @@ impl Items for AccountProgram<'_> {
     const SITE: Site = Site::Account;
     const WHAT: &'static str = "rows";
 
-    fn program(&self) -> (&str, &str, Format) {
+    fn program(&self) -> (&str, &str, RowFormat) {
         let planned = &self.planned;
         (&planned.name, &planned.package, planned.format.into())
     }
@@ -166,7 +166,7 @@ impl Items for PlannedArguments {
     const SITE: Site = Site::Instruction;
     const WHAT: &'static str = "instructions";
 
-    fn program(&self) -> (&str, &str, Format) {
+    fn program(&self) -> (&str, &str, RowFormat) {
         (&self.name, &self.package, self.format.into())
     }
     fn program_mut(&mut self) -> (&mut String, &mut String) {
@@ -211,7 +211,7 @@ impl Items for PlannedEvents {
     const SITE: Site = Site::Event;
     const WHAT: &'static str = "events";
 
-    fn program(&self) -> (&str, &str, Format) {
+    fn program(&self) -> (&str, &str, RowFormat) {
         (&self.name, &self.package, self.format.into())
     }
     fn program_mut(&mut self) -> (&mut String, &mut String) {
@@ -369,11 +369,11 @@ fn by_value(args: &Struct) -> String {
 struct Probe {
     name: String,
     package: String,
-    format: Format,
+    format: RowFormat,
 }
 
 impl Probe {
-    fn new(name: &str, package: &str, format: Format) -> Self {
+    fn new(name: &str, package: &str, format: RowFormat) -> Self {
         Self {
             name: format!("{name}_probe"),
             package: format!("{package}-probe"),

@@ -11,7 +11,7 @@ use crate::{
     model::Site,
     plan::NoRow,
     profile::KeptProgram,
-    render::Format,
+    render::RowFormat,
 };
 
 /// What the measured programs came to, gathered as each is checked.
@@ -36,7 +36,7 @@ impl Tally {
     /// a line: `what` its rows are.
     pub fn keep(
         &mut self,
-        (program, package, format): (&str, &str, Format),
+        (program, package, format): (&str, &str, RowFormat),
         what: &str,
         (root, so): (&Path, &Path),
         elf: Vec<u8>,
@@ -66,7 +66,7 @@ impl Tally {
     }
 
     /// Refuses one item of `site`, with the reason.
-    pub fn refuse(&mut self, site: Site, name: &str, format: Format, reason: &str) {
+    pub fn refuse(&mut self, site: Site, name: &str, format: RowFormat, reason: &str) {
         self.refused.push(NoRow {
             site,
             name: name.to_string(),

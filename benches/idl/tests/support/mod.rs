@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use idl::{
     measure::Measured,
-    render::Format,
+    render::RowFormat,
     run::{self, Options, Run},
 };
 
@@ -34,7 +34,7 @@ pub fn run_idl(file: &str, options: &Options) -> Run {
 /// The CUs of `run`'s row in `format`, `operation`, on the `full`
 /// instance (a row missing or not run fails the test).
 #[allow(dead_code)]
-pub fn cus(run: &Run, format: Format, operation: &str) -> u64 {
+pub fn cus(run: &Run, format: RowFormat, operation: &str) -> u64 {
     let row = run
         .rows
         .iter()

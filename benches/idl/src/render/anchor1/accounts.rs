@@ -20,7 +20,7 @@ use crate::{
     layout::struct_layout,
     model::{Account, Kind, Struct, Ty},
     render::{
-        AccountFormat, AccountWrapper, Format, Maps, Named, Target, field_expr, field_idents,
+        AccountFormat, AccountWrapper, Maps, Named, RowFormat, Target, field_expr, field_idents,
         ident, owned_fields, owned_item, padded_fields, reachable, snake, unparse,
     },
     value::ty_at,
@@ -34,10 +34,10 @@ const BOX_ABOVE: usize = 1024;
 /// The Anchor 1.x path a program takes for `account`, as its IDL says:
 /// `Account<T>` for a borsh account, `AccountLoader<T>` for a zero-copy
 /// one (none for a Codama layout).
-pub fn format_for(account: &Account) -> Option<Format> {
+pub fn format_for(account: &Account) -> Option<RowFormat> {
     match account.kind {
-        Kind::Borsh => Some(Format::Anchor1Account),
-        Kind::ZeroCopy { .. } => Some(Format::Anchor1AccountLoader),
+        Kind::Borsh => Some(RowFormat::Anchor1Account),
+        Kind::ZeroCopy { .. } => Some(RowFormat::Anchor1AccountLoader),
         Kind::Codama => None,
     }
 }
@@ -185,7 +185,7 @@ pub fn program(target: &Target, wrapper: AccountWrapper, id: &str) -> String {
     let account = target.account;
     let record = &account.record;
     let name = ident(&record.ident, true);
-    let label = Format::from(AccountFormat::Anchor1(wrapper)).name();
+    let label = RowFormat::from(AccountFormat::Anchor1(wrapper)).name();
     let module = format_ident!("{}_{}", snake(&record.ident), label);
     let (types, wrapper_ty, what) = match (wrapper, account.kind) {
         (_, Kind::ZeroCopy { packed }) => (

@@ -13,7 +13,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::{Format, Maps, Named, ident, owned_item, reachable, unparse};
+use super::{Maps, Named, RowFormat, ident, owned_item, reachable, unparse};
 use crate::model::Struct;
 
 pub mod accounts;
@@ -152,17 +152,19 @@ fn file(
 /// built alone: built with others, cargo would give the feature to them
 /// too); and the features every Anchor program declares (all off, as
 /// `anchor init` leaves them).
-pub fn manifest(package: &str, format: Format) -> String {
+pub fn manifest(package: &str, format: RowFormat) -> String {
     let anchor = match format {
-        Format::Anchor1EmitCpi => "anchor-lang = { workspace = true, features = [\"event-cpi\"] }",
-        Format::Anchor1LazyAccount => {
+        RowFormat::Anchor1EmitCpi => {
+            "anchor-lang = { workspace = true, features = [\"event-cpi\"] }"
+        }
+        RowFormat::Anchor1LazyAccount => {
             "anchor-lang = { workspace = true, features = [\"lazy-account\"] }"
         }
         _ => "anchor-lang.workspace = true",
     };
     let extra = match format {
-        Format::Anchor1AccountLoader => "bytemuck.workspace = true\n",
-        Format::Anchor1Instruction => "anchor1-records.workspace = true\n",
+        RowFormat::Anchor1AccountLoader => "bytemuck.workspace = true\n",
+        RowFormat::Anchor1Instruction => "anchor1-records.workspace = true\n",
         _ => "",
     };
     format!(
