@@ -80,21 +80,10 @@ impl FieldChoices {
     /// From the Makefile's lists; `Err` names an entry that is not
     /// `Account.field`.
     pub fn parse(read: &str, update: &str) -> Result<Self, String> {
-        let list = |name: &str, text: &str| -> Result<Vec<(String, String)>, String> {
-            text.split(',')
-                .map(str::trim)
-                .filter(|e| !e.is_empty())
-                .map(|entry| {
-                    entry
-                        .split_once('.')
-                        .map(|(a, f)| (a.to_string(), f.to_string()))
-                        .ok_or_else(|| {
-                            format!(
-                                "{name}={entry}: give Account.field, e.g. {name}=LbPair.active_id"
-                            )
-                        })
-                })
-                .collect()
+        let list = |name: &str, text: &str| {
+            pairs(text, |entry| {
+                format!("{name}={entry}: give Account.field, e.g. {name}=LbPair.active_id")
+            })
         };
         Ok(Self {
             read: list("READ", read)?,
@@ -106,21 +95,26 @@ impl FieldChoices {
     /// With the stored arguments the user chose (`ARG=swap.amount_in`,
     /// comma-separated; a path may go into nested structs).
     pub fn with_args(mut self, arg: &str) -> Result<Self, String> {
-        self.arg = arg
-            .split(',')
-            .map(str::trim)
-            .filter(|e| !e.is_empty())
-            .map(|entry| {
-                entry
-                    .split_once('.')
-                    .map(|(a, f)| (a.to_string(), f.to_string()))
-                    .ok_or_else(|| {
-                        format!("ARG={entry}: give instruction.argument, e.g. ARG=swap.amount_in")
-                    })
-            })
-            .collect::<Result<_, _>>()?;
+        self.arg = pairs(arg, |entry| {
+            format!("ARG={entry}: give instruction.argument, e.g. ARG=swap.amount_in")
+        })?;
         Ok(self)
     }
+}
+
+/// A comma-separated list of `name.field` entries as pairs; `Err` with
+/// `wrong`'s words for an entry that has no `.`.
+fn pairs(text: &str, wrong: impl Fn(&str) -> String) -> Result<Vec<(String, String)>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .map(|entry| {
+            entry
+                .split_once('.')
+                .map(|(a, f)| (a.to_string(), f.to_string()))
+                .ok_or_else(|| wrong(entry))
+        })
+        .collect()
 }
 
 /// The argument program of one format: every instruction it can decode.
