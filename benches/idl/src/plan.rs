@@ -117,6 +117,17 @@ fn pairs(text: &str, wrong: impl Fn(&str) -> String) -> Result<Vec<(String, Stri
         .collect()
 }
 
+/// One item of a program, by name (an instruction's handler, an event's
+/// emitter, an account): whether the program's format measures it (else it
+/// is only carried, with no row, so that the dispatch still holds it), and
+/// what the site keeps beside it (`detail`: the argument a handler stores).
+#[derive(Clone, Debug)]
+pub struct PlannedItem<D = ()> {
+    pub name: String,
+    pub measured: bool,
+    pub detail: D,
+}
+
 /// The argument program of one format: every instruction it can decode.
 #[derive(Clone, Debug)]
 pub struct PlannedArguments {
@@ -124,9 +135,9 @@ pub struct PlannedArguments {
     pub package: String,
     /// `instructions_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
-    /// Each instruction's name, the argument its handler stores, and
-    /// whether the format decodes it (else it is walked, with no row).
-    pub handlers: Vec<(String, Option<FieldPath>, bool)>,
+    /// Each instruction's handler, with the argument it stores; one the
+    /// format cannot decode is walked.
+    pub handlers: Vec<PlannedItem<Option<FieldPath>>>,
 }
 
 impl PlannedArguments {
@@ -134,10 +145,10 @@ impl PlannedArguments {
     pub fn handlers<'a>(&self, program: &'a Program) -> Vec<Handler<'a>> {
         self.handlers
             .iter()
-            .map(|(name, store, measured)| Handler {
-                instruction: instruction(program, name),
-                store: store.clone(),
-                measured: *measured,
+            .map(|item| Handler {
+                instruction: instruction(program, &item.name),
+                store: item.detail.clone(),
+                measured: item.measured,
             })
             .collect()
     }
@@ -189,20 +200,22 @@ pub fn plan_arguments(
     for format in formats {
         let mut handlers = Vec::new();
         for (ix, store) in &stores {
-            match arguments::fits(format, ix) {
-                Ok(()) => handlers.push((ix.name.clone(), store.clone(), true)),
-                Err(reason) => {
-                    handlers.push((ix.name.clone(), store.clone(), false));
-                    skipped.push(NoRow {
-                        site: Site::Instruction,
-                        name: ix.name.clone(),
-                        format: format.into(),
-                        reason,
-                    });
-                }
+            let fits = arguments::fits(format, ix);
+            handlers.push(PlannedItem {
+                name: ix.name.clone(),
+                measured: fits.is_ok(),
+                detail: store.clone(),
+            });
+            if let Err(reason) = fits {
+                skipped.push(NoRow {
+                    site: Site::Instruction,
+                    name: ix.name.clone(),
+                    format: format.into(),
+                    reason,
+                });
             }
         }
-        if !handlers.iter().any(|(_, _, measured)| *measured) {
+        if !handlers.iter().any(|h| h.measured) {
             continue;
         }
         let name = match format {
@@ -247,7 +260,7 @@ pub struct PlannedEvents {
     pub package: String,
     /// `events_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
-    pub emitters: Vec<(String, bool)>,
+    pub emitters: Vec<PlannedItem>,
     /// `emit_cpi`'s program address and event authority.
     pub self_cpi: Option<events::SelfCpi>,
 }
@@ -257,9 +270,9 @@ impl PlannedEvents {
     pub fn emitters<'a>(&self, program: &'a Program) -> Vec<Emitter<'a>> {
         self.emitters
             .iter()
-            .map(|(name, measured)| Emitter {
-                event: event(program, name),
-                measured: *measured,
+            .map(|item| Emitter {
+                event: event(program, &item.name),
+                measured: item.measured,
             })
             .collect()
     }
@@ -294,9 +307,13 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
                     reason: reason.clone(),
                 });
             }
-            emitters.push((event.name.clone(), fits.is_ok()));
+            emitters.push(PlannedItem {
+                name: event.name.clone(),
+                measured: fits.is_ok(),
+                detail: (),
+            });
         }
-        if !emitters.iter().any(|(_, measured)| *measured) {
+        if !emitters.iter().any(|e| e.measured) {
             continue;
         }
         let name = format!("events_{}", RowFormat::from(format).name());

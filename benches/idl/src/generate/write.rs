@@ -53,9 +53,9 @@ pub fn write_arguments(
                 take_out(
                     &mut planned.handlers,
                     found,
-                    |(name, _, _), reason| NoRow {
+                    |item, reason| NoRow {
                         site: Site::Instruction,
-                        name: name.clone(),
+                        name: item.name.clone(),
                         format: planned.format.into(),
                         reason,
                     },
@@ -113,15 +113,15 @@ pub fn write_events(
                 take_out(
                     &mut planned.emitters,
                     found,
-                    |(name, _), reason| NoRow {
+                    |item, reason| NoRow {
                         site: Site::Event,
-                        name: name.clone(),
+                        name: item.name.clone(),
                         format: planned.format.into(),
                         reason,
                     },
                     skipped,
                 );
-                if !planned.emitters.iter().any(|(_, measured)| *measured) {
+                if !planned.emitters.iter().any(|e| e.measured) {
                     return Ok(false);
                 }
             }

@@ -20,7 +20,7 @@ use super::{
 use crate::{
     model::{Instruction, Site, Ty},
     plan::arguments_program_id,
-    render::{RowFormat, arguments::Handler},
+    render::{ArgumentCodec, ArgumentFormat, RowFormat, arguments::Handler},
     value::{self, Fill, Instances, Lengths, Value},
 };
 
@@ -49,7 +49,7 @@ pub fn arguments(instruction: &Instruction, lengths: Lengths) -> Value {
 /// The call of `handler` in `format`: the discriminator, then borsh's
 /// encoding of the arguments; account [0] after it holds the stored
 /// argument (the floor: the arguments' first bytes as they came).
-pub fn call(handler: &Handler, format: RowFormat, lengths: Lengths) -> InstructionCall {
+pub fn call(handler: &Handler, format: ArgumentFormat, lengths: Lengths) -> InstructionCall {
     let ix = handler.instruction;
     let args = arguments(ix, lengths);
     let mut encoded = Vec::new();
@@ -58,7 +58,9 @@ pub fn call(handler: &Handler, format: RowFormat, lengths: Lengths) -> Instructi
         (Some(path), false) => {
             let ty = value::ty_at(&ix.args, path);
             match format {
-                RowFormat::Floor => encoded[..crate::render::arguments::scalar_len(ty)].to_vec(),
+                ArgumentFormat::Pinocchio(ArgumentCodec::Floor) => {
+                    encoded[..crate::render::arguments::scalar_len(ty)].to_vec()
+                }
                 _ => value::scalar_bytes(value::value_at(&args, path), ty),
             }
         }
@@ -99,10 +101,15 @@ fn accounts(id: Pubkey, count: usize) -> Vec<(Pubkey, SolanaAccount)> {
 }
 
 /// Runs every call of one argument program (its `.so` is `elf`).
-pub fn check(format: RowFormat, handlers: &[Handler], elf: &[u8], lengths: Lengths) -> Checked {
-    let label = format!("instructions {}", format.name());
+pub fn check(
+    format: ArgumentFormat,
+    handlers: &[Handler],
+    elf: &[u8],
+    lengths: Lengths,
+) -> Checked {
+    let label = format!("instructions {}", RowFormat::from(format).name());
     let mut checked = Checked::default();
-    let id = arguments_program_id(format);
+    let id = arguments_program_id(format.into());
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged = &loaded.logged;
     let calls: Vec<InstructionCall> = handlers.iter().map(|h| call(h, format, lengths)).collect();
@@ -132,7 +139,7 @@ pub fn check(format: RowFormat, handlers: &[Handler], elf: &[u8], lengths: Lengt
         checked.rows.push(Row {
             site: Site::Instruction,
             name: call.instruction.clone(),
-            format,
+            format: format.into(),
             operation: "args",
             instance: "full",
             account_bytes: call.data.len(),
@@ -150,7 +157,7 @@ pub fn check(format: RowFormat, handlers: &[Handler], elf: &[u8], lengths: Lengt
 fn check_errors(
     logged: &LoggedMollusk,
     id: Pubkey,
-    format: RowFormat,
+    format: ArgumentFormat,
     handlers: &[Handler],
     calls: &[InstructionCall],
     label: &str,
@@ -169,7 +176,7 @@ fn check_errors(
     // Anchor 1.x answers with its own codes: its dispatch finds no handler
     // (or the data leads with its event tag), its `mut` check, its decode
     // of the arguments.
-    let anchor = format.is_anchor1();
+    let anchor = format == ArgumentFormat::Anchor1;
     let short = first.data[..discriminator_len - 1].to_vec();
     let (keys, short_error, immutable, unknown_error, invalid) = if anchor {
         (
@@ -224,13 +231,16 @@ fn check_errors(
         let at = ix.discriminator.len();
         // Short arguments: one byte less than the format reads (the floor
         // reads only the stored argument's bytes).
+        let floor = format == ArgumentFormat::Pinocchio(ArgumentCodec::Floor);
         let needed = match format {
-            RowFormat::Floor => handler.store.as_ref().map_or(0, |path| {
-                crate::render::arguments::scalar_len(value::ty_at(&ix.args, path))
-            }),
+            ArgumentFormat::Pinocchio(ArgumentCodec::Floor) => {
+                handler.store.as_ref().map_or(0, |path| {
+                    crate::render::arguments::scalar_len(value::ty_at(&ix.args, path))
+                })
+            }
             _ => call.args_len,
         };
-        let shorter_is_valid = format != RowFormat::Floor && ix.args.ends_in_remainder();
+        let shorter_is_valid = !floor && ix.args.ends_in_remainder();
         if needed > 0 && !ix.args.fields.is_empty() && !shorter_is_valid {
             cases.push((
                 format!("`{}`'s arguments cut short", ix.name),
@@ -240,7 +250,7 @@ fn check_errors(
                 invalid.clone(),
             ));
         }
-        if format != RowFormat::Floor && !ix.args.fields.is_empty() {
+        if !floor && !ix.args.fields.is_empty() {
             let args = arguments(ix, Lengths::default());
             if let Some((offset, byte)) = value::first_invalid(&args, &Ty::Struct(ix.args.clone()))
             {
@@ -276,7 +286,7 @@ fn check_errors(
 fn check_hostile(
     logged: &LoggedMollusk,
     id: Pubkey,
-    format: RowFormat,
+    format: ArgumentFormat,
     handlers: &[Handler],
     calls: &[InstructionCall],
     label: &str,
@@ -289,7 +299,7 @@ fn check_hostile(
     hostile_inputs(&inputs, label, checked, |_, damaged| {
         let instruction = solana_instruction(id, damaged, true, 1);
         let (result, outcome) = logged.run_instruction(&instruction, &accounts(id, 1));
-        let anchor = format.is_anchor1();
+        let anchor = format == ArgumentFormat::Anchor1;
         match outcome {
             Outcome::Fault(message)
                 if anchor
@@ -300,7 +310,9 @@ fn check_hostile(
             }
             Outcome::Fault(message) => Err(format!("VM fault: {message}")),
             Outcome::ChangedBeforeFailure(what) => Err(format!("changed before a failure: {what}")),
-            Outcome::OutOfMemory if format == RowFormat::Borsh || anchor => {
+            Outcome::OutOfMemory
+                if format == ArgumentFormat::Pinocchio(ArgumentCodec::Borsh) || anchor =>
+            {
                 Ok("out of memory (documented for borsh)".into())
             }
             Outcome::Success if result.resulting_accounts[0].1.data.len() != OUT_LEN => {

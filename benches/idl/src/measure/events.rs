@@ -25,7 +25,7 @@ use crate::{
     model::{Event, Site, Ty},
     plan::events_program_id,
     render::{
-        RowFormat,
+        EventCodec, EventFormat, RowFormat,
         events::{Emitter, SelfCpi},
     },
     value::{self, Fill, Instances, Lengths},
@@ -46,12 +46,12 @@ pub struct EventCall {
 /// `Some`, lists of `lengths`) encoded with borsh, after the event's
 /// discriminator (the pinocchio programs, whose data is what they emit)
 /// or the emitting handler's (Anchor 1.x's `emit_<event>`).
-pub fn call(event: &Event, lengths: Lengths, format: RowFormat) -> EventCall {
+pub fn call(event: &Event, lengths: Lengths, format: EventFormat) -> EventCall {
     let ty = Ty::Struct(event.record.clone());
     let value = Instances::new(Fill::Full, lengths).value_of(&ty, &event.name);
     let mut body = Vec::new();
     value::encode(&value, &ty, &mut body);
-    let selector = if format.is_anchor1() {
+    let selector = if matches!(format, EventFormat::Anchor1(_)) {
         let handler = crate::render::anchor1::events::handler_name(event);
         discriminator("global", &handler).to_vec()
     } else {
@@ -120,15 +120,15 @@ impl Target {
 
 /// Runs every call of one event program (its `.so` is `elf`).
 pub fn check(
-    format: RowFormat,
+    format: EventFormat,
     emitters: &[Emitter],
     elf: &[u8],
     lengths: Lengths,
     self_cpi: Option<SelfCpi>,
 ) -> Checked {
-    let label = format!("events {}", format.name());
+    let label = format!("events {}", RowFormat::from(format).name());
     let mut checked = Checked::default();
-    let id = events_program_id(format, self_cpi);
+    let id = events_program_id(format.into(), self_cpi);
     let target = Target { id, self_cpi };
     let loaded = Loaded::new(id, elf, &label, &mut checked.failures);
     let logged_mollusk = &loaded.logged;
@@ -190,7 +190,7 @@ pub fn check(
             checked.rows.push(Row {
                 site: Site::Event,
                 name: call.event.clone(),
-                format,
+                format: format.into(),
                 operation: "emit",
                 instance: "full",
                 account_bytes: call.data.len(),
@@ -226,7 +226,7 @@ pub fn check(
 fn check_errors(
     logged: &LoggedMollusk,
     target: Target,
-    format: RowFormat,
+    format: EventFormat,
     emitters: &[Emitter],
     calls: &[EventCall],
     label: &str,
@@ -238,7 +238,7 @@ fn check_errors(
     while known.contains(&&unknown[..8]) {
         unknown[0] = unknown[0].wrapping_add(1);
     }
-    let anchor = format.is_anchor1();
+    let anchor = matches!(format, EventFormat::Anchor1(_));
     let invalid = ProgramError::InvalidInstructionData;
     let no_handler = |data: &[u8]| {
         if anchor {
@@ -265,7 +265,7 @@ fn check_errors(
             unknown,
         ),
     ];
-    if format != RowFormat::Floor {
+    if format != EventFormat::Pinocchio(EventCodec::Floor) {
         for (emitter, call) in emitters.iter().zip(calls) {
             let event = emitter.event;
             if !emitter.measured || event.record.fields.is_empty() {
@@ -325,7 +325,7 @@ fn check_errors(
 fn check_hostile(
     logged: &LoggedMollusk,
     target: Target,
-    format: RowFormat,
+    format: EventFormat,
     emitters: &[Emitter],
     calls: &[EventCall],
     label: &str,
@@ -335,20 +335,19 @@ fn check_hostile(
         .iter()
         .map(|c| (c.event.as_str(), c.data.as_slice()))
         .collect();
+    let anchor = matches!(format, EventFormat::Anchor1(_));
     hostile_inputs(&inputs, label, checked, |_, damaged| {
         let (_, outcome) =
             logged.run_instruction(&target.instruction(damaged, false), &target.accounts());
         match outcome {
             Outcome::Fault(message)
-                if format.is_anchor1()
+                if anchor
                     && message.ends_with("SBF program panicked")
                     && !oracle_decodes(emitters, calls, damaged) =>
             {
                 Ok("abort on an invalid event (borsh's preallocation)".into())
             }
-            Outcome::OutOfMemory if format.is_anchor1() => {
-                Ok("out of memory (documented for borsh)".into())
-            }
+            Outcome::OutOfMemory if anchor => Ok("out of memory (documented for borsh)".into()),
             Outcome::Fault(message) => Err(format!("VM fault: {message}")),
             other => Ok(other.name()),
         }

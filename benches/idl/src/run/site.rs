@@ -16,7 +16,7 @@ use crate::{
     guard,
     measure::{self, Instance},
     model::{Program, Site, Struct},
-    plan::{NoRow, Planned, PlannedArguments, PlannedEvents},
+    plan::{NoRow, Planned, PlannedArguments, PlannedEvents, PlannedItem},
     render::{self, RowFormat, anchor1::Release},
     value::Lengths,
 };
@@ -24,8 +24,8 @@ use crate::{
 /// What differs between the accounts', the instructions' and the events'
 /// programs.
 pub(super) trait Items: Clone {
-    /// One item as the plan holds it: its name first.
-    type Item: Clone;
+    /// What the site keeps beside each item ([`PlannedItem::detail`]).
+    type Detail: Clone;
     const SITE: Site;
     /// What the rows are, in progress lines.
     const WHAT: &'static str;
@@ -34,11 +34,8 @@ pub(super) trait Items: Clone {
     fn program(&self) -> (&str, &str, RowFormat);
     /// The crate's name and package, to rename it (a bisection's probe).
     fn program_mut(&mut self) -> (&mut String, &mut String);
-    fn items(&self) -> &[Self::Item];
-    fn items_mut(&mut self) -> &mut Vec<Self::Item>;
-    fn item_name(item: &Self::Item) -> &str;
-    /// Whether the format measures the item (else it is only carried).
-    fn measured(item: &Self::Item) -> bool;
+    fn items(&self) -> &[PlannedItem<Self::Detail>];
+    fn items_mut(&mut self) -> &mut Vec<PlannedItem<Self::Detail>>;
     /// Writes the program's crate; `false` where nothing is left to write.
     fn write(
         &mut self,
@@ -88,14 +85,18 @@ pub(super) trait Items: Clone {
 #[derive(Clone)]
 pub(super) struct AccountProgram<'a> {
     planned: Planned,
-    items: Vec<String>,
+    items: Vec<PlannedItem>,
     release: &'a Release,
     instances: &'a [Instance],
 }
 
 impl<'a> AccountProgram<'a> {
     pub(super) fn new(planned: Planned, release: &'a Release, instances: &'a [Instance]) -> Self {
-        let items = vec![planned.account.clone()];
+        let items = vec![PlannedItem {
+            name: planned.account.clone(),
+            measured: true,
+            detail: (),
+        }];
         Self {
             planned,
             items,
@@ -106,7 +107,7 @@ impl<'a> AccountProgram<'a> {
 }
 
 impl Items for AccountProgram<'_> {
-    type Item = String;
+    type Detail = ();
     const SITE: Site = Site::Account;
     const WHAT: &'static str = "rows";
 
@@ -117,17 +118,11 @@ impl Items for AccountProgram<'_> {
     fn program_mut(&mut self) -> (&mut String, &mut String) {
         (&mut self.planned.name, &mut self.planned.package)
     }
-    fn items(&self) -> &[Self::Item] {
+    fn items(&self) -> &[PlannedItem] {
         &self.items
     }
-    fn items_mut(&mut self) -> &mut Vec<Self::Item> {
+    fn items_mut(&mut self) -> &mut Vec<PlannedItem> {
         &mut self.items
-    }
-    fn item_name(item: &Self::Item) -> &str {
-        item
-    }
-    fn measured(_item: &Self::Item) -> bool {
-        true
     }
     /// Written with the run's workspace, which left out any account whose
     /// rendering failed: nothing is left to write once the account is out.
@@ -162,7 +157,7 @@ impl Items for AccountProgram<'_> {
 }
 
 impl Items for PlannedArguments {
-    type Item = (String, Option<crate::value::FieldPath>, bool);
+    type Detail = Option<crate::value::FieldPath>;
     const SITE: Site = Site::Instruction;
     const WHAT: &'static str = "instructions";
 
@@ -172,17 +167,11 @@ impl Items for PlannedArguments {
     fn program_mut(&mut self) -> (&mut String, &mut String) {
         (&mut self.name, &mut self.package)
     }
-    fn items(&self) -> &[Self::Item] {
+    fn items(&self) -> &[PlannedItem<Self::Detail>] {
         &self.handlers
     }
-    fn items_mut(&mut self) -> &mut Vec<Self::Item> {
+    fn items_mut(&mut self) -> &mut Vec<PlannedItem<Self::Detail>> {
         &mut self.handlers
-    }
-    fn item_name(item: &Self::Item) -> &str {
-        &item.0
-    }
-    fn measured(item: &Self::Item) -> bool {
-        item.2
     }
     fn write(
         &mut self,
@@ -202,12 +191,12 @@ impl Items for PlannedArguments {
         by_value(&self.handlers(program)[i].instruction.args)
     }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
-        measure::arguments::check(self.format.into(), &self.handlers(program), elf, lengths)
+        measure::arguments::check(self.format, &self.handlers(program), elf, lengths)
     }
 }
 
 impl Items for PlannedEvents {
-    type Item = (String, bool);
+    type Detail = ();
     const SITE: Site = Site::Event;
     const WHAT: &'static str = "events";
 
@@ -217,17 +206,11 @@ impl Items for PlannedEvents {
     fn program_mut(&mut self) -> (&mut String, &mut String) {
         (&mut self.name, &mut self.package)
     }
-    fn items(&self) -> &[Self::Item] {
+    fn items(&self) -> &[PlannedItem] {
         &self.emitters
     }
-    fn items_mut(&mut self) -> &mut Vec<Self::Item> {
+    fn items_mut(&mut self) -> &mut Vec<PlannedItem> {
         &mut self.emitters
-    }
-    fn item_name(item: &Self::Item) -> &str {
-        &item.0
-    }
-    fn measured(item: &Self::Item) -> bool {
-        item.1
     }
     fn write(
         &mut self,
@@ -240,7 +223,7 @@ impl Items for PlannedEvents {
     }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
         let emitters = self.emitters(program);
-        measure::events::check(self.format.into(), &emitters, elf, lengths, self.self_cpi)
+        measure::events::check(self.format, &emitters, elf, lengths, self.self_cpi)
     }
 }
 
@@ -272,7 +255,7 @@ pub(super) fn build_and_measure<P: Items>(
             Err(reason) => {
                 let format = planned.format();
                 for item in planned.items().iter() {
-                    tally.refuse(P::SITE, P::item_name(item), format, &reason);
+                    tally.refuse(P::SITE, &item.name, format, &reason);
                 }
             }
         }
@@ -331,7 +314,7 @@ fn build<P: Items>(
             progress(&format!(
                 "  {}: `{}`: {reason}",
                 planned.name(),
-                P::item_name(&planned.items()[*i])
+                planned.items()[*i].name
             ));
         }
         let format = planned.format();
@@ -340,13 +323,13 @@ fn build<P: Items>(
             found,
             |item, reason| NoRow {
                 site: P::SITE,
-                name: P::item_name(item).to_string(),
+                name: item.name.clone(),
                 format,
                 reason,
             },
             skipped,
         );
-        if !planned.items().iter().any(P::measured) {
+        if !planned.items().iter().any(|item| item.measured) {
             return Ok(None);
         }
     }
