@@ -7,7 +7,8 @@
 //!   what it can render (no account program in `floor`, no event in
 //!   `LazyAccount<T>`).
 
-/// A format the generator writes programs in.
+/// The format a row names in the results (`format` in `results.json`):
+/// one list over every site and framework, in the report's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RowFormat {
     /// Anchor 1.x's `Account<T>`: borsh's owned decode of the record after
