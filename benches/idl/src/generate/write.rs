@@ -80,7 +80,7 @@ pub fn write_arguments(
             &planned.package,
             codec.serializer(),
             &root.join("common").to_string_lossy(),
-            render::holds_hash_maps(&roots, codec.into()),
+            render::holds_hash_maps(&roots, codec.serializer()),
         ),
         &lib,
     )?;
@@ -232,7 +232,7 @@ pub fn write(
                 &planned.package,
                 codec.serializer(),
                 &common.to_string_lossy(),
-                render::holds_hash_maps(&[&account.record], codec.into()),
+                render::holds_hash_maps(&[&account.record], codec.serializer()),
             ),
             &lib,
         )?;

@@ -180,7 +180,7 @@ pub fn program(program: &str, source: &str, handlers: &[Handler], format: Argume
         .collect();
     let types = match format {
         ArgumentCodec::Borsh | ArgumentCodec::Wincode => {
-            let owned = owned_types(&roots, format.into());
+            let owned = owned_types(&roots, format.serializer());
             let walkers = walkers(&walked);
             // The configurations the handlers' bytes need, once each.
             let configs: std::collections::BTreeSet<(u8, u8)> = match format {

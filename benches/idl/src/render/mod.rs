@@ -104,8 +104,8 @@ pub fn program(target: &Target, format: AccountCodec) -> String {
     );
     let (types, body) = match format {
         AccountCodec::Borsh | AccountCodec::BorshBoxed | AccountCodec::Wincode => {
-            let (helpers, ops) = owned_ops(target, format.into());
-            let types = owned_types(&[&account.record], format.into());
+            let (helpers, ops) = owned_ops(target, format);
+            let types = owned_types(&[&account.record], format.serializer());
             (quote!(#types #helpers), ops)
         }
         AccountCodec::Walk => walk(target),

@@ -5,7 +5,11 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::{format::RowFormat, target::Target, tokens::*};
+use super::{
+    format::{AccountCodec, Serializer},
+    target::Target,
+    tokens::*,
+};
 use crate::{
     model::{Count, Enum, Field, Struct, Ty},
     value::ty_at,
@@ -13,9 +17,9 @@ use crate::{
 
 /// The derives of an owned format's types. `Clone`: borsh decodes a
 /// `Box<T>` through `T: ToOwned`.
-pub(super) fn owned_derives(format: RowFormat) -> TokenStream {
-    match format {
-        RowFormat::Wincode => quote!(#[derive(wincode::SchemaWrite, wincode::SchemaRead)]),
+pub(super) fn owned_derives(serializer: Serializer) -> TokenStream {
+    match serializer {
+        Serializer::Wincode => quote!(#[derive(wincode::SchemaWrite, wincode::SchemaRead)]),
         _ => quote!(#[derive(Clone, borsh::BorshSerialize, borsh::BorshDeserialize)]),
     }
 }
@@ -24,12 +28,12 @@ pub(super) fn owned_derives(format: RowFormat) -> TokenStream {
 /// borsh's programs hold each map as the IDL declares it (a hash map or a
 /// `BTreeMap`); wincode's, which has no hash map without `std`, hold every
 /// map as a `BTreeMap` (the same bytes).
-pub(super) fn owned_types(roots: &[&Struct], format: RowFormat) -> TokenStream {
-    let maps = match format {
-        RowFormat::Borsh | RowFormat::BorshBoxed => Maps::AsDeclared,
+pub(super) fn owned_types(roots: &[&Struct], serializer: Serializer) -> TokenStream {
+    let maps = match serializer {
+        Serializer::Borsh => Maps::AsDeclared,
         _ => Maps::Sorted,
     };
-    owned_types_with(roots, &owned_derives(format), maps)
+    owned_types_with(roots, &owned_derives(serializer), maps)
 }
 
 /// How a generated program holds a map or set.
@@ -45,12 +49,11 @@ pub(crate) enum Maps {
 
 /// Whether a program of `roots` in `format` holds a hash map or set, and so
 /// depends on `hashbrown` and `foldhash`.
-pub fn holds_hash_maps(roots: &[&Struct], format: RowFormat) -> bool {
+pub fn holds_hash_maps(roots: &[&Struct], serializer: Serializer) -> bool {
     fn hashed(ty: &Ty) -> bool {
         matches!(ty, Ty::Map { sorted: false, .. }) || ty.children().into_iter().any(hashed)
     }
-    matches!(format, RowFormat::Borsh | RowFormat::BorshBoxed)
-        && roots.iter().any(|r| r.fields.iter().any(|f| hashed(&f.ty)))
+    serializer == Serializer::Borsh && roots.iter().any(|r| r.fields.iter().any(|f| hashed(&f.ty)))
 }
 
 /// Every struct and enum reachable from `roots`, with `derives`.
@@ -346,8 +349,8 @@ pub(crate) fn wincode_config_item(widths: (u8, u8)) -> TokenStream {
 /// crate's each, as the hand-written programs' `Codec` has: inlined at
 /// three sites instead, borsh's decode cost the token record 113 CUs more),
 /// and the operations.
-pub(super) fn owned_ops(target: &Target, format: RowFormat) -> (TokenStream, TokenStream) {
-    let boxed = format == RowFormat::BorshBoxed;
+pub(super) fn owned_ops(target: &Target, format: AccountCodec) -> (TokenStream, TokenStream) {
+    let boxed = format == AccountCodec::BorshBoxed;
     let record = &target.account.record;
     let name = ident(&record.ident, true);
     let read = field_expr(quote!(record), record, &target.read);
@@ -362,7 +365,7 @@ pub(super) fn owned_ops(target: &Target, format: RowFormat) -> (TokenStream, Tok
         quote!(#name)
     };
     let widths = match format {
-        RowFormat::Wincode => {
+        AccountCodec::Wincode => {
             wincode_config(&Ty::Struct(record.clone())).expect("checked by the formats' `fits`")
         }
         _ => (4, 1),
@@ -370,7 +373,7 @@ pub(super) fn owned_ops(target: &Target, format: RowFormat) -> (TokenStream, Tok
     let config = wincode_config_expr(widths);
     let config_item = wincode_config_item(widths);
     let (decode_with, encode_with) = match format {
-        RowFormat::Wincode => (
+        AccountCodec::Wincode => (
             quote! {
                 wincode::config::deserialize_from(&mut &data[..], #config)
                     .map_err(invalid_account_data)
