@@ -268,7 +268,7 @@ pub(crate) fn run_cases(
     for instance in instances {
         let data = instance.data(account, &instance.record);
         let name = instance.name;
-        for call in calls(planned, account, &instance.record, encode) {
+        for call in calls(planned, &instance.record, encode) {
             let case = format!("{label}, {} on the `{name}` instance", call.operation);
             let expected = instance.data(account, &call.after);
             let instruction = instruction(id, &call.data, true, 2);
@@ -319,21 +319,18 @@ fn dispatch(planned: &Planned, operation: &'static str, argument: &[u8]) -> Vec<
 
 /// The three operations on `record`: `full` and `update` leave the update
 /// field one higher; `read` asks for the read field's value.
-fn calls(
-    planned: &Planned,
-    account: &Account,
-    record: &Value,
-    encode: Encode,
-) -> Vec<OperationCall> {
-    let read_ty = value::ty_at(&account.record, &planned.read);
-    let read = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
+fn calls(planned: &Planned, record: &Value, encode: Encode) -> Vec<OperationCall> {
+    let read = value::scalar_bytes(
+        value::value_at(record, &planned.read.indexes),
+        &planned.read.ty.ty(),
+    );
     let mut calls = Vec::new();
     let updated = planned.update.as_ref().map(|path| {
-        let ty = value::ty_at(&account.record, path);
-        let new = value::updated(value::value_at(record, path), ty);
+        let ty = path.ty.ty();
+        let new = value::updated(value::value_at(record, &path.indexes), &ty);
         (
-            value::scalar_bytes(&new, ty),
-            value::with_path(record, path, new),
+            value::scalar_bytes(&new, &ty),
+            value::with_path(record, &path.indexes, new),
         )
     });
     calls.push(OperationCall {
@@ -402,8 +399,10 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
     let data = instance.data(account, record);
     let index = planned.index;
     let full = vec![0, index];
-    let read_ty = value::ty_at(&account.record, &planned.read);
-    let mut other = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
+    let mut other = value::scalar_bytes(
+        value::value_at(record, &planned.read.indexes),
+        &planned.read.ty.ty(),
+    );
     other[0] ^= 0x01;
     let case = |name, instruction: Vec<u8>, writable, count, data: &[u8], error| ErrorCase {
         name,
@@ -542,7 +541,7 @@ fn check_hostile(subject: &Subject, instance: &Instance, checked: &mut Checked) 
     } = *subject;
     let record = &instance.record;
     let data = instance.data(account, record);
-    let calls = calls(planned, account, record, dispatch);
+    let calls = calls(planned, record, dispatch);
     // Each operation on the same account data, damaged.
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()

@@ -9,14 +9,14 @@ use solana_pubkey::Pubkey;
 
 use crate::{
     layout::account_len,
-    model::{Account, Dialect, Event, Instruction, Program, Site, Ty},
+    model::{Account, Dialect, Event, Instruction, Integer, Program, Scalar, Site, Ty},
     render::{
         self, AccountCodec, AccountFormat, ArgumentCodec, ArgumentFormat, EventCodec, EventFormat,
         EventMacro, RowFormat,
         arguments::{self, Handler},
         events::{self, Emitter},
     },
-    value::{FieldPath, default_path, is_scalar, path_of},
+    value::{FieldPath, default_path, path_of},
 };
 
 /// A generated program's key: the same on every run of its label.
@@ -49,8 +49,8 @@ pub struct Planned {
     pub package: String,
     /// `<account>_<format>`: the crate's folder and the `.so`'s name.
     pub name: String,
-    pub read: FieldPath,
-    pub update: Option<FieldPath>,
+    pub read: FieldPath<Scalar>,
+    pub update: Option<FieldPath<Integer>>,
 }
 
 /// What became of an account in a format before anything ran.
@@ -137,7 +137,7 @@ pub struct PlannedArguments {
     pub name: String,
     /// Each instruction's handler, with the argument it stores; one the
     /// format cannot decode is walked.
-    pub handlers: Vec<PlannedItem<Option<FieldPath>>>,
+    pub handlers: Vec<PlannedItem<Option<FieldPath<Scalar>>>>,
 }
 
 impl PlannedArguments {
@@ -237,18 +237,20 @@ pub fn plan_arguments(
 /// The argument an instruction's handler stores: the user's (`ARG=`), else
 /// the last top-level scalar or pubkey, else one inside a nested struct;
 /// `None` where there is none (the handler decodes and stores nothing).
-fn stored_argument(ix: &Instruction, choices: &FieldChoices) -> Result<Option<FieldPath>, String> {
+fn stored_argument(
+    ix: &Instruction,
+    choices: &FieldChoices,
+) -> Result<Option<FieldPath<Scalar>>, String> {
     match choices.arg.iter().find(|(name, _)| *name == ix.name) {
         Some((_, field)) => {
-            let path =
+            let (indexes, ty) =
                 path_of(&ix.args, field).map_err(|e| format!("ARG={}.{field}: {e}", ix.name))?;
-            if is_scalar(crate::value::ty_at(&ix.args, &path)) {
-                Ok(Some(path))
-            } else {
-                Err(format!("ARG={}.{field}: not a scalar or pubkey", ix.name))
+            match Scalar::of(ty) {
+                Some(ty) => Ok(Some(FieldPath { indexes, ty })),
+                None => Err(format!("ARG={}.{field}: not a scalar or pubkey", ix.name)),
             }
         }
-        None => Ok(default_path(&ix.args, is_scalar)),
+        None => Ok(default_path(&ix.args, Scalar::of)),
     }
 }
 
@@ -434,32 +436,51 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
     plans
 }
 
+/// An account's `read` and `update` fields, where it has them.
+type ChosenFields = (Option<FieldPath<Scalar>>, Option<FieldPath<Integer>>);
+
 /// The `read` and `update` fields of `account`: the user's where given
 /// (`READ=Pool.fees.protocol_fee`: a path into nested structs, to a scalar
 /// or pubkey, an integer for `update`), else the defaults (the last
 /// top-level one, else one inside the last nested struct that has one).
-fn chosen(
-    account: &Account,
-    choices: &FieldChoices,
-) -> Result<(Option<FieldPath>, Option<FieldPath>), String> {
-    let is_int = crate::value::is_integer;
-    let find = |list: &[(String, String)], what: &str, ok: fn(&Ty) -> bool, kind: &str| {
-        let Some((_, field)) = list.iter().find(|(a, _)| *a == account.name) else {
-            return Ok(None);
-        };
-        let path = path_of(&account.record, field)
-            .map_err(|e| format!("{what}={}.{field}: {e}", account.name))?;
-        if ok(crate::value::ty_at(&account.record, &path)) {
-            Ok(Some(path))
-        } else {
-            Err(format!("{what}={}.{field}: not {kind}", account.name))
-        }
-    };
-    let read = find(&choices.read, "READ", is_scalar, "a scalar or pubkey")?
-        .or_else(|| default_path(&account.record, is_scalar));
-    let update = find(&choices.update, "UPDATE", is_int, "an integer")?
-        .or_else(|| default_path(&account.record, is_int));
+fn chosen(account: &Account, choices: &FieldChoices) -> Result<ChosenFields, String> {
+    let read = chosen_field(
+        account,
+        &choices.read,
+        "READ",
+        Scalar::of,
+        "a scalar or pubkey",
+    )?
+    .or_else(|| default_path(&account.record, Scalar::of));
+    let update = chosen_field(
+        account,
+        &choices.update,
+        "UPDATE",
+        Integer::of,
+        "an integer",
+    )?
+    .or_else(|| default_path(&account.record, Integer::of));
     Ok((read, update))
+}
+
+/// The field `list` (`READ=` or `UPDATE=`) names in `account`, where it
+/// names one, checked to be a `T`.
+fn chosen_field<T>(
+    account: &Account,
+    list: &[(String, String)],
+    what: &str,
+    of: fn(&Ty) -> Option<T>,
+    kind: &str,
+) -> Result<Option<FieldPath<T>>, String> {
+    let Some((_, field)) = list.iter().find(|(a, _)| *a == account.name) else {
+        return Ok(None);
+    };
+    let (indexes, ty) = path_of(&account.record, field)
+        .map_err(|e| format!("{what}={}.{field}: {e}", account.name))?;
+    match of(ty) {
+        Some(ty) => Ok(Some(FieldPath { indexes, ty })),
+        None => Err(format!("{what}={}.{field}: not {kind}", account.name)),
+    }
 }
 
 pub(crate) fn account<'a>(program: &'a Program, name: &str) -> &'a Account {

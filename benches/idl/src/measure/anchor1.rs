@@ -122,8 +122,10 @@ pub(super) fn check_errors(subject: &Subject, instance: &Instance, checked: &mut
     let record = &instance.record;
     let data = instance.data(account, record);
     let full = handler_data("full", &[]);
-    let read_ty = value::ty_at(&account.record, &planned.read);
-    let mut other = value::scalar_bytes(value::value_at(record, &planned.read), read_ty);
+    let mut other = value::scalar_bytes(
+        value::value_at(record, &planned.read.indexes),
+        &planned.read.ty.ty(),
+    );
     other[0] ^= 0x01;
     let unknown = handler_data("not_a_handler", &[]);
     let discriminator_len = account.discriminator.len();
@@ -240,7 +242,7 @@ pub(super) fn check_hostile(subject: &Subject, instance: &Instance, checked: &mu
         ..
     } = *subject;
     let data = instance.data(account, &instance.record);
-    let calls = calls(planned, account, &instance.record, handlers);
+    let calls = calls(planned, &instance.record, handlers);
     let bad = BadRecord::of(planned.format.into(), subject.release);
     let inputs: Vec<(&str, &[u8])> = calls
         .iter()

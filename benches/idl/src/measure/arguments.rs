@@ -55,15 +55,10 @@ pub fn call(handler: &Handler, format: ArgumentFormat, lengths: Lengths) -> Inst
     let mut encoded = Vec::new();
     value::encode(&args, &Ty::Struct(ix.args.clone()), &mut encoded);
     let stored = match (&handler.store, ix.args.fields.is_empty()) {
-        (Some(path), false) => {
-            let ty = value::ty_at(&ix.args, path);
-            match format {
-                ArgumentFormat::Pinocchio(ArgumentCodec::Floor) => {
-                    encoded[..crate::render::arguments::scalar_len(ty)].to_vec()
-                }
-                _ => value::scalar_bytes(value::value_at(&args, path), ty),
-            }
-        }
+        (Some(path), false) => match format {
+            ArgumentFormat::Pinocchio(ArgumentCodec::Floor) => encoded[..path.ty.width()].to_vec(),
+            _ => value::scalar_bytes(value::value_at(&args, &path.indexes), &path.ty.ty()),
+        },
         _ => Vec::new(),
     };
     let mut expected = vec![BACKGROUND; OUT_LEN];
@@ -234,9 +229,7 @@ fn check_errors(
         let floor = format == ArgumentFormat::Pinocchio(ArgumentCodec::Floor);
         let needed = match format {
             ArgumentFormat::Pinocchio(ArgumentCodec::Floor) => {
-                handler.store.as_ref().map_or(0, |path| {
-                    crate::render::arguments::scalar_len(value::ty_at(&ix.args, path))
-                })
+                handler.store.as_ref().map_or(0, |path| path.ty.width())
             }
             _ => call.args_len,
         };

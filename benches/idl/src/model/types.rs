@@ -404,3 +404,85 @@ fn sum_len(fields: &[Field]) -> Option<usize> {
         .iter()
         .try_fold(0usize, |sum, f| sum.checked_add(encoded_len(&f.ty)?))
 }
+
+/// A field read, stored or compared as one value: what an account's `read`
+/// field and an instruction's stored argument are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    Bool,
+    Int(Integer),
+    Float { bytes: u8 },
+    Pubkey,
+}
+
+/// An integer, little- or big-endian: what an account's `update` field is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Integer {
+    pub bytes: u8,
+    pub signed: bool,
+    pub big_endian: bool,
+}
+
+impl Scalar {
+    /// `ty` as a scalar, where it is one.
+    pub fn of(ty: &Ty) -> Option<Self> {
+        match *ty {
+            Ty::Bool => Some(Self::Bool),
+            Ty::Float { bytes } => Some(Self::Float { bytes }),
+            Ty::Pubkey => Some(Self::Pubkey),
+            _ => Integer::of(ty).map(Self::Int),
+        }
+    }
+
+    /// Its encoding's width in bytes.
+    pub fn width(self) -> usize {
+        match self {
+            Self::Bool => 1,
+            Self::Int(Integer { bytes, .. }) | Self::Float { bytes } => bytes as usize,
+            Self::Pubkey => 32,
+        }
+    }
+
+    /// The type it was found as.
+    pub fn ty(self) -> Ty {
+        match self {
+            Self::Bool => Ty::Bool,
+            Self::Int(int) => int.ty(),
+            Self::Float { bytes } => Ty::Float { bytes },
+            Self::Pubkey => Ty::Pubkey,
+        }
+    }
+}
+
+impl Integer {
+    /// `ty` as an integer, where it is one.
+    pub fn of(ty: &Ty) -> Option<Self> {
+        match *ty {
+            Ty::Int { bytes, signed } => Some(Self {
+                bytes,
+                signed,
+                big_endian: false,
+            }),
+            Ty::BigEndian { bytes, signed } => Some(Self {
+                bytes,
+                signed,
+                big_endian: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The type it was found as.
+    pub fn ty(self) -> Ty {
+        let Self {
+            bytes,
+            signed,
+            big_endian,
+        } = self;
+        if big_endian {
+            Ty::BigEndian { bytes, signed }
+        } else {
+            Ty::Int { bytes, signed }
+        }
+    }
+}

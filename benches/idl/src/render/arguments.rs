@@ -13,8 +13,8 @@ use super::{
 };
 use crate::{
     layout::struct_layout,
-    model::{Instruction, Struct, Ty},
-    value::{FieldPath, ty_at},
+    model::{Instruction, Scalar, Struct, Ty},
+    value::FieldPath,
 };
 
 /// One instruction as a handler: the model, and the argument it stores.
@@ -28,7 +28,7 @@ pub struct Handler<'a> {
     pub measured: bool,
     /// The stored argument (`None` where no argument is a scalar or pubkey:
     /// the handler decodes and stores nothing).
-    pub store: Option<FieldPath>,
+    pub store: Option<FieldPath<Scalar>>,
 }
 
 /// Whether `format` can decode `instruction`'s arguments, or why not.
@@ -139,11 +139,6 @@ fn dispatch(handlers: &[Handler], len: usize) -> (Vec<TokenStream>, Vec<TokenStr
         });
     }
     (arms, nested)
-}
-
-/// A scalar's width in bytes.
-pub fn scalar_len(ty: &Ty) -> usize {
-    super::field_len(ty)
 }
 
 /// The crate's `src/lib.rs`: every handler in `format` behind one dispatch.
@@ -303,11 +298,11 @@ fn handler(h: &Handler, format: ArgumentCodec) -> TokenStream {
             Ok(())
         }
     } else {
-        let stored = h.store.as_deref();
+        let stored = h.store.as_ref();
         match format {
             ArgumentCodec::Floor => match stored {
                 Some(path) => {
-                    let len = Literal::usize_unsuffixed(scalar_len(ty_at(args, path)));
+                    let len = Literal::usize_unsuffixed(path.ty.width());
                     quote! {
                         store(out, data.get(..#len).ok_or(ProgramError::InvalidInstructionData)?)
                     }
@@ -334,10 +329,10 @@ fn handler(h: &Handler, format: ArgumentCodec) -> TokenStream {
                 };
                 let use_it = match stored {
                     Some(path) => {
-                        let expr = field_expr(quote!(args), args, path);
-                        match ty_at(args, path) {
-                            Ty::Bool => quote!(store(out, &[u8::from(#expr)])),
-                            Ty::Pubkey => quote!(store(out, &#expr)),
+                        let expr = field_expr(quote!(args), args, &path.indexes);
+                        match path.ty {
+                            Scalar::Bool => quote!(store(out, &[u8::from(#expr)])),
+                            Scalar::Pubkey => quote!(store(out, &#expr)),
                             _ => quote!(store(out, &#expr.to_le_bytes())),
                         }
                     }
@@ -352,8 +347,8 @@ fn handler(h: &Handler, format: ArgumentCodec) -> TokenStream {
                 let validate = Walk::Validate.function(&args.ident);
                 let use_it = match stored {
                     Some(path) => {
-                        let steps = walk_to(args, path);
-                        let len = Literal::usize_unsuffixed(scalar_len(ty_at(args, path)));
+                        let steps = walk_to(args, &path.indexes);
+                        let len = Literal::usize_unsuffixed(path.ty.width());
                         quote! {
                             let at = 0usize;
                             #steps
@@ -380,9 +375,9 @@ fn handler(h: &Handler, format: ArgumentCodec) -> TokenStream {
                 let valid = format_ident!("valid_{}", snake(&args.ident));
                 let use_it = match stored {
                     Some(path) => {
-                        let expr = field_expr(quote!(args), args, path);
-                        match ty_at(args, path) {
-                            Ty::Bool => quote!(store(out, &[#expr])),
+                        let expr = field_expr(quote!(args), args, &path.indexes);
+                        match path.ty {
+                            Scalar::Bool => quote!(store(out, &[#expr])),
                             _ => quote!(store(out, &#expr)),
                         }
                     }

@@ -7,8 +7,7 @@ use quote::{format_ident, quote};
 use super::*;
 use crate::{
     layout::{struct_layout, zero_copy},
-    model::{Count, Struct, Ty},
-    value::ty_at,
+    model::{Count, Scalar, Struct, Ty},
 };
 
 pub(super) fn aligned_types(roots: &[&Struct], packed: bool) -> TokenStream {
@@ -204,9 +203,9 @@ pub(super) fn bytemuck_ops(
     let valid = format_ident!("valid_{}", snake(&record.ident));
     let size =
         Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
-    let read = field_expr(quote!(record), record, &target.read);
-    let (read_bytes, read_check) = match ty_at(record, &target.read) {
-        Ty::Bool => (
+    let read = field_expr(quote!(record), record, &target.read.indexes);
+    let (read_bytes, read_check) = match target.read.ty {
+        Scalar::Bool => (
             quote!([#read]),
             quote! {
                 if #read > 1 {
@@ -218,8 +217,8 @@ pub(super) fn bytemuck_ops(
     };
     let (full, update) = match &target.update {
         Some(path) => {
-            let field = field_expr(quote!(record), record, path);
-            let (int, from, to) = integer(ty_at(record, path));
+            let field = field_expr(quote!(record), record, &path.indexes);
+            let (int, from, to) = integer(path.ty);
             (
                 quote! {
                     #field = #int::#from(#field).wrapping_add(1).#to();

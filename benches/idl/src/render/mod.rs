@@ -9,7 +9,6 @@ use quote::{format_ident, quote};
 use crate::{
     layout::{encoded_len, struct_layout, zero_copy},
     model::{Account, Kind, Ty},
-    value::ty_at,
 };
 
 pub mod anchor1;
@@ -157,10 +156,10 @@ pub fn program(target: &Target, format: AccountCodec) -> String {
         .iter()
         .map(|b| Literal::u8_unsuffixed(*b));
     let index = Literal::u8_unsuffixed(target.index);
-    let read_len = Literal::usize_unsuffixed(field_len(ty_at(&account.record, &target.read)));
+    let read_len = Literal::usize_unsuffixed(target.read.ty.width());
     let update_len = match &target.update {
         Some(path) => {
-            let len = Literal::usize_unsuffixed(field_len(ty_at(&account.record, path)));
+            let len = Literal::usize_unsuffixed(usize::from(path.ty.bytes));
             quote!(Some(#len))
         }
         None => quote!(None),

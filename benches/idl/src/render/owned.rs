@@ -10,10 +10,7 @@ use super::{
     target::Target,
     tokens::*,
 };
-use crate::{
-    model::{Count, Enum, Field, Struct, Ty},
-    value::ty_at,
-};
+use crate::model::{Count, Enum, Field, Scalar, Struct, Ty};
 
 /// The derives of an owned format's types. `Clone`: borsh decodes a
 /// `Box<T>` through `T: ToOwned`.
@@ -353,10 +350,10 @@ pub(super) fn owned_ops(target: &Target, format: AccountCodec) -> (TokenStream, 
     let boxed = format == AccountCodec::BorshBoxed;
     let record = &target.account.record;
     let name = ident(&record.ident, true);
-    let read = field_expr(quote!(record), record, &target.read);
-    let read_bytes = match ty_at(record, &target.read) {
-        Ty::Bool => quote!([u8::from(#read)]),
-        Ty::Pubkey => quote!(#read),
+    let read = field_expr(quote!(record), record, &target.read.indexes);
+    let read_bytes = match target.read.ty {
+        Scalar::Bool => quote!([u8::from(#read)]),
+        Scalar::Pubkey => quote!(#read),
         _ => quote!(#read.to_le_bytes()),
     };
     let value_ty = if boxed {
@@ -416,8 +413,8 @@ pub(super) fn owned_ops(target: &Target, format: AccountCodec) -> (TokenStream, 
     };
     let (full, update) = match &target.update {
         Some(path) => {
-            let field = field_expr(quote!(record), record, path);
-            let ty = owned_ty(ty_at(record, path), Maps::Sorted);
+            let field = field_expr(quote!(record), record, &path.indexes);
+            let ty = owned_ty(&path.ty.ty(), Maps::Sorted);
             (
                 quote! {
                     #decode

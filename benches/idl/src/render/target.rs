@@ -1,6 +1,9 @@
 //! What the generator needs of an account beyond the model.
 
-use crate::{model::Account, value::FieldPath};
+use crate::{
+    model::{Account, Integer, Scalar},
+    value::FieldPath,
+};
 
 /// What the generator needs to know of an account beyond the model.
 #[derive(Clone, Debug)]
@@ -10,6 +13,6 @@ pub struct Target<'a> {
     pub account: &'a Account,
     /// The account's index in the IDL (the instruction's second byte).
     pub index: u8,
-    pub read: FieldPath,
-    pub update: Option<FieldPath>,
+    pub read: FieldPath<Scalar>,
+    pub update: Option<FieldPath<Integer>>,
 }

@@ -7,7 +7,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::{
-    model::{Enum, Field, Struct, Ty},
+    model::{Enum, Field, Integer, Struct, Ty},
     names,
 };
 
@@ -16,31 +16,24 @@ pub(crate) fn unparse(tokens: TokenStream) -> String {
     prettyplease::unparse(&file)
 }
 
-/// A field's width in the instruction data.
-pub(crate) fn field_len(ty: &Ty) -> usize {
-    match ty {
-        Ty::Bool => 1,
-        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
-            *bytes as usize
-        }
-        Ty::Pubkey => 32,
-        _ => unreachable!("read and update fields are scalars or pubkeys"),
-    }
-}
-
 /// The expression that names the field at `path` in the value `base` of
 /// `record`'s type (`record.fees.protocol_fee`).
 pub(crate) fn field_expr(base: TokenStream, record: &Struct, path: &[usize]) -> TokenStream {
-    let mut expr = base;
+    let fields = field_names(record, path);
+    quote!(#base #(.#fields)*)
+}
+
+/// The field identifiers along `path` in `record` (`fees`, `protocol_fee`).
+pub(crate) fn field_names(record: &Struct, path: &[usize]) -> Vec<Ident> {
+    let mut names = Vec::new();
     let mut at = record;
     for i in path {
-        let field = field_idents(&at.fields).swap_remove(*i);
-        expr = quote!(#expr.#field);
+        names.push(field_idents(&at.fields).swap_remove(*i));
         if let Ty::Struct(inner) = &at.fields[*i].ty {
             at = inner;
         }
     }
-    expr
+    names
 }
 
 /// A Rust identifier for an IDL name (`names`): CamelCase for types
@@ -131,14 +124,14 @@ pub(crate) fn reachable<'a>(roots: &[&'a Struct]) -> BTreeMap<String, Named<'a>>
 
 /// An integer field's Rust type and the conversions from and to its
 /// bytes (big-endian where the IDL says so).
-pub(crate) fn integer(ty: &Ty) -> (Ident, Ident, Ident) {
-    let (bytes, signed, big) = match *ty {
-        Ty::Int { bytes, signed } => (bytes, signed, false),
-        Ty::BigEndian { bytes, signed } => (bytes, signed, true),
-        _ => unreachable!("the update field is an integer"),
-    };
+pub(crate) fn integer(int: Integer) -> (Ident, Ident, Ident) {
+    let Integer {
+        bytes,
+        signed,
+        big_endian,
+    } = int;
     let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
-    if big {
+    if big_endian {
         (
             int,
             format_ident!("from_be_bytes"),

@@ -5,10 +5,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::*;
-use crate::{
-    model::{Count, Enum, Struct, Ty},
-    value::ty_at,
-};
+use crate::model::{Count, Enum, Scalar, Struct, Ty};
 
 /// How far the walk checks what it passes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,12 +44,11 @@ pub(super) fn walk(target: &Target) -> (TokenStream, TokenStream) {
         let steps = walk_to(record, path);
         quote!({ let at = 0usize; #steps at })
     };
-    let len_of = |path: &[usize]| Literal::usize_unsuffixed(field_len(ty_at(record, path)));
     let record_walker = Walk::Validate.function(&record.ident);
-    let read_at = start_of(&target.read);
-    let read_len = len_of(&target.read);
-    let read_check = match ty_at(record, &target.read) {
-        Ty::Bool => quote! {
+    let read_at = start_of(&target.read.indexes);
+    let read_len = Literal::usize_unsuffixed(target.read.ty.width());
+    let read_check = match target.read.ty {
+        Scalar::Bool => quote! {
             if field[0] > 1 {
                 return Err(ProgramError::InvalidAccountData);
             }
@@ -61,9 +57,9 @@ pub(super) fn walk(target: &Target) -> (TokenStream, TokenStream) {
     };
     let (full, update) = match &target.update {
         Some(path) => {
-            let at = start_of(path);
-            let len = len_of(path);
-            let (int, from, to) = integer(ty_at(record, path));
+            let at = start_of(&path.indexes);
+            let len = Literal::usize_unsuffixed(usize::from(path.ty.bytes));
+            let (int, from, to) = integer(path.ty);
             (
                 quote! {
                     #record_walker(data, 0)?;
@@ -294,56 +290,47 @@ pub(super) fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
             skip(data, at, len)?
         }},
         Ty::ShortU16 => quote!(short_u16(data, at)?.1),
-        Ty::List { item, count } => {
-            let count_at = || read_count(*count);
-            match (count, fixed_len(item, mode)) {
-                (Count::Remainder, Some(size)) => {
-                    let size = Literal::usize_unsuffixed(size);
-                    quote! {{
-                        if (data.len().checked_sub(at).ok_or(INVALID)?) % #size != 0 {
-                            return Err(INVALID);
-                        }
-                        data.len()
-                    }}
-                }
-                (Count::Remainder, None) => {
-                    let step = walk_ty(item, mode);
-                    quote! {{
-                        let mut at = at;
-                        while at < data.len() {
-                            at = #step;
-                        }
-                        at
-                    }}
-                }
-                (_, Some(size)) => {
-                    let size = Literal::usize_unsuffixed(size);
-                    let count_at = count_at();
-                    quote! {{
-                        let (n, at) = #count_at;
-                        skip(data, at, n.checked_mul(#size).ok_or(INVALID)?)?
-                    }}
-                }
-                (_, None) => {
-                    let step = walk_ty(item, mode);
-                    let count_at = count_at();
-                    quote! {{
-                        let (n, mut at) = #count_at;
-                        for _ in 0..n {
-                            at = #step;
-                        }
-                        at
-                    }}
-                }
+        Ty::List { item, count } => match (read_count(*count), fixed_len(item, mode)) {
+            (None, Some(size)) => {
+                let size = Literal::usize_unsuffixed(size);
+                quote! {{
+                    if (data.len().checked_sub(at).ok_or(INVALID)?) % #size != 0 {
+                        return Err(INVALID);
+                    }
+                    data.len()
+                }}
             }
-        }
+            (None, None) => {
+                let step = walk_ty(item, mode);
+                quote! {{
+                    let mut at = at;
+                    while at < data.len() {
+                        at = #step;
+                    }
+                    at
+                }}
+            }
+            (Some(count_at), Some(size)) => {
+                let size = Literal::usize_unsuffixed(size);
+                quote! {{
+                    let (n, at) = #count_at;
+                    skip(data, at, n.checked_mul(#size).ok_or(INVALID)?)?
+                }}
+            }
+            (Some(count_at), None) => {
+                let step = walk_ty(item, mode);
+                quote! {{
+                    let (n, mut at) = #count_at;
+                    for _ in 0..n {
+                        at = #step;
+                    }
+                    at
+                }}
+            }
+        },
         Ty::Text(count) => {
-            let len_at = match count {
-                Count::Remainder => {
-                    quote!((data.len().checked_sub(at).ok_or(INVALID)?, at))
-                }
-                count => read_count(*count),
-            };
+            let len_at = read_count(*count)
+                .unwrap_or_else(|| quote!((data.len().checked_sub(at).ok_or(INVALID)?, at)));
             if mode == Walk::Validate {
                 quote! {{
                     let (len, at) = #len_at;
@@ -393,22 +380,26 @@ pub(super) fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
                 }
             }}
         }
-        Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::BigEndian { .. } => {
-            unreachable!("fixed, handled first")
+        // Fixed, so taken by the skip above; here for the match's sake.
+        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
+            let len = Literal::usize_unsuffixed(*bytes as usize);
+            quote!(skip(data, at, #len)?)
         }
+        Ty::Pubkey => quote!(skip(data, at, 32)?),
     }
 }
 
 /// An expression that reads a Codama count at `at`: `(count, where what
-/// it counts starts)`.
-pub(super) fn read_count(count: Count) -> TokenStream {
+/// it counts starts)`; `None` for a remainder, which has no count (its
+/// items run to the data's end).
+pub(super) fn read_count(count: Count) -> Option<TokenStream> {
     match count {
         Count::Prefix(width) => {
             let width = Literal::usize_unsuffixed(width as usize);
-            quote!(count_of::<#width>(data, at)?)
+            Some(quote!(count_of::<#width>(data, at)?))
         }
-        Count::ShortU16 => quote!(short_u16(data, at)?),
-        Count::Remainder => unreachable!("a remainder has no count"),
+        Count::ShortU16 => Some(quote!(short_u16(data, at)?)),
+        Count::Remainder => None,
     }
 }
 

@@ -7,8 +7,7 @@ use quote::{format_ident, quote};
 use super::*;
 use crate::{
     layout::struct_layout,
-    model::{Struct, Ty},
-    value::ty_at,
+    model::{Integer, Struct, Ty},
 };
 
 /// Every struct (and unit enum) reachable from `record` with zerocopy's
@@ -90,15 +89,19 @@ pub(super) fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, Token
     let name = ident(&record.ident, true);
     let size =
         Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
-    let read = field_expr(quote!(record), record, &target.read);
+    let read = field_expr(quote!(record), record, &target.read.indexes);
     let (full, update) = match &target.update {
         Some(path) => {
-            let field = field_expr(quote!(record), record, path);
-            let bump = match ty_at(record, path) {
-                Ty::Int { bytes: 1, .. } => quote!(#field = #field.wrapping_add(1);),
+            let field = field_expr(quote!(record), record, &path.indexes);
+            let bump = match path.ty {
+                Integer {
+                    bytes: 1,
+                    big_endian: false,
+                    ..
+                } => quote!(#field = #field.wrapping_add(1);),
                 _ => quote!(#field.set(#field.get().wrapping_add(1));),
             };
-            let in_place = field_expr(quote!(record_mut(data)?), record, path);
+            let in_place = field_expr(quote!(record_mut(data)?), record, &path.indexes);
             (
                 bump,
                 quote! {

@@ -157,7 +157,7 @@ impl Items for AccountProgram<'_> {
 }
 
 impl Items for PlannedArguments {
-    type Detail = Option<crate::value::FieldPath>;
+    type Detail = Option<crate::value::FieldPath<crate::model::Scalar>>;
     const SITE: Site = Site::Instruction;
     const WHAT: &'static str = "instructions";
 

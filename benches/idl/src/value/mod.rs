@@ -17,16 +17,14 @@ pub use encode::{account_data, encode, scalar_bytes, short_u16, truncate, zero_c
 pub use instances::Instances;
 pub use invalid::{first_invalid, updated};
 pub use oracle::{DecodeError, decode, decode_account, decode_short_u16, decode_zero_copy};
-pub use paths::{
-    default_path, is_integer, is_scalar, path_name, path_of, ty_at, value_at, with_path,
-};
+pub use paths::{default_path, path_name, path_of, value_at, with_path};
 pub use refusal::{MAX_DATA_LEN, full_len, refuse_unmeasurable};
 pub use types::{FieldPath, Fill, Lengths, Value};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Account, Field, Kind, Struct, Ty};
+    use crate::model::{Account, Field, Integer, Kind, Scalar, Struct, Ty};
 
     fn record() -> Struct {
         let int = |bytes| Ty::Int {
@@ -111,9 +109,14 @@ mod tests {
             packed: false,
         };
         // `inner.count` (index 3 of `R`): the last scalar of the last struct.
-        assert_eq!(default_path(&outer, is_scalar), Some(vec![0, 3]));
+        let count = default_path(&outer, Scalar::of).expect("a scalar");
+        assert_eq!(count.indexes, vec![0, 3]);
+        assert_eq!(count.ty.ty(), record().fields[3].ty);
         assert_eq!(path_name(&outer, &[0, 3]), "inner.count");
-        assert_eq!(path_of(&outer, "inner.owner"), Ok(vec![0, 2]));
+        assert_eq!(
+            path_of(&outer, "inner.owner"),
+            Ok((vec![0, 2], &Ty::Pubkey))
+        );
         assert_eq!(
             path_of(&outer, "inner.nothing"),
             Err("`R` has no field `nothing`".into())
@@ -128,7 +131,7 @@ mod tests {
             fields: vec![],
             packed: false,
         };
-        assert_eq!(default_path(&empty, is_scalar), None);
+        assert_eq!(default_path(&empty, Scalar::of), None);
     }
 
     #[test]
@@ -174,8 +177,9 @@ mod tests {
     #[test]
     fn read_and_update_default_to_the_last_scalar_and_integer() {
         // `padding` is an array: not a read field.
-        assert_eq!(default_path(&record(), is_scalar), Some(vec![3]));
-        let is_int = |ty: &Ty| matches!(ty, Ty::Int { .. });
-        assert_eq!(default_path(&record(), is_int), Some(vec![3]));
+        let read = default_path(&record(), Scalar::of).expect("a scalar");
+        assert_eq!(read.indexes, vec![3]);
+        let update = default_path(&record(), Integer::of).expect("an integer");
+        assert_eq!(update.indexes, vec![3]);
     }
 }

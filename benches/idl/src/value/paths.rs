@@ -4,29 +4,24 @@
 use super::types::{FieldPath, Value};
 use crate::model::{Struct, Ty};
 
-/// Whether a field can be read or stored as one value: a scalar or pubkey.
-pub fn is_scalar(ty: &Ty) -> bool {
-    matches!(
-        ty,
-        Ty::Bool | Ty::Int { .. } | Ty::BigEndian { .. } | Ty::Float { .. } | Ty::Pubkey
-    )
-}
-
-/// Whether a field can be updated: an integer.
-pub fn is_integer(ty: &Ty) -> bool {
-    matches!(ty, Ty::Int { .. } | Ty::BigEndian { .. })
-}
-
-/// The last scalar or pubkey of `record` that is not padding or reserved:
-/// at the top level where there is one, else inside the last nested struct
-/// that holds one (`None` where no struct on the way holds any).
-pub fn default_path(record: &Struct, pred: fn(&Ty) -> bool) -> Option<FieldPath> {
-    if let Some(i) = record
+/// The last field of `record` that is not padding or reserved and is a `T`
+/// (a [`Scalar`](crate::model::Scalar::of), an
+/// [`Integer`](crate::model::Integer::of)): at the top level where there is
+/// one, else inside the last nested struct that holds one (`None` where no
+/// struct on the way holds any).
+pub fn default_path<T>(record: &Struct, of: fn(&Ty) -> Option<T>) -> Option<FieldPath<T>> {
+    let top = record
         .fields
         .iter()
-        .rposition(|f| pred(&f.ty) && !is_reserved(&f.name))
-    {
-        return Some(vec![i]);
+        .enumerate()
+        .rev()
+        .filter(|(_, f)| !is_reserved(&f.name))
+        .find_map(|(i, f)| of(&f.ty).map(|ty| (i, ty)));
+    if let Some((i, ty)) = top {
+        return Some(FieldPath {
+            indexes: vec![i],
+            ty,
+        });
     }
     record.fields.iter().enumerate().rev().find_map(|(i, f)| {
         let Ty::Struct(inner) = &f.ty else {
@@ -35,43 +30,40 @@ pub fn default_path(record: &Struct, pred: fn(&Ty) -> bool) -> Option<FieldPath>
         if is_reserved(&f.name) {
             return None;
         }
-        default_path(inner, pred).map(|rest| [vec![i], rest].concat())
+        default_path(inner, of).map(|rest| FieldPath {
+            indexes: [vec![i], rest.indexes].concat(),
+            ty: rest.ty,
+        })
     })
 }
 
-/// The path of `names` (`fees.protocol_fee`) in `record`, or what is wrong
-/// with it.
-pub fn path_of(record: &Struct, names: &str) -> Result<FieldPath, String> {
+/// The path of `names` (`fees.protocol_fee`) in `record` and the type
+/// there, or what is wrong with it.
+pub fn path_of<'a>(record: &'a Struct, names: &str) -> Result<(Vec<usize>, &'a Ty), String> {
     let mut path = Vec::new();
     let mut at = record;
-    let parts: Vec<&str> = names.split('.').collect();
-    for (depth, name) in parts.iter().enumerate() {
-        let i = at
-            .fields
-            .iter()
-            .position(|f| f.name == *name)
-            .ok_or_else(|| format!("`{}` has no field `{name}`", at.name))?;
+    let (parents, last) = names
+        .rsplit_once('.')
+        .map_or((None, names), |(a, b)| (Some(a), b));
+    for name in parents.into_iter().flat_map(|parents| parents.split('.')) {
+        let i = field_index(at, name)?;
         path.push(i);
         match &at.fields[i].ty {
-            Ty::Struct(inner) if depth + 1 < parts.len() => at = inner,
-            _ if depth + 1 < parts.len() => {
-                return Err(format!("`{}.{name}` is not a struct", at.name));
-            }
-            _ => {}
+            Ty::Struct(inner) => at = inner,
+            _ => return Err(format!("`{}.{name}` is not a struct", at.name)),
         }
     }
-    Ok(path)
+    let i = field_index(at, last)?;
+    path.push(i);
+    Ok((path, &at.fields[i].ty))
 }
 
-/// The type at `path` in `record`.
-pub fn ty_at<'a>(record: &'a Struct, path: &[usize]) -> &'a Ty {
-    let (first, rest) = path.split_first().expect("a path names a field");
-    let ty = &record.fields[*first].ty;
-    match (ty, rest.is_empty()) {
-        (_, true) => ty,
-        (Ty::Struct(inner), false) => ty_at(inner, rest),
-        _ => unreachable!("a path goes through structs"),
-    }
+fn field_index(record: &Struct, name: &str) -> Result<usize, String> {
+    record
+        .fields
+        .iter()
+        .position(|f| f.name == name)
+        .ok_or_else(|| format!("`{}` has no field `{name}`", record.name))
 }
 
 /// The field names along `path` (`fees.protocol_fee`).

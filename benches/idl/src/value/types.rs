@@ -42,5 +42,11 @@ impl Default for Lengths {
     }
 }
 
-/// A field inside a record: its index at each level of nested structs.
-pub type FieldPath = Vec<usize>;
+/// A field inside a record: its index at each level of nested structs, and
+/// its type as the plan checked it (a [`Scalar`](crate::model::Scalar) to
+/// read or store, an [`Integer`](crate::model::Integer) to update).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldPath<T> {
+    pub indexes: Vec<usize>,
+    pub ty: T,
+}

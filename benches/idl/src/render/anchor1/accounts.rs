@@ -18,12 +18,11 @@ use quote::{format_ident, quote};
 
 use crate::{
     layout::struct_layout,
-    model::{Account, Kind, Struct, Ty},
+    model::{Account, Integer, Kind, Scalar, Struct, Ty},
     render::{
         AccountFormat, AccountWrapper, Maps, Named, RowFormat, Target, field_expr, field_idents,
-        ident, owned_fields, owned_item, padded_fields, reachable, snake, unparse,
+        field_names, ident, owned_fields, owned_item, padded_fields, reachable, snake, unparse,
     },
-    value::ty_at,
 };
 
 /// A record whose value takes more stack than this is held as
@@ -295,31 +294,29 @@ fn handlers(target: &Target, access: Access) -> TokenStream {
             quote!(let mut record = ctx.accounts.record.load_mut()?;),
             target
                 .update
-                .as_deref()
-                .map(|path| lazy_field(record, path, true)),
+                .as_ref()
+                .map(|path| lazy_field(record, &path.indexes, true)),
         ),
     };
     let (load, read_field) = match access {
         Access::Decoded => (
             quote!(let record = &ctx.accounts.record;),
-            field_expr(quote!(record), record, &target.read),
+            field_expr(quote!(record), record, &target.read.indexes),
         ),
         Access::Loader => (
             quote!(let record = ctx.accounts.record.load()?;),
-            field_expr(quote!(record), record, &target.read),
+            field_expr(quote!(record), record, &target.read.indexes),
         ),
-        Access::Lazy => lazy_field(record, &target.read, false),
+        Access::Lazy => lazy_field(record, &target.read.indexes, false),
     };
-    let read_ty = ty_at(record, &target.read);
-    let read_len = Literal::usize_unsuffixed(crate::render::field_len(read_ty));
-    let read_bytes = read_bytes(read_field, read_ty, loader);
+    let read_len = Literal::usize_unsuffixed(target.read.ty.width());
+    let read_bytes = read_bytes(read_field, target.read.ty, loader);
     let (full, update) = match &target.update {
         Some(path) => {
-            let field = field_expr(quote!(record), record, path);
-            let ty = ty_at(record, path);
-            let Ty::Int { bytes, signed } = *ty else {
-                unreachable!("the update field is an integer")
-            };
+            let field = field_expr(quote!(record), record, &path.indexes);
+            // Little-endian: big-endian integers come from Codama files,
+            // which `fits` refuses.
+            let Integer { bytes, signed, .. } = path.ty;
             let int = format_ident!("{}{}", if signed { "i" } else { "u" }, 8 * bytes as usize);
             let wide = loader && bytes == 16;
             let (bump, store) = if wide {
@@ -401,10 +398,8 @@ fn lazy_field(record: &Struct, path: &[usize], write: bool) -> (TokenStream, Tok
     let field = if rest.is_empty() {
         quote!((*field))
     } else {
-        let Ty::Struct(inner) = &record.fields[*first].ty else {
-            unreachable!("a path goes on through structs only")
-        };
-        field_expr(quote!(field), inner, rest)
+        let inner = field_names(record, path).into_iter().skip(1);
+        quote!(field #(.#inner)*)
     };
     let load = if write {
         let method = format_ident!("load_mut_{root}");
@@ -417,18 +412,22 @@ fn lazy_field(record: &Struct, path: &[usize], write: bool) -> (TokenStream, Tok
 }
 
 /// The `read` field's bytes, compared with the argument as an array.
-fn read_bytes(field: TokenStream, ty: &Ty, loader: bool) -> TokenStream {
+fn read_bytes(field: TokenStream, ty: Scalar, loader: bool) -> TokenStream {
     // A zero-copy field is copied out first: a packed record's fields
     // cannot be borrowed.
     let field = if loader { quote!({ #field }) } else { field };
     match ty {
         // A zero-copy bool is its byte.
-        Ty::Bool if loader => quote!([#field]),
-        Ty::Bool => quote!([u8::from(#field)]),
-        Ty::Pubkey if loader => quote!(#field.to_bytes()),
+        Scalar::Bool if loader => quote!([#field]),
+        Scalar::Bool => quote!([u8::from(#field)]),
+        Scalar::Pubkey if loader => quote!(#field.to_bytes()),
         // 16-byte integers are kept as their bytes in a zero-copy record.
-        Ty::Int { bytes: 16, .. } if loader => quote!(#field),
-        Ty::Pubkey => quote!(#field),
+        Scalar::Int(Integer {
+            bytes: 16,
+            big_endian: false,
+            ..
+        }) if loader => quote!(#field),
+        Scalar::Pubkey => quote!(#field),
         _ => quote!(#field.to_le_bytes()),
     }
 }

@@ -11,9 +11,8 @@ use quote::{format_ident, quote};
 
 use super::{file, state};
 use crate::{
-    model::{Struct, Ty},
-    render::{Maps, arguments::Handler, field_expr, field_idents, owned_fields, snake},
-    value::ty_at,
+    model::{Scalar, Struct},
+    render::{Maps, arguments::Handler, field_names, owned_fields, snake},
 };
 
 /// The crate's `src/lib.rs`: every handler of `handlers` (an unmeasured
@@ -65,10 +64,12 @@ fn handler(h: &Handler) -> TokenStream {
     };
     let body = match (&h.store, h.measured) {
         (Some(path), true) => {
-            let expr = argument(args, path);
-            match ty_at(args, path) {
-                Ty::Bool => quote!(store(&ctx.accounts.out, &[u8::from(#expr)])),
-                Ty::Pubkey => quote!(store(&ctx.accounts.out, &#expr)),
+            // The parameter, then the fields inside it.
+            let names = field_names(args, &path.indexes);
+            let expr = quote!(#(#names).*);
+            match path.ty {
+                Scalar::Bool => quote!(store(&ctx.accounts.out, &[u8::from(#expr)])),
+                Scalar::Pubkey => quote!(store(&ctx.accounts.out, &#expr)),
                 _ => quote!(store(&ctx.accounts.out, &#expr.to_le_bytes())),
             }
         }
@@ -80,14 +81,5 @@ fn handler(h: &Handler) -> TokenStream {
         pub fn #name(ctx: Context<StoreArgument>, #(#parameters),*) -> Result<()> {
             #body
         }
-    }
-}
-
-/// The parameter at `path`'s first step, then the fields inside it.
-fn argument(args: &Struct, path: &[usize]) -> TokenStream {
-    let first = field_idents(&args.fields).swap_remove(path[0]);
-    match &args.fields[path[0]].ty {
-        Ty::Struct(inner) if path.len() > 1 => field_expr(quote!(#first), inner, &path[1..]),
-        _ => quote!(#first),
     }
 }
