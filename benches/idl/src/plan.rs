@@ -128,22 +128,25 @@ pub struct PlannedItem<D = ()> {
     pub detail: D,
 }
 
-/// The argument program of one format: every instruction it can decode.
+/// One program of a site in one format: its crate and the items it holds.
 #[derive(Clone, Debug)]
-pub struct PlannedArguments {
-    pub format: ArgumentFormat,
+pub struct PlannedProgram<F, D = ()> {
+    pub format: F,
     pub package: String,
-    /// `instructions_<format>`: the crate's folder and the `.so`'s name.
+    /// `instructions_<format>`, `events_<format>`, `<account>_<format>`:
+    /// the crate's folder and the `.so`'s name.
     pub name: String,
-    /// Each instruction's handler, with the argument it stores; one the
-    /// format cannot decode is walked.
-    pub handlers: Vec<PlannedItem<Option<FieldPath<Scalar>>>>,
+    pub items: Vec<PlannedItem<D>>,
 }
+
+/// The argument program of one format: every instruction's handler, with
+/// the argument it stores; one the format cannot decode is walked.
+pub type PlannedArguments = PlannedProgram<ArgumentFormat, Option<FieldPath<Scalar>>>;
 
 impl PlannedArguments {
     /// The handlers, resolved against the program's instructions.
     pub fn handlers<'a>(&self, program: &'a Program) -> Vec<Handler<'a>> {
-        self.handlers
+        self.items
             .iter()
             .map(|item| Handler {
                 instruction: instruction(program, &item.name),
@@ -228,7 +231,7 @@ pub fn plan_arguments(
             format,
             package: package(program, &name),
             name,
-            handlers,
+            items: handlers,
         });
     }
     (planned, skipped)
@@ -256,27 +259,28 @@ fn stored_argument(
 
 /// The event program of one format: every event, and whether the format
 /// encodes it (else it is logged as it came, with no row).
-#[derive(Clone, Debug)]
-pub struct PlannedEvents {
-    pub format: EventFormat,
-    pub package: String,
-    /// `events_<format>`: the crate's folder and the `.so`'s name.
-    pub name: String,
-    pub emitters: Vec<PlannedItem>,
-    /// `emit_cpi`'s program address and event authority.
-    pub self_cpi: Option<events::SelfCpi>,
-}
+pub type PlannedEvents = PlannedProgram<EventFormat>;
 
 impl PlannedEvents {
     /// The emitters, resolved against the program's events.
     pub fn emitters<'a>(&self, program: &'a Program) -> Vec<Emitter<'a>> {
-        self.emitters
+        self.items
             .iter()
             .map(|item| Emitter {
                 event: event(program, &item.name),
                 measured: item.measured,
             })
             .collect()
+    }
+
+    /// `emit_cpi`'s program address and event authority, for the formats
+    /// that emit so.
+    pub fn self_cpi(&self) -> Option<events::SelfCpi> {
+        matches!(
+            self.format,
+            EventFormat::Pinocchio(EventCodec::EmitCpi) | EventFormat::Anchor1(EventMacro::EmitCpi)
+        )
+        .then(|| self_cpi(&self.package))
     }
 }
 
@@ -319,18 +323,11 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
             continue;
         }
         let name = format!("events_{}", RowFormat::from(format).name());
-        let package = package(program, &name);
-        let self_cpi = matches!(
-            format,
-            EventFormat::Pinocchio(EventCodec::EmitCpi) | EventFormat::Anchor1(EventMacro::EmitCpi)
-        )
-        .then(|| self_cpi(&package));
         planned.push(PlannedEvents {
             format,
-            package,
+            package: package(program, &name),
             name,
-            emitters,
-            self_cpi,
+            items: emitters,
         });
     }
     (planned, skipped)

@@ -367,7 +367,7 @@ fn every_stage(file: &str, text: &str) -> Result<(), TestCaseError> {
             &program,
             &planned.emitters(&program),
             planned.format,
-            planned.self_cpi,
+            planned.self_cpi(),
         ))?;
     }
     for skip in skipped.iter().chain(&skipped_events) {

@@ -13,7 +13,10 @@ use crate::{
     guard,
     model::Site,
     model::{Program, Struct},
-    plan::{NoRow, Plan, Planned, PlannedArguments, PlannedEvents, account, is_anchor},
+    plan::{
+        NoRow, Plan, Planned, PlannedArguments, PlannedEvents, PlannedItem, PlannedProgram,
+        account, is_anchor,
+    },
     render::{
         self, AccountFormat, ArgumentFormat, EventFormat, RowFormat, Target,
         anchor1::Release,
@@ -27,9 +30,44 @@ pub fn out_dir(root: &Path, program: &str) -> PathBuf {
     root.join("target/benches/idl").join(render::snake(program))
 }
 
-/// Writes one argument program's crate (for `planned.handlers`). A handler
-/// whose rendering panics (a bug in the generator) is taken out, with the
-/// panic as its reason in `skipped`; `false` where none is left.
+/// Renders `planned`'s source with `render` (given the indexes of the
+/// items it holds). An item whose rendering panics (a bug in the generator)
+/// is taken out, with the panic as its reason in `skipped`, until the rest
+/// renders; `None` once `left` says nothing is left to write.
+fn render_taking_out<F: Copy + Into<RowFormat>, D>(
+    planned: &mut PlannedProgram<F, D>,
+    site: Site,
+    skipped: &mut Vec<NoRow>,
+    left: fn(&[PlannedItem<D>]) -> bool,
+    render: impl Fn(&[usize], &PlannedProgram<F, D>) -> Result<String, String>,
+) -> Option<String> {
+    loop {
+        let all: Vec<usize> = (0..planned.items.len()).collect();
+        let reason = match render(&all, planned) {
+            Ok(lib) => return Some(lib),
+            Err(reason) => reason,
+        };
+        let found = culprits(&all, reason, &mut |some| render(some, planned).map(drop));
+        let format = planned.format.into();
+        take_out(
+            &mut planned.items,
+            found,
+            |item, reason| NoRow {
+                site,
+                name: item.name.clone(),
+                format,
+                reason,
+            },
+            skipped,
+        );
+        if !left(&planned.items) {
+            return None;
+        }
+    }
+}
+
+/// Writes one argument program's crate; a handler whose rendering panics
+/// is taken out ([`render_taking_out`]); `false` where none is left.
 pub fn write_arguments(
     root: &Path,
     dir: &Path,
@@ -44,28 +82,10 @@ pub fn write_arguments(
             arguments_source(program, &chosen, planned.format)
         })
     };
-    let lib = loop {
-        let all: Vec<usize> = (0..planned.handlers.len()).collect();
-        match render(&all, planned) {
-            Ok(lib) => break lib,
-            Err(reason) => {
-                let found = culprits(&all, reason, &mut |some| render(some, planned).map(drop));
-                take_out(
-                    &mut planned.handlers,
-                    found,
-                    |item, reason| NoRow {
-                        site: Site::Instruction,
-                        name: item.name.clone(),
-                        format: planned.format.into(),
-                        reason,
-                    },
-                    skipped,
-                );
-                if planned.handlers.is_empty() {
-                    return Ok(false);
-                }
-            }
-        }
+    // A handler the format cannot decode is still written (walked).
+    let any = |items: &[PlannedItem<_>]| !items.is_empty();
+    let Some(lib) = render_taking_out(planned, Site::Instruction, skipped, any, render) else {
+        return Ok(false);
     };
     let ArgumentFormat::Pinocchio(codec) = planned.format else {
         write_anchor1_crate(dir, &planned.name, &planned.package, planned.format, &lib)?;
@@ -87,9 +107,8 @@ pub fn write_arguments(
     Ok(true)
 }
 
-/// Writes one event program's crate. An emitter whose rendering panics
-/// is taken out, as [`write_arguments`] takes out a handler; `false` where
-/// none is left.
+/// Writes one event program's crate; an emitter whose rendering panics is
+/// taken out ([`render_taking_out`]); `false` where no measured one is left.
 pub fn write_events(
     root: &Path,
     dir: &Path,
@@ -101,31 +120,12 @@ pub fn write_events(
         guard::caught(|| {
             let all = planned.emitters(program);
             let chosen: Vec<Emitter> = emitters.iter().map(|i| all[*i].clone()).collect();
-            events_source(program, &chosen, planned.format, planned.self_cpi)
+            events_source(program, &chosen, planned.format, planned.self_cpi())
         })
     };
-    let lib = loop {
-        let all: Vec<usize> = (0..planned.emitters.len()).collect();
-        match render(&all, planned) {
-            Ok(lib) => break lib,
-            Err(reason) => {
-                let found = culprits(&all, reason, &mut |some| render(some, planned).map(drop));
-                take_out(
-                    &mut planned.emitters,
-                    found,
-                    |item, reason| NoRow {
-                        site: Site::Event,
-                        name: item.name.clone(),
-                        format: planned.format.into(),
-                        reason,
-                    },
-                    skipped,
-                );
-                if !planned.emitters.iter().any(|e| e.measured) {
-                    return Ok(false);
-                }
-            }
-        }
+    let measured = |items: &[PlannedItem]| items.iter().any(|e| e.measured);
+    let Some(lib) = render_taking_out(planned, Site::Event, skipped, measured, render) else {
+        return Ok(false);
     };
     let EventFormat::Pinocchio(codec) = planned.format else {
         write_anchor1_crate(dir, &planned.name, &planned.package, planned.format, &lib)?;

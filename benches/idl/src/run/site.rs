@@ -16,26 +16,28 @@ use crate::{
     guard,
     measure::{self, Instance},
     model::{Program, Site, Struct},
-    plan::{NoRow, Planned, PlannedArguments, PlannedEvents, PlannedItem},
-    render::{self, RowFormat, anchor1::Release},
+    plan::{NoRow, Planned, PlannedArguments, PlannedEvents, PlannedItem, PlannedProgram},
+    render::{self, AccountFormat, ArgumentFormat, EventFormat, RowFormat, anchor1::Release},
     value::Lengths,
 };
 
 /// What differs between the accounts', the instructions' and the events'
 /// programs.
 pub(super) trait Items: Clone {
+    /// The site's formats.
+    type Format: Copy + Into<RowFormat>;
     /// What the site keeps beside each item ([`PlannedItem::detail`]).
     type Detail: Clone;
     const SITE: Site;
     /// What the rows are, in progress lines.
     const WHAT: &'static str;
 
-    /// The program's crate: its name (the `.so`'s), package and format.
-    fn program(&self) -> (&str, &str, RowFormat);
-    /// The crate's name and package, to rename it (a bisection's probe).
-    fn program_mut(&mut self) -> (&mut String, &mut String);
-    fn items(&self) -> &[PlannedItem<Self::Detail>];
-    fn items_mut(&mut self) -> &mut Vec<PlannedItem<Self::Detail>>;
+    /// The program's crate (its name, the `.so`'s; package; format) and
+    /// items.
+    fn program(&self) -> &PlannedProgram<Self::Format, Self::Detail>;
+    /// The same, to rename the crate (a bisection's probe) or take items
+    /// out.
+    fn program_mut(&mut self) -> &mut PlannedProgram<Self::Format, Self::Detail>;
     /// Writes the program's crate; `false` where nothing is left to write.
     fn write(
         &mut self,
@@ -64,17 +66,23 @@ pub(super) trait Items: Clone {
     }
 
     fn name(&self) -> &str {
-        self.program().0
+        &self.program().name
     }
     fn package(&self) -> &str {
-        self.program().1
+        &self.program().package
     }
     fn format(&self) -> RowFormat {
-        self.program().2
+        self.program().format.into()
+    }
+    fn items(&self) -> &[PlannedItem<Self::Detail>] {
+        &self.program().items
+    }
+    fn items_mut(&mut self) -> &mut Vec<PlannedItem<Self::Detail>> {
+        &mut self.program_mut().items
     }
     fn rename(&mut self, name: &str, package: &str) {
-        let (mine, my_package) = self.program_mut();
-        (*mine, *my_package) = (name.to_string(), package.to_string());
+        let program = self.program_mut();
+        (program.name, program.package) = (name.to_string(), package.to_string());
     }
 }
 
@@ -85,21 +93,28 @@ pub(super) trait Items: Clone {
 #[derive(Clone)]
 pub(super) struct AccountProgram<'a> {
     planned: Planned,
-    items: Vec<PlannedItem>,
+    /// The crate as the driver sees it: `planned`'s name, package and
+    /// format, and the account as its one item.
+    program: PlannedProgram<AccountFormat>,
     release: &'a Release,
     instances: &'a [Instance],
 }
 
 impl<'a> AccountProgram<'a> {
     pub(super) fn new(planned: Planned, release: &'a Release, instances: &'a [Instance]) -> Self {
-        let items = vec![PlannedItem {
-            name: planned.account.clone(),
-            measured: true,
-            detail: (),
-        }];
+        let program = PlannedProgram {
+            format: planned.format,
+            package: planned.package.clone(),
+            name: planned.name.clone(),
+            items: vec![PlannedItem {
+                name: planned.account.clone(),
+                measured: true,
+                detail: (),
+            }],
+        };
         Self {
             planned,
-            items,
+            program,
             release,
             instances,
         }
@@ -107,22 +122,16 @@ impl<'a> AccountProgram<'a> {
 }
 
 impl Items for AccountProgram<'_> {
+    type Format = AccountFormat;
     type Detail = ();
     const SITE: Site = Site::Account;
     const WHAT: &'static str = "rows";
 
-    fn program(&self) -> (&str, &str, RowFormat) {
-        let planned = &self.planned;
-        (&planned.name, &planned.package, planned.format.into())
+    fn program(&self) -> &PlannedProgram<AccountFormat> {
+        &self.program
     }
-    fn program_mut(&mut self) -> (&mut String, &mut String) {
-        (&mut self.planned.name, &mut self.planned.package)
-    }
-    fn items(&self) -> &[PlannedItem] {
-        &self.items
-    }
-    fn items_mut(&mut self) -> &mut Vec<PlannedItem> {
-        &mut self.items
+    fn program_mut(&mut self) -> &mut PlannedProgram<AccountFormat> {
+        &mut self.program
     }
     /// Written with the run's workspace, which left out any account whose
     /// rendering failed: nothing is left to write once the account is out.
@@ -133,7 +142,7 @@ impl Items for AccountProgram<'_> {
         _: &Program,
         _: &mut Vec<NoRow>,
     ) -> Result<bool, String> {
-        Ok(!self.items.is_empty())
+        Ok(!self.program.items.is_empty())
     }
     /// A program of one item: a refusal is its account's.
     fn named_in(&self, _program: &Program, _reason: &str) -> Option<usize> {
@@ -157,21 +166,16 @@ impl Items for AccountProgram<'_> {
 }
 
 impl Items for PlannedArguments {
+    type Format = ArgumentFormat;
     type Detail = Option<crate::value::FieldPath<crate::model::Scalar>>;
     const SITE: Site = Site::Instruction;
     const WHAT: &'static str = "instructions";
 
-    fn program(&self) -> (&str, &str, RowFormat) {
-        (&self.name, &self.package, self.format.into())
+    fn program(&self) -> &Self {
+        self
     }
-    fn program_mut(&mut self) -> (&mut String, &mut String) {
-        (&mut self.name, &mut self.package)
-    }
-    fn items(&self) -> &[PlannedItem<Self::Detail>] {
-        &self.handlers
-    }
-    fn items_mut(&mut self) -> &mut Vec<PlannedItem<Self::Detail>> {
-        &mut self.handlers
+    fn program_mut(&mut self) -> &mut Self {
+        self
     }
     fn write(
         &mut self,
@@ -196,21 +200,16 @@ impl Items for PlannedArguments {
 }
 
 impl Items for PlannedEvents {
+    type Format = EventFormat;
     type Detail = ();
     const SITE: Site = Site::Event;
     const WHAT: &'static str = "events";
 
-    fn program(&self) -> (&str, &str, RowFormat) {
-        (&self.name, &self.package, self.format.into())
+    fn program(&self) -> &Self {
+        self
     }
-    fn program_mut(&mut self) -> (&mut String, &mut String) {
-        (&mut self.name, &mut self.package)
-    }
-    fn items(&self) -> &[PlannedItem] {
-        &self.emitters
-    }
-    fn items_mut(&mut self) -> &mut Vec<PlannedItem> {
-        &mut self.emitters
+    fn program_mut(&mut self) -> &mut Self {
+        self
     }
     fn write(
         &mut self,
@@ -223,7 +222,7 @@ impl Items for PlannedEvents {
     }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
         let emitters = self.emitters(program);
-        measure::events::check(self.format, &emitters, elf, lengths, self.self_cpi)
+        measure::events::check(self.format, &emitters, elf, lengths, self.self_cpi())
     }
 }
 
