@@ -67,6 +67,8 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 TESTED := -p benches -p wire -p fixtures -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
+# make test's make profile SAMPLE=1, which runs beside its cargo test.
+PROFILE_SAMPLE_LOG := $(TARGET_DIR)/profile-sample.log
 timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
 # Seconds since make started, for progress messages (in a recipe).
 elapsed = $$(( $$(date +%s) - $(START) )) s
@@ -245,14 +247,19 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl), the LiteSVM replays (the families', every make idl run's), make profile SAMPLE=1 and its checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1 beside them, the LiteSVM replays (the families', every make idl run's), the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
 	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
 	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
-	$(call timed,cargo test: run) cargo test $(TESTED)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
+	@# The tests keep about one of two cores busy: make profile SAMPLE=1
+	@# (mostly its copies' build) runs beside them, its output shown after.
+	@$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 > $(PROFILE_SAMPLE_LOG) 2>&1 & profile=$$!; \
+	  $(call timed,cargo test: run) cargo test $(TESTED); tests=$$?; \
+	  wait $$profile; profiled=$$?; cat $(PROFILE_SAMPLE_LOG); \
+	  [ $$profiled = 0 ] || echo "make test: make profile SAMPLE=1, run beside the tests, failed (its output is above and in $(PROFILE_SAMPLE_LOG)); run it alone to see why" >&2; \
+	  [ $$tests = 0 ] && [ $$profiled = 0 ]
 	$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm
 	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
-	$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1
 	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null
 	$(call timed,profile tests) cargo test -q $(TESTED) --test profile -- --ignored
 	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test profile_so -- --ignored
