@@ -235,16 +235,13 @@ fn instructions(parsed: &Parsed, resolver: &Resolver) -> Vec<Result<Instruction,
                 .args
                 .as_ref()
                 .map_err(|e| refuse(format!("its arguments do not parse: {e}")))?;
-            match resolver.def(def, 0) {
-                Ok(Ty::Struct(args)) => Ok(Instruction {
-                    name: declared.name.clone(),
-                    ident: String::new(),
-                    discriminator,
-                    args,
-                }),
-                Ok(_) => unreachable!("the arguments are read as a struct"),
-                Err(reason) => Err(refuse(reason)),
-            }
+            let args = resolver.struct_def(def, 0).map_err(refuse)?;
+            Ok(Instruction {
+                name: declared.name.clone(),
+                ident: String::new(),
+                discriminator,
+                args,
+            })
         })
         .collect()
 }
@@ -301,17 +298,8 @@ impl Resolver<'_> {
                 def.name
             ));
         }
-        let packed = matches!(
-            &def.repr,
-            Some(IdlRepr::C(m)) | Some(IdlRepr::Rust(m)) if m.packed
-        );
         match &def.ty {
-            IdlTypeDefTy::Struct { fields } => Ok(Ty::Struct(Struct {
-                name: def.name.clone(),
-                ident: String::new(),
-                fields: self.fields(&def.name, fields.as_ref(), depth)?,
-                packed,
-            })),
+            IdlTypeDefTy::Struct { .. } => self.struct_def(def, depth).map(Ty::Struct),
             IdlTypeDefTy::Enum { variants } if variants.is_empty() => Err(format!(
                 "enum `{}` has no variants: no value of it exists",
                 def.name
@@ -338,6 +326,23 @@ impl Resolver<'_> {
                 .ty(alias, depth + 1)
                 .map_err(|e| format!("type `{}`: {e}", def.name)),
         }
+    }
+
+    /// A struct's definition (an account's record, an instruction's
+    /// arguments), or why it is not one.
+    fn struct_def(&self, def: &IdlTypeDef, depth: usize) -> Result<Struct, String> {
+        let IdlTypeDefTy::Struct { fields } = &def.ty else {
+            return Err(format!("type `{}` is not a struct", def.name));
+        };
+        Ok(Struct {
+            name: def.name.clone(),
+            ident: String::new(),
+            fields: self.fields(&def.name, fields.as_ref(), depth)?,
+            packed: matches!(
+                &def.repr,
+                Some(IdlRepr::C(m)) | Some(IdlRepr::Rust(m)) if m.packed
+            ),
+        })
     }
 
     fn fields(

@@ -1,7 +1,7 @@
 //! The host oracle's encodings of a value: borsh's bytes, and a zero-copy
 //! account's memory (each field at its SBF offset).
 
-use super::types::Value;
+use super::{entries::entry_ty, types::Value};
 use crate::{
     layout::struct_layout,
     model::{Account, Count, Kind, Ty},
@@ -93,14 +93,9 @@ pub fn encode(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
         }
         (Value::Vec(entries), Ty::Map { key, value, .. }) => {
             out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+            let entry_ty = entry_ty(key, value.as_deref());
             for entry in entries {
-                let Value::Struct(parts) = entry else {
-                    unreachable!("a map's entry is its key and value")
-                };
-                encode(&parts[0], key, out);
-                if let (Some(v), Some(ty)) = (parts.get(1), value) {
-                    encode(v, ty, out);
-                }
+                encode(entry, &entry_ty, out);
             }
         }
         (Value::String(s), _) => {

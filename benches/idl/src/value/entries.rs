@@ -2,7 +2,24 @@
 //! order.
 
 use super::types::Value;
-use crate::model::Ty;
+use crate::model::{Field, Struct, Ty};
+
+/// The type of a map's entry: a struct of its key and value (a set's
+/// entry, of its key), as instances hold it.
+pub(super) fn entry_ty(key: &Ty, value: Option<&Ty>) -> Ty {
+    let field = |name: &str, ty: &Ty| Field {
+        name: name.into(),
+        ty: ty.clone(),
+    };
+    Ty::Struct(Struct {
+        name: "entry".into(),
+        ident: "Entry".into(),
+        fields: std::iter::once(field("key", key))
+            .chain(value.map(|ty| field("value", ty)))
+            .collect(),
+        packed: false,
+    })
+}
 
 /// A map's entries (`[key]` or `[key, value]` structs) as a `BTreeMap`
 /// holds them: one per key (a later entry's value replaces an earlier
