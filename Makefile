@@ -251,7 +251,7 @@ test: all published browser ## Build, then run the tests (contract, random input
 	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
 	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@# The tests keep about one of two cores busy: make profile SAMPLE=1
+	@# The tests leave a core idle much of the time: make profile SAMPLE=1
 	@# (mostly its copies' build) runs beside them, its output shown after.
 	@$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 > $(PROFILE_SAMPLE_LOG) 2>&1 & profile=$$!; \
 	  $(call timed,cargo test: run) cargo test $(TESTED); tests=$$?; \
