@@ -37,6 +37,9 @@ pub use error::HarnessError;
 pub use program::{Family, Framework, Program, Shape};
 pub use workspace::Workspace;
 
+// Depended on for its features only (benches/workspace-hack/Cargo.toml).
+use workspace_hack as _;
+
 /// The wire report `docs/wire.md` quotes, committed: `make wire-baseline`
 /// writes it from a run (the `wire` crate's command).
 pub const WIRE_REPORT: &str = "benches/wire/wire.md";

@@ -1,0 +1,96 @@
+//! Every host command compiles the runtime with one feature set: each host
+//! crate's own build (`cargo run -p <crate>`, as make all, make idl and make
+//! profile SO= run it) resolves every dependency with the features `cargo
+//! test` gives it (benches/workspace-hack). Where they differ, cargo
+//! compiles that dependency, and all that depends on it, once per command.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use benches::Workspace;
+
+/// The host crates, as the Makefile's `TESTED` names them.
+const HOST_CRATES: [&str; 4] = ["benches", "wire", "fixtures", "idl"];
+
+/// A dependency's compiled unit: its package, target and platform (the host
+/// or the target), and the features cargo resolved for it.
+type Units = BTreeMap<(String, String, String), BTreeSet<String>>;
+
+/// The units `cargo <args>` would compile for registry dependencies, from
+/// cargo's unit graph (nothing is built).
+fn units(args: &[&str]) -> Units {
+    let root = Workspace::current().root;
+    let output = Command::new(env!("CARGO"))
+        .args(args)
+        .args(["--locked", "-Z", "unstable-options", "--unit-graph"])
+        .current_dir(&root)
+        .output()
+        .unwrap_or_else(|e| panic!("cargo {}: {e}", args.join(" ")));
+    assert!(
+        output.status.success(),
+        "cargo {} --unit-graph failed:\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let graph: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("cargo's unit graph is JSON");
+    let mut units = Units::new();
+    for unit in graph["units"].as_array().expect("the unit graph's units") {
+        let package = unit["pkg_id"].as_str().expect("a unit's package");
+        if unit["mode"] != "build" || package.starts_with("path+") {
+            continue;
+        }
+        let key = (
+            package.rsplit('#').next().unwrap_or(package).to_string(),
+            unit["target"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            unit["platform"].as_str().unwrap_or("host").to_string(),
+        );
+        let features = unit["features"].as_array().expect("a unit's features");
+        units.insert(
+            key,
+            features
+                .iter()
+                .map(|f| f.as_str().unwrap_or_default().to_string())
+                .collect(),
+        );
+    }
+    units
+}
+
+#[test]
+fn each_host_crates_build_compiles_its_dependencies_as_cargo_test_does() {
+    let mut test_args = vec!["test", "--no-run"];
+    for crate_name in HOST_CRATES {
+        test_args.extend(["-p", crate_name]);
+    }
+    let tested = units(&test_args);
+    let mut drifts = Vec::new();
+    for crate_name in HOST_CRATES {
+        let built = units(&["build", "-p", crate_name, "--bins"]);
+        assert!(
+            built.len() > 100,
+            "cargo build -p {crate_name}: only {} dependency units",
+            built.len()
+        );
+        for ((package, target, platform), features) in &built {
+            let in_test = tested.get(&(package.clone(), target.clone(), platform.clone()));
+            if in_test != Some(features) {
+                drifts.push(format!(
+                    "{package} ({target}, {platform}) for `cargo build -p {crate_name}`: {:?}; for `cargo test`: {:?}",
+                    features,
+                    in_test.map(|f| f.iter().collect::<Vec<_>>()).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    assert!(
+        drifts.is_empty(),
+        "{} dependencies compile with other features than under cargo test, so each is compiled twice; \
+         give benches/workspace-hack/Cargo.toml the union (its header says how it was generated):\n  {}",
+        drifts.len(),
+        drifts.join("\n  ")
+    );
+}

@@ -1,0 +1,3 @@
+// Cargo applies a crate's build-dependencies (and their features) only when
+// it has a build script: this one does nothing else.
+fn main() {}

@@ -1,0 +1,2 @@
+//! No code: the crate exists for its dependencies' features (its
+//! `Cargo.toml` says why).
