@@ -60,10 +60,9 @@ endif
 HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 # Where make all's steps note their start and end (benches/timings.sh).
 TIMINGS := $(TARGET_DIR)/timings.tsv
-# The host crates make test compiles and runs: every cargo test of make
-# test names all of them, so that cargo resolves their dependencies'
-# features once and compiles them once (a test of one package alone
-# resolves them anew, and compiles the runtime again).
+# The host crates make test compiles and runs. Any of them alone, built or
+# tested, resolves their dependencies with the same features
+# (benches/workspace-hack), so no command compiles the runtime again.
 TESTED := -p benches -p wire -p fixtures -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv

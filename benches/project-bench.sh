@@ -33,7 +33,9 @@ for run in $(seq 1 "$runs"); do
 		log=$out/run$run-make-$step.log
 		echo "project-bench: run $run of $runs, make $step (log: $log)..."
 		began=$(date +%s)
-		if ! (cd "$work/tree" && CARGO_HOME=$work/cargo-home make "$step") >"$log" 2>&1; then
+		# As a newcomer's make: none of the outer make's variables (its
+		# START would count each step's table from the benchmark's start).
+		if ! (cd "$work/tree" && env -u START -u MAKELEVEL -u MAKEFLAGS -u MFLAGS CARGO_HOME="$work/cargo-home" make "$step") >"$log" 2>&1; then
 			tail -n 20 "$log" >&2
 			echo "project-bench: make $step failed in a fresh clone of $commit (run $run; whole output: $log). Fix it, commit, and run the benchmark again." >&2
 			exit 1

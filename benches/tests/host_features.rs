@@ -1,8 +1,10 @@
 //! Every host command compiles the runtime with one feature set: each host
 //! crate's own build (`cargo run -p <crate>`, as make all, make idl and make
-//! profile SO= run it) resolves every dependency with the features `cargo
-//! test` gives it (benches/workspace-hack). Where they differ, cargo
-//! compiles that dependency, and all that depends on it, once per command.
+//! profile SO= run it) and its own tests (`cargo test -p <crate>`) resolve
+//! every dependency with the features make test's `cargo test` of all of
+//! them gives it (benches/workspace-hack).
+//! Where they differ, cargo compiles that dependency, and all that depends
+//! on it, once per command.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
@@ -61,7 +63,7 @@ fn units(args: &[&str]) -> Units {
 }
 
 #[test]
-fn each_host_crates_build_compiles_its_dependencies_as_cargo_test_does() {
+fn each_host_crates_build_and_tests_compile_its_dependencies_as_cargo_test_of_all_does() {
     let mut test_args = vec!["test", "--no-run"];
     for crate_name in HOST_CRATES {
         test_args.extend(["-p", crate_name]);
@@ -69,20 +71,22 @@ fn each_host_crates_build_compiles_its_dependencies_as_cargo_test_does() {
     let tested = units(&test_args);
     let mut drifts = Vec::new();
     for crate_name in HOST_CRATES {
-        let built = units(&["build", "-p", crate_name, "--bins"]);
-        assert!(
-            built.len() > 100,
-            "cargo build -p {crate_name}: only {} dependency units",
-            built.len()
-        );
-        for ((package, target, platform), features) in &built {
-            let in_test = tested.get(&(package.clone(), target.clone(), platform.clone()));
-            if in_test != Some(features) {
-                drifts.push(format!(
-                    "{package} ({target}, {platform}) for `cargo build -p {crate_name}`: {:?}; for `cargo test`: {:?}",
-                    features,
-                    in_test.map(|f| f.iter().collect::<Vec<_>>()).unwrap_or_default()
-                ));
+        for command in [["build", "--bins"], ["test", "--no-run"]] {
+            let built = units(&[command[0], "-p", crate_name, command[1]]);
+            let command = format!("cargo {} -p {crate_name}", command[0]);
+            assert!(
+                built.len() > 100,
+                "{command}: only {} dependency units",
+                built.len()
+            );
+            for ((package, target, platform), features) in &built {
+                let in_test = tested.get(&(package.clone(), target.clone(), platform.clone()));
+                if in_test != Some(features) {
+                    drifts.push(format!(
+                        "{package} ({target}, {platform}) for `{command}`: {features:?}; for `cargo test` of all: {:?}",
+                        in_test.map(|f| f.iter().collect::<Vec<_>>()).unwrap_or_default()
+                    ));
+                }
             }
         }
     }
