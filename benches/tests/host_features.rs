@@ -7,12 +7,29 @@
 //! on it, once per command.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::process::Command;
 
 use benches::Workspace;
 
-/// The host crates, as the Makefile's `TESTED` names them.
-const HOST_CRATES: [&str; 4] = ["benches", "wire", "fixtures", "idl"];
+/// The host crates: the packages the Makefile's `TESTED` names.
+fn host_crates(root: &Path) -> Vec<String> {
+    let makefile = std::fs::read_to_string(root.join("Makefile")).expect("the Makefile");
+    let tested = makefile
+        .lines()
+        .find_map(|line| line.strip_prefix("TESTED := "))
+        .expect("the Makefile sets TESTED");
+    let crates: Vec<String> = tested
+        .split_whitespace()
+        .filter(|word| *word != "-p")
+        .map(str::to_string)
+        .collect();
+    assert!(
+        crates.contains(&"benches".to_string()),
+        "TESTED names benches: {tested}"
+    );
+    crates
+}
 
 /// A dependency's compiled unit: its package, target and platform (the host
 /// or the target), and the features cargo resolved for it.
@@ -20,12 +37,11 @@ type Units = BTreeMap<(String, String, String), BTreeSet<String>>;
 
 /// The units `cargo <args>` would compile for registry dependencies, from
 /// cargo's unit graph (nothing is built).
-fn units(args: &[&str]) -> Units {
-    let root = Workspace::current().root;
+fn units(root: &Path, args: &[&str]) -> Units {
     let output = Command::new(env!("CARGO"))
         .args(args)
         .args(["--locked", "-Z", "unstable-options", "--unit-graph"])
-        .current_dir(&root)
+        .current_dir(root)
         .output()
         .unwrap_or_else(|e| panic!("cargo {}: {e}", args.join(" ")));
     assert!(
@@ -64,24 +80,27 @@ fn units(args: &[&str]) -> Units {
 
 #[test]
 fn each_host_crates_build_and_tests_compile_its_dependencies_as_cargo_test_of_all_does() {
+    let root = Workspace::current().root;
+    let crates = host_crates(&root);
     let mut test_args = vec!["test", "--no-run"];
-    for crate_name in HOST_CRATES {
+    for crate_name in &crates {
         test_args.extend(["-p", crate_name]);
     }
-    let tested = units(&test_args);
+    let tested = units(&root, &test_args);
     let mut drifts = Vec::new();
-    for crate_name in HOST_CRATES {
+    for crate_name in &crates {
         for command in [["build", "--bins"], ["test", "--no-run"]] {
-            let built = units(&[command[0], "-p", crate_name, command[1]]);
+            let built = units(&root, &[command[0], "-p", crate_name, command[1]]);
             let command = format!("cargo {} -p {crate_name}", command[0]);
             assert!(
                 built.len() > 100,
                 "{command}: only {} dependency units",
                 built.len()
             );
-            for ((package, target, platform), features) in &built {
-                let in_test = tested.get(&(package.clone(), target.clone(), platform.clone()));
+            for (unit, features) in &built {
+                let in_test = tested.get(unit);
                 if in_test != Some(features) {
+                    let (package, target, platform) = unit;
                     drifts.push(format!(
                         "{package} ({target}, {platform}) for `{command}`: {features:?}; for `cargo test` of all: {:?}",
                         in_test.map(|f| f.iter().collect::<Vec<_>>()).unwrap_or_default()
