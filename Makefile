@@ -66,8 +66,11 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 TESTED := -p benches -p wire -p fixtures -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
-# make test's make profile SAMPLE=1, which runs beside its cargo test.
+# make test's make profile-copies SAMPLE=1, which runs beside its cargo test.
 PROFILE_SAMPLE_LOG := $(TARGET_DIR)/profile-sample.log
+# make test's make litesvm (the families), which runs beside make idl's
+# tip-distribution run.
+LITESVM_LOG := $(TARGET_DIR)/litesvm-families.log
 timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
 # Seconds since make started, for progress messages (in a recipe).
 elapsed = $$(( $$(date +%s) - $(START) )) s
@@ -246,20 +249,29 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1 beside them, the LiteSVM replays (the families', every make idl run's), the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, make profile SAMPLE=1, the families' LiteSVM replay beside make idl's profiled tip-distribution run, the replay of every make idl run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
 	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
 	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@# The tests leave a core idle much of the time: make profile SAMPLE=1
-	@# (mostly its copies' build) runs beside them, its output shown after.
-	@$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 > $(PROFILE_SAMPLE_LOG) 2>&1 & profile=$$!; \
+	@# The tests leave a core idle much of the time: make profile SAMPLE=1's
+	@# copies (its build) are built beside them, their output shown after.
+	@# The profile itself runs after the tests: some of them run the
+	@# benchmark, which rewrites results.json without the profile's fields.
+	@$(call timed,profile copies SAMPLE=1) $(MAKE) --no-print-directory profile-copies SAMPLE=1 > $(PROFILE_SAMPLE_LOG) 2>&1 & copies=$$!; \
 	  $(call timed,cargo test: run) cargo test $(TESTED); tests=$$?; \
-	  wait $$profile; profiled=$$?; cat $(PROFILE_SAMPLE_LOG); \
-	  [ $$profiled = 0 ] || echo "make test: make profile SAMPLE=1, run beside the tests, failed (its output is above and in $(PROFILE_SAMPLE_LOG)); run it alone to see why" >&2; \
-	  [ $$tests = 0 ] && [ $$profiled = 0 ]
-	$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm
+	  wait $$copies; copied=$$?; cat $(PROFILE_SAMPLE_LOG); \
+	  [ $$copied = 0 ] || echo "make test: make profile-copies SAMPLE=1, run beside the tests, failed (its output is above and in $(PROFILE_SAMPLE_LOG)); run it alone to see why" >&2; \
+	  [ $$tests = 0 ] && [ $$copied = 0 ]
+	$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1
+	@# make idl's tip-distribution run builds one program at a time (one
+	@# core): the families' replay (mostly LiteSVM's build, in a target
+	@# folder of its own) runs beside it, its output shown after.
+	@$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm > $(LITESVM_LOG) 2>&1 & replay=$$!; \
+	  $(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null; profiled=$$?; \
+	  wait $$replay; replayed=$$?; cat $(LITESVM_LOG); \
+	  [ $$replayed = 0 ] || echo "make test: make litesvm, run beside make idl's tip-distribution run, failed (its output is above and in $(LITESVM_LOG)); run it alone to see why" >&2; \
+	  [ $$profiled = 0 ] && [ $$replayed = 0 ]
 	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
-	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null
 	$(call timed,profile tests) cargo test -q $(TESTED) --test profile -- --ignored
 	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test profile_so -- --ignored
 	$(call timed,page in Chromium) cargo test -q $(TESTED) --test page -- --ignored
