@@ -66,12 +66,19 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 TESTED := -p benches -p wire -p fixtures -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
-# make test's make profile-copies SAMPLE=1, which runs beside its cargo test.
+# The output of make test's steps that run beside another (below).
 PROFILE_SAMPLE_LOG := $(TARGET_DIR)/profile-sample.log
-# make test's make litesvm (the families), which runs beside make idl's
-# tip-distribution run.
+PROFILE_COPIES_LOG := $(TARGET_DIR)/profile-copies.log
 LITESVM_LOG := $(TARGET_DIR)/litesvm-families.log
 timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
+# $(call beside,<step>,<log>,<command>,<other step>,<other command>): two
+# of make test's steps at once, each timed: the first in the background,
+# its output into <log> and printed when both are done; fails if either does.
+beside = $(call timed,$(1)) $(3) > $(2) 2>&1 & first=$$!; \
+  $(call timed,$(4)) $(5); other=$$?; \
+  wait $$first; status=$$?; cat $(2); \
+  [ $$status = 0 ] || echo "make test: $(1), run beside $(4), failed (its output is above and in $(2)); run it alone to see why" >&2; \
+  [ $$status = 0 ] && [ $$other = 0 ]
 # Seconds since make started, for progress messages (in a recipe).
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
@@ -249,33 +256,23 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, make profile SAMPLE=1, the families' LiteSVM replay beside make idl's profiled tip-distribution run, the replay of every make idl run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the stack sweep against benches/sweep.md; then a table of where the time went
+test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, make profile SAMPLE=1 beside the stack sweep, the families' LiteSVM replay beside make idl's profiled tip-distribution run, the replay of every make idl run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the sweep against benches/sweep.md; then a table of where the time went
 	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
 	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@# The tests leave a core idle much of the time: make profile SAMPLE=1's
-	@# copies (its build) are built beside them, their output shown after.
-	@# The profile itself runs after the tests: some of them run the
-	@# benchmark, which rewrites results.json without the profile's fields.
-	@$(call timed,profile copies SAMPLE=1) $(MAKE) --no-print-directory profile-copies SAMPLE=1 > $(PROFILE_SAMPLE_LOG) 2>&1 & copies=$$!; \
-	  $(call timed,cargo test: run) cargo test $(TESTED); tests=$$?; \
-	  wait $$copies; copied=$$?; cat $(PROFILE_SAMPLE_LOG); \
-	  [ $$copied = 0 ] || echo "make test: make profile-copies SAMPLE=1, run beside the tests, failed (its output is above and in $(PROFILE_SAMPLE_LOG)); run it alone to see why" >&2; \
-	  [ $$tests = 0 ] && [ $$copied = 0 ]
-	$(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1
-	@# make idl's tip-distribution run builds one program at a time (one
-	@# core): the families' replay (mostly LiteSVM's build, in a target
-	@# folder of its own) runs beside it, its output shown after.
-	@$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm > $(LITESVM_LOG) 2>&1 & replay=$$!; \
-	  $(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null; profiled=$$?; \
-	  wait $$replay; replayed=$$?; cat $(LITESVM_LOG); \
-	  [ $$replayed = 0 ] || echo "make test: make litesvm, run beside make idl's tip-distribution run, failed (its output is above and in $(LITESVM_LOG)); run it alone to see why" >&2; \
-	  [ $$profiled = 0 ] && [ $$replayed = 0 ]
+	@# Each step beside another leaves a core idle on its own. The tests
+	@# build beside make profile SAMPLE=1's copies; the profile runs after
+	@# them (some run the benchmark, which rewrites results.json without
+	@# the profile's fields), beside the stack sweep; make idl's
+	@# tip-distribution run (one program at a time) beside the families'
+	@# LiteSVM replay (mostly LiteSVM's build, in a target folder of its own).
+	@$(call beside,profile copies SAMPLE=1,$(PROFILE_COPIES_LOG),$(MAKE) --no-print-directory profile-copies SAMPLE=1,cargo test: run,cargo test $(TESTED))
+	@$(call beside,profile SAMPLE=1,$(PROFILE_SAMPLE_LOG),$(MAKE) --no-print-directory profile SAMPLE=1,sweep,$(MAKE) --no-print-directory sweep > /dev/null)
+	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 	$(call timed,profile tests) cargo test -q $(TESTED) --test profile -- --ignored
 	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test profile_so -- --ignored
 	$(call timed,page in Chromium) cargo test -q $(TESTED) --test page -- --ignored
-	$(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null
 	$(call timed,sweep test) cargo test -q $(TESTED) --test sweep -- --ignored
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 

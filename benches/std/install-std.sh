@@ -48,7 +48,13 @@ share() {
 		# Another checkout may have put it there meanwhile: the same bytes.
 		mv -T "$staging" "$fixed" 2>/dev/null || rm -rf "$staging"
 	fi
-	echo "$fixed/library" >"$dest/source-root"
+	# Rewritten only when it changes, and whole (a rename): make test runs
+	# steps side by side, each checking the set-up while another's builds
+	# read this file.
+	if [[ $(cat "$dest/source-root" 2>/dev/null) != "$fixed/library" ]]; then
+		echo "$fixed/library" >"$dest/source-root.$$"
+		mv -f "$dest/source-root.$$" "$dest/source-root"
+	fi
 }
 
 # Already installed from this rustc with this patch: only the shared copy.
