@@ -118,7 +118,7 @@ check-build-sbf:
 
 all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and, alongside, the harness; then a table of where the time went
 	@echo "make all: compiling the harness alongside the programs (its output: $(HARNESS_LOG))"
-	@printf 'setup\t%s\t%s\n' $(START) $$(date +%s) > $(TIMINGS)
+	@printf 'setup\t%s\t%s\t%s\n' $(START) $$(date +%s) $$(benches/timings.sh cpu $$PPID) > $(TIMINGS)
 	@benches/timings.sh run "harness (alongside)" $(TIMINGS) cargo build -p benches --bin bench > $(HARNESS_LOG) 2>&1 & harness=$$!; \
 	  TIMINGS=$(TIMINGS) $(MAKE) --no-print-directory programs || { kill $$harness 2>/dev/null; exit 1; }; \
 	  wait $$harness || { grep -E '^error' -A8 $(HARNESS_LOG) | head -40 >&2; \
@@ -257,7 +257,7 @@ litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainn
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
 test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, make profile SAMPLE=1 beside the stack sweep, the families' LiteSVM replay beside make idl's profiled tip-distribution run, the replay of every make idl run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the sweep against benches/sweep.md; then a table of where the time went
-	@printf 'all, published, browser\t%s\t%s\n' $(START) $$(date +%s) > $(TEST_TIMINGS)
+	@printf 'all, published, browser\t%s\t%s\t%s\n' $(START) $$(date +%s) $$(benches/timings.sh cpu $$PPID) > $(TEST_TIMINGS)
 	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
 	@# Each step beside another leaves a core idle on its own. The tests

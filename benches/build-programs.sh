@@ -12,8 +12,8 @@
 # FRAMEWORK_WORKSPACE (another copy of the framework's workspace to build
 # the same packages in: `make anchor-versions`' per-release copies),
 # PROFILE_BUILD (non-empty: build with line tables for `make profile`),
-# TIMINGS (a file to append `<subfolder>\t<start>\t<end>` to, for `make
-# all`'s table of where its time went: benches/timings.sh).
+# TIMINGS (a file to append `<subfolder>\t<start>\t<end>\t<CPU>` to, for
+# `make all`'s table of where its time went: benches/timings.sh).
 set -uo pipefail
 began=$(date +%s)
 
@@ -146,5 +146,5 @@ for dir in "$@"; do
 	printf '  %-40s %8s bytes  [%s s]\n' "$subfolder/$name.so" "$(stat -c %s "$deploy/$name.so")" \
 		$(($(date +%s) - ${START:-$(date +%s)}))
 done
-[[ -n ${TIMINGS:-} ]] && printf '%s\t%s\t%s\n' "$subfolder" "$began" "$(date +%s)" >>"$TIMINGS"
+[[ -n ${TIMINGS:-} ]] && printf '%s\t%s\t%s\t%s\n' "$subfolder" "$began" "$(date +%s)" "$("$(dirname "$0")"/timings.sh cpu $$)" >>"$TIMINGS"
 exit 0

@@ -70,7 +70,10 @@ median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) 
 			echo "Run $run, \`make $step\`'s own table:"
 			echo
 			echo '```'
-			sed -n "/^make $step: where the time went/,/^  total/p" "$out/run$run-make-$step.log"
+			# The table, through its total and the line under it (the least time).
+			awk -v title="make $step: where the time went" \
+				'index($0, title) == 1 { on = 1 } on { print } on && /^  total/ { if ((getline) > 0 && /^  \(/) print; on = 0 }' \
+				"$out/run$run-make-$step.log"
 			echo '```'
 		done
 	done

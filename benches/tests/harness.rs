@@ -480,28 +480,24 @@ fn message_program_without_a_host_codec_is_refused() {
     );
 }
 
-/// `make all`'s table of where its time went: a step's subfolders are one
-/// row (first start to last end, and the seconds its builds took), in the
-/// order the steps began, and the total runs to the last end.
-#[test]
-fn make_all_timings_are_one_row_a_step() {
+/// Runs `benches/timings.sh table` on `lines` (make started at 100).
+fn timings_table(lines: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let timings = dir.path().join("timings.tsv");
-    fs::write(
-        &timings,
-        "setup\t100\t110\ntoken/exact\t110\t130\ntoken/at_least\t130\t140\n\
-         harness (alongside)\t110\t150\nanchor1\t140\t145\n",
-    )
-    .unwrap();
+    fs::write(&timings, lines).unwrap();
     let output = Command::new(Workspace::current().root.join("benches/timings.sh"))
         .arg("table")
         .arg(&timings)
         .arg("100")
         .output()
         .unwrap();
-    assert!(output.status.success());
-    let table = String::from_utf8(output.stdout).unwrap();
-    let rows: Vec<Vec<&str>> = table
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A table's rows (after its title and header), each split into cells.
+fn table_rows(table: &str) -> Vec<Vec<&str>> {
+    table
         .lines()
         .skip(2)
         .map(|line| {
@@ -510,16 +506,84 @@ fn make_all_timings_are_one_row_a_step() {
                 .filter(|c| !c.is_empty())
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// `make all`'s table of where its time went: a step's subfolders are one
+/// row (first start to last end, the seconds its builds took, their CPU
+/// seconds and the cores those kept busy), in the order the steps began;
+/// the total runs to the last end, and its CPU seconds over the machine's
+/// cores are the least time any order of the steps could take.
+#[test]
+fn make_all_timings_are_one_row_a_step() {
+    let table = timings_table(
+        "setup\t100\t110\t5.5\ntoken/exact\t110\t130\t30.25\n\
+         token/at_least\t130\t140\t9\nharness (alongside)\t110\t150\t70\n\
+         anchor1\t140\t145\t5\n",
+    );
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let floor = format!(
+        "(119 CPU seconds on {cores} cores: no order of these steps takes under {} s)",
+        119 / cores
+    );
     assert_eq!(
-        rows,
+        table_rows(&table),
         [
-            vec!["setup", "0", "10", "10"],
-            vec!["token", "10", "40", "30"],
-            vec!["harness (alongside)", "10", "50", "40"],
-            vec!["anchor1", "40", "45", "5"],
-            vec!["total", "50"],
+            vec!["setup", "0", "10", "10", "5", "0.6"],
+            vec!["token", "10", "40", "30", "39", "1.3"],
+            vec!["harness (alongside)", "10", "50", "40", "70", "1.8"],
+            vec!["anchor1", "40", "45", "5", "5", "1.0"],
+            vec!["total", "50", "119"],
+            vec![floor.as_str()],
         ],
         "{table}"
+    );
+}
+
+/// A step whose CPU seconds were not noted (a timings file from before
+/// they were) shows none, and the table claims no least time.
+#[test]
+fn make_all_timings_without_cpu_claim_no_floor() {
+    let table = timings_table("setup\t100\t110\ntoken/exact\t110\t130\t3\n");
+    assert_eq!(
+        table_rows(&table),
+        [
+            vec!["setup", "0", "10", "10", "-", "-"],
+            vec!["token", "10", "30", "20", "3", "0.1"],
+            vec!["total", "30", "3"],
+        ],
+        "{table}"
+    );
+}
+
+/// `benches/timings.sh run` notes a step's start, end and the CPU seconds
+/// its command spent (here a busy loop in a shell: at least a few
+/// hundredths, and no more than its wall time on every core).
+#[test]
+fn a_timed_step_notes_its_cpu_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let timings = dir.path().join("timings.tsv");
+    let status = Command::new(Workspace::current().root.join("benches/timings.sh"))
+        .args(["run", "busy"])
+        .arg(&timings)
+        .args([
+            "sh",
+            "-c",
+            "i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done",
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let line = fs::read_to_string(&timings).unwrap();
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields.len(), 4, "{line:?}");
+    assert_eq!(fields[0], "busy");
+    let (start, end): (u64, u64) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    let cpu: f64 = fields[3].parse().unwrap();
+    let cores = std::thread::available_parallelism().unwrap().get() as f64;
+    assert!(end >= start, "{line:?}");
+    assert!(
+        cpu >= 0.02 && cpu <= ((end - start + 1) as f64) * cores,
+        "{line:?}"
     );
 }
