@@ -65,7 +65,7 @@ table)
 				if (s in unknown) printf " %6s %6s\n", "-", "-"
 				else printf " %6d %6s\n", cpu[s], took[s] ? sprintf("%.1f", cpu[s] / took[s]) : "-"
 			}
-			printf "  %-32s %6s %6s %6d %6d\n", "total", "", "", last - start, all
+			printf "  %-32s %6s %6s %6d %6s\n", "total", "", "", last - start, unknowns ? "-" : sprintf("%d", all)
 			if (!unknowns)
 				printf "  (%d CPU seconds on %d cores: no order of these steps takes under %d s)\n", all, cores, all / cores
 		}' "$timings"

@@ -541,7 +541,8 @@ fn make_all_timings_are_one_row_a_step() {
 }
 
 /// A step whose CPU seconds were not noted (a timings file from before
-/// they were) shows none, and the table claims no least time.
+/// they were) shows none, and the table claims no total CPU and no least
+/// time.
 #[test]
 fn make_all_timings_without_cpu_claim_no_floor() {
     let table = timings_table("setup\t100\t110\ntoken/exact\t110\t130\t3\n");
@@ -550,7 +551,7 @@ fn make_all_timings_without_cpu_claim_no_floor() {
         [
             vec!["setup", "0", "10", "10", "-", "-"],
             vec!["token", "10", "30", "20", "3", "0.1"],
-            vec!["total", "30", "3"],
+            vec!["total", "30", "-"],
         ],
         "{table}"
     );
