@@ -480,6 +480,16 @@ fn message_program_without_a_host_codec_is_refused() {
     );
 }
 
+/// The cores the timings table divides by: `nproc`'s, as the script's.
+fn cores() -> usize {
+    let output = Command::new("nproc").output().unwrap();
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
 /// Runs `benches/timings.sh table` on `lines` (make started at 100).
 fn timings_table(lines: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
@@ -521,7 +531,7 @@ fn make_all_timings_are_one_row_a_step() {
          token/at_least\t130\t140\t9\nharness (alongside)\t110\t150\t70\n\
          anchor1\t140\t145\t5\n",
     );
-    let cores = std::thread::available_parallelism().unwrap().get();
+    let cores = cores();
     let floor = format!(
         "(119 CPU seconds on {cores} cores: no order of these steps takes under {} s)",
         119 / cores
@@ -581,7 +591,7 @@ fn a_timed_step_notes_its_cpu_seconds() {
     assert_eq!(fields[0], "busy");
     let (start, end): (u64, u64) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
     let cpu: f64 = fields[3].parse().unwrap();
-    let cores = std::thread::available_parallelism().unwrap().get() as f64;
+    let cores = cores() as f64;
     assert!(end >= start, "{line:?}");
     assert!(
         cpu >= 0.02 && cpu <= ((end - start + 1) as f64) * cores,
