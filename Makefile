@@ -118,7 +118,7 @@ check-build-sbf:
 
 all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and, alongside, the harness; then a table of where the time went
 	@echo "make all: compiling the harness alongside the programs (its output: $(HARNESS_LOG))"
-	@printf 'setup\t%s\t%s\t%s\n' $(START) $$(date +%s) $$(benches/timings.sh cpu $$PPID) > $(TIMINGS)
+	@benches/timings.sh begin setup $(TIMINGS) $(START) $$PPID
 	@benches/timings.sh run "harness (alongside)" $(TIMINGS) cargo build -p benches --bin bench > $(HARNESS_LOG) 2>&1 & harness=$$!; \
 	  TIMINGS=$(TIMINGS) $(MAKE) --no-print-directory programs || { kill $$harness 2>/dev/null; exit 1; }; \
 	  wait $$harness || { grep -E '^error' -A8 $(HARNESS_LOG) | head -40 >&2; \
@@ -257,15 +257,16 @@ litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainn
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
 test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, make profile SAMPLE=1 beside the stack sweep, the families' LiteSVM replay beside make idl's profiled tip-distribution run, the replay of every make idl run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the sweep against benches/sweep.md; then a table of where the time went
-	@printf 'all, published, browser\t%s\t%s\t%s\n' $(START) $$(date +%s) $$(benches/timings.sh cpu $$PPID) > $(TEST_TIMINGS)
+	@benches/timings.sh begin 'all, published, browser' $(TEST_TIMINGS) $(START) $$PPID
 	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@# Each step beside another leaves a core idle on its own. The tests
-	@# build beside make profile SAMPLE=1's copies; the profile runs after
-	@# them (some run the benchmark, which rewrites results.json without
-	@# the profile's fields), beside the stack sweep; make idl's
-	@# tip-distribution run (one program at a time) beside the families'
-	@# LiteSVM replay (mostly LiteSVM's build, in a target folder of its own).
+	@# Each step beside another leaves a core idle on its own (the table's
+	@# cores column). The tests run beside the build of make profile
+	@# SAMPLE=1's copies; the profile runs after them (some run the
+	@# benchmark, which rewrites results.json without the profile's
+	@# fields), beside the stack sweep; make idl's tip-distribution run (one
+	@# program at a time) beside the families' LiteSVM replay (mostly
+	@# LiteSVM's build, in a target folder of its own).
 	@$(call beside,profile copies SAMPLE=1,$(PROFILE_COPIES_LOG),$(MAKE) --no-print-directory profile-copies SAMPLE=1,cargo test: run,cargo test $(TESTED))
 	@$(call beside,profile SAMPLE=1,$(PROFILE_SAMPLE_LOG),$(MAKE) --no-print-directory profile SAMPLE=1,sweep,$(MAKE) --no-print-directory sweep > /dev/null)
 	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)

@@ -3,8 +3,12 @@
 # `<step>\t<start>\t<end>\t<CPU>` (seconds since the epoch; CPU seconds,
 # user and system, of the step's processes) to a timings file:
 # build-programs.sh for each program group, `run` here for a command, and
-# the Makefile for what make did before its first step (`cpu` of make).
+# `begin` for what make did before its first step.
 #
+#   benches/timings.sh begin <step> <timings file> <make's start> <make's pid>
+#       starts the timings file with a row for what make did before its
+#       first step: from its start to now, with the CPU seconds of make's
+#       children so far
 #   benches/timings.sh run <step> <timings file> <command>...
 #       runs the command (a TERM stops it too) and notes its start, end
 #       and CPU seconds
@@ -39,6 +43,9 @@ run)
 	printf '%s\t%s\t%s\t%s\n' "$step" "$began" "$(date +%s)" "$(cpu $$)" >>"$timings"
 	exit $status
 	;;
+begin)
+	printf '%s\t%s\t%s\t%s\n' "$2" "$4" "$(date +%s)" "$(cpu "$5")" >"$3"
+	;;
 cpu)
 	cpu "$2"
 	;;
@@ -71,7 +78,7 @@ table)
 		}' "$timings"
 	;;
 *)
-	echo "usage: benches/timings.sh run <step> <timings file> <command>... | cpu <pid> | table <timings file> <start> [<target>]" >&2
+	echo "usage: benches/timings.sh begin <step> <timings file> <start> <pid> | run <step> <timings file> <command>... | cpu <pid> | table <timings file> <start> [<target>]" >&2
 	exit 2
 	;;
 esac

@@ -598,3 +598,26 @@ fn a_timed_step_notes_its_cpu_seconds() {
         "{line:?}"
     );
 }
+
+/// `benches/timings.sh begin` starts the file afresh with one row for what
+/// make did before its first step: from make's start to now, with the CPU
+/// seconds of the given process's children (here this test's own).
+#[test]
+fn the_first_row_is_what_make_did_before_its_first_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let timings = dir.path().join("timings.tsv");
+    fs::write(&timings, "stale\t1\t2\t3\n").unwrap();
+    let status = Command::new(Workspace::current().root.join("benches/timings.sh"))
+        .args(["begin", "all, published, browser"])
+        .arg(&timings)
+        .args(["100", &std::process::id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let line = fs::read_to_string(&timings).unwrap();
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields.len(), 4, "{line:?}");
+    assert_eq!(&fields[..2], ["all, published, browser", "100"]);
+    assert!(fields[2].parse::<u64>().unwrap() > 100, "{line:?}");
+    assert!(fields[3].parse::<f64>().unwrap() >= 0.0, "{line:?}");
+}
