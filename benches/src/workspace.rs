@@ -21,6 +21,9 @@ pub struct Workspace {
     /// Where the programs are read from: `target/deploy/`, or another
     /// toolchain's build (`make toolchains`).
     deploy: PathBuf,
+    /// Where a run writes its reports: `target/benches/`, or a scratch
+    /// folder (tests that measure this checkout leave its reports alone).
+    benches: PathBuf,
 }
 
 impl Workspace {
@@ -43,7 +46,12 @@ impl Workspace {
     pub fn at(root: impl Into<PathBuf>) -> Self {
         let root = root.into();
         let deploy = root.join("target/deploy");
-        Self { root, deploy }
+        let benches = root.join("target/benches");
+        Self {
+            root,
+            deploy,
+            benches,
+        }
     }
 
     /// The same workspace with its programs read from `deploy`.
@@ -54,12 +62,20 @@ impl Workspace {
         }
     }
 
+    /// The same workspace with its reports written to `benches`.
+    pub fn with_benches_dir(self, benches: impl Into<PathBuf>) -> Self {
+        Self {
+            benches: benches.into(),
+            ..self
+        }
+    }
+
     pub fn deploy_dir(&self) -> PathBuf {
         self.deploy.clone()
     }
 
     pub fn benches_dir(&self) -> PathBuf {
-        self.root.join("target/benches")
+        self.benches.clone()
     }
 
     pub fn baseline_path(&self) -> PathBuf {

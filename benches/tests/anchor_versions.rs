@@ -19,7 +19,10 @@ fn committed() -> Matrix {
 
 #[test]
 fn the_pinned_and_anchor2_columns_are_this_trees_run() {
-    let workspace = Workspace::current();
+    // The run's reports go to a scratch folder: this checkout's stay the
+    // user's.
+    let scratch = tempfile::tempdir().unwrap();
+    let workspace = Workspace::current().with_benches_dir(scratch.path());
     let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
     let results = run.results_json();
     let records = benches::report::docs::records(&results);

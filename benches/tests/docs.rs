@@ -9,7 +9,10 @@ use benches::{Workspace, bench, report::docs};
 
 #[test]
 fn every_marked_figure_and_block_is_this_runs() {
-    let workspace = Workspace::current();
+    // The run's reports go to a scratch folder: this checkout's stay the
+    // user's.
+    let scratch = tempfile::tempdir().unwrap();
+    let workspace = Workspace::current().with_benches_dir(scratch.path());
     let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
     let differs = benches::committed_doc_blocks(&workspace.root)
         .and_then(|committed| docs::update(&workspace.root, &run, committed, false))
