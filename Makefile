@@ -262,19 +262,18 @@ test: all published browser ## Build, then run the tests (contract, random input
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
 	@# Each step beside another leaves a core idle on its own (the table's
 	@# cores column). The tests run beside the build of make profile
-	@# SAMPLE=1's copies; the profile runs after them (some run the
-	@# benchmark, which rewrites results.json without the profile's
-	@# fields), beside the stack sweep; make idl's tip-distribution run (one
-	@# program at a time) beside the families' LiteSVM replay (mostly
-	@# LiteSVM's build, in a target folder of its own).
+	@# SAMPLE=1's copies; the profile runs once they are built, beside the
+	@# stack sweep; make idl's tip-distribution run (one program at a time)
+	@# beside the families' LiteSVM replay (mostly LiteSVM's build, in a
+	@# target folder of its own).
 	@$(call beside,profile copies SAMPLE=1,$(PROFILE_COPIES_LOG),$(MAKE) --no-print-directory profile-copies SAMPLE=1,cargo test: run,cargo test $(TESTED))
 	@$(call beside,profile SAMPLE=1,$(PROFILE_SAMPLE_LOG),$(MAKE) --no-print-directory profile SAMPLE=1,sweep,$(MAKE) --no-print-directory sweep > /dev/null)
 	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
-	$(call timed,profile tests) cargo test -q $(TESTED) --test profile -- --ignored
+	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test profile_so -- --ignored
-	$(call timed,page in Chromium) cargo test -q $(TESTED) --test page -- --ignored
-	$(call timed,sweep test) cargo test -q $(TESTED) --test sweep -- --ignored
+	$(call timed,page in Chromium) cargo test -q $(TESTED) --test integration -- --ignored page::
+	$(call timed,sweep test) cargo test -q $(TESTED) --test integration -- --ignored sweep::
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)

@@ -34,7 +34,7 @@
 //! It also holds the moves table's arithmetic, and a zero-copy record with
 //! padding reordered.
 
-mod support;
+use crate::support;
 
 use benches::{Workspace, bench};
 use idl::{
@@ -42,8 +42,16 @@ use idl::{
     model::{Account, Field, Kind, Site, Struct, Ty},
     render::RowFormat,
     report::moves,
-    run::Options,
+    run::{Options, Run},
 };
+
+/// `make idl` on `file` of `idls/` with the default options, in a run
+/// folder of its own (`<name>_defaults`): `examples.rs` runs `token.json`
+/// and `metadata.json` with `READ=`, `UPDATE=` and `ARG=` in the IDL's own
+/// folder, at the same time.
+fn run_defaults(file: &str) -> Run {
+    support::run_idl_renamed(file, "defaults", &Options::default())
+}
 
 /// How far a generated program's CUs may be from the hand-written one's.
 const TOLERANCE: f64 = 0.12;
@@ -83,7 +91,7 @@ fn rendered_anchor_programs_cost_what_the_hand_written_ones_do() {
             &all[1..],
         ),
     ] {
-        let run = support::run_idl(file, &Options::default());
+        let run = run_defaults(file);
         for &(operation, hand_operation) in operations {
             let ours = support::cus(&run, format, operation);
             let row = format!("{hand}::{hand_operation}");
@@ -119,7 +127,7 @@ fn site_cus(run: &idl::run::Run, site: Site, name: &str, format: RowFormat) -> u
 
 #[test]
 fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
-    let run = support::run_idl("token.json", &Options::default());
+    let run = run_defaults("token.json");
     for (site, today, names) in [
         (
             Site::Instruction,
@@ -163,7 +171,7 @@ fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
 
 #[test]
 fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
-    let run = support::run_idl("token.json", &Options::default());
+    let run = run_defaults("token.json");
     let all = moves::of(&run.program, &run.rows);
     let [token] = &all[..] else {
         panic!("one account, one table: {all:?}")
@@ -209,7 +217,7 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
 
 #[test]
 fn a_borsh_account_moves_to_lazy_account_and_to_account_loader() {
-    let run = support::run_idl("token_borsh.json", &Options::default());
+    let run = run_defaults("token_borsh.json");
     let all = moves::of(&run.program, &run.rows);
     let [token] = &all[..] else {
         panic!("one account, one table: {all:?}")
@@ -258,7 +266,7 @@ fn lazy_account_is_refused_where_anchor_lang_would_panic() {
             "field `key` is fixed-size and holds the fieldless enum",
         ),
     ] {
-        let run = support::run_idl(file, &Options::default());
+        let run = run_defaults(file);
         let line = run
             .summary
             .lines()
@@ -322,23 +330,12 @@ fn a_zero_copy_record_with_padding_is_reordered_and_saves_its_rent() {
 
 #[test]
 fn another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_says() {
-    // A copy of `token_borsh.json` under its own name: its run folder is
-    // its own, so the other tests' runs on the pinned release are not
-    // rebuilt under it.
-    let root = support::root();
-    let text = std::fs::read_to_string(root.join("benches/idl/idls/token_borsh.json")).unwrap();
-    let mut idl: serde_json::Value = serde_json::from_str(&text).unwrap();
-    idl["metadata"]["name"] = "token_borsh_release".into();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("token_borsh_release.json");
-    std::fs::write(&file, idl.to_string()).unwrap();
     let release = idl::render::anchor1::release("0.31.2").unwrap();
     let options = Options {
         anchor: Some(release),
         ..Options::default()
     };
-    let run = idl::run::run(&root, &file, &options, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
-    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+    let run = support::run_idl_renamed("token_borsh.json", "release", &options);
     assert!(
         run.summary.contains("anchor-lang 0.31.2") && run.summary.contains("(Anchor 0.31.2:"),
         "{}",
@@ -359,7 +356,7 @@ fn another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_say
     // The hand-written programs on the same release, as the committed
     // matrix (`make anchor-versions`) measured them.
     let matrix: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root.join("benches/anchor_versions.json")).unwrap(),
+        &std::fs::read_to_string(support::root().join("benches/anchor_versions.json")).unwrap(),
     )
     .unwrap();
     for (format, hand, operations) in [

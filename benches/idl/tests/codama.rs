@@ -6,7 +6,7 @@
 //! programs read the crates' own bytes back (`DATA=`), and what make idl
 //! does not lay out is refused by name.
 
-mod support;
+use crate::support;
 
 use std::fs;
 

@@ -6,7 +6,7 @@
 //! checked against the oracle. What no dispatch can tell apart is refused
 //! by name.
 
-mod support;
+use crate::support;
 
 use idl::{input, measure::Measured, model, model::Site, render::RowFormat, run::Options};
 use serde_json::{Value, json};

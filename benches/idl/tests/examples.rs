@@ -8,7 +8,7 @@
 
 use std::{collections::BTreeMap, fs, sync::OnceLock};
 
-mod support;
+use crate::support;
 
 use common::metadata::host_format;
 use idl::{

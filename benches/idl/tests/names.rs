@@ -7,7 +7,7 @@
 
 use std::{collections::BTreeSet, fs, sync::OnceLock};
 
-mod support;
+use crate::support;
 
 use idl::run::Run;
 use idl::{measure::Measured, model::Site, render::RowFormat, run::Options};

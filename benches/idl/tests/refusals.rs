@@ -8,7 +8,7 @@
 //! 1.x program is refused it too: there the linker names the handler's
 //! wrapper, and it is taken out at once.
 
-mod support;
+use crate::support;
 
 use idl::{measure::Measured, model::Site, render::RowFormat, run::Options};
 use support::run_idl;

@@ -31,9 +31,35 @@ pub fn run_idl(file: &str, options: &Options) -> Run {
     run
 }
 
+/// `make idl` on a copy of `file` whose program is named
+/// `<its name>_<suffix>`: its run folder (`target/benches/idl/<that>/`) is
+/// its own, so no other test's run of `file` (with other options, or
+/// another release) rewrites it while this one builds and measures.
+pub fn run_idl_renamed(file: &str, suffix: &str, options: &Options) -> Run {
+    let root = root();
+    let text = std::fs::read_to_string(root.join("benches/idl/idls").join(file)).unwrap();
+    let mut idl: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let name = format!("{}_{suffix}", idl["metadata"]["name"].as_str().unwrap());
+    idl["metadata"]["name"] = name.clone().into();
+    // At a path of its own that stays: the IDL's path is in the generated
+    // sources, so a run of an unchanged copy reuses its built programs.
+    let copies = root.join("target/idl-tests");
+    std::fs::create_dir_all(&copies).unwrap();
+    let copy = copies.join(format!("{name}.json"));
+    let text = idl.to_string();
+    if std::fs::read_to_string(&copy).ok().as_deref() != Some(text.as_str()) {
+        // Whole or not at all: another test may be reading it.
+        let partial = copies.join(format!(".{name}.{:?}", std::thread::current().id()));
+        std::fs::write(&partial, &text).unwrap();
+        std::fs::rename(&partial, &copy).unwrap();
+    }
+    let run = run::run(&root, &copy, options, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+    run
+}
+
 /// The CUs of `run`'s row in `format`, `operation`, on the `full`
 /// instance (a row missing or not run fails the test).
-#[allow(dead_code)]
 pub fn cus(run: &Run, format: RowFormat, operation: &str) -> u64 {
     let row = run
         .rows

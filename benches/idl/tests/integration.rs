@@ -1,0 +1,15 @@
+//! `make idl`'s tests, one binary: each module a file of `tests/`
+//! (docs/tests.md says what each holds), `support` what they share.
+
+mod anchor1;
+mod bad_input;
+mod codama;
+mod data;
+mod dispatch;
+mod examples;
+mod gate;
+mod mutated;
+mod names;
+mod profile;
+mod refusals;
+mod support;
