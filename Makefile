@@ -271,7 +271,7 @@ test: all published browser ## Build, then run the tests (contract, random input
 	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
 	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
-	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test profile_so -- --ignored
+	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test integration -- --ignored profile_so::
 	$(call timed,page in Chromium) cargo test -q $(TESTED) --test integration -- --ignored page::
 	$(call timed,sweep test) cargo test -q $(TESTED) --test integration -- --ignored sweep::
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
