@@ -49,7 +49,11 @@ pub fn run_idl_renamed(file: &str, suffix: &str, options: &Options) -> Run {
     let text = idl.to_string();
     if std::fs::read_to_string(&copy).ok().as_deref() != Some(text.as_str()) {
         // Whole or not at all: another test may be reading it.
-        let partial = copies.join(format!(".{name}.{:?}", std::thread::current().id()));
+        let partial = copies.join(format!(
+            ".{name}.{}.{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         std::fs::write(&partial, &text).unwrap();
         std::fs::rename(&partial, &copy).unwrap();
     }
