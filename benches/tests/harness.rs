@@ -567,27 +567,40 @@ fn make_all_timings_without_cpu_claim_no_floor() {
     );
 }
 
+/// `benches/timings.sh <before> <a timings file> <after>` on a file that
+/// holds `stale`: the one row of four fields it leaves there.
+fn timings_row(stale: &str, before: &[&str], after: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let timings = dir.path().join("timings.tsv");
+    fs::write(&timings, stale).unwrap();
+    let status = Command::new(Workspace::current().root.join("benches/timings.sh"))
+        .args(before)
+        .arg(&timings)
+        .args(after)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let line = fs::read_to_string(&timings).unwrap();
+    assert_eq!(line.lines().count(), 1, "{line:?}");
+    assert_eq!(line.trim_end().split('\t').count(), 4, "{line:?}");
+    line
+}
+
 /// `benches/timings.sh run` notes a step's start, end and the CPU seconds
 /// its command spent (here a busy loop in a shell: at least a few
 /// hundredths, and no more than its wall time on every core).
 #[test]
 fn a_timed_step_notes_its_cpu_seconds() {
-    let dir = tempfile::tempdir().unwrap();
-    let timings = dir.path().join("timings.tsv");
-    let status = Command::new(Workspace::current().root.join("benches/timings.sh"))
-        .args(["run", "busy"])
-        .arg(&timings)
-        .args([
+    let line = timings_row(
+        "",
+        &["run", "busy"],
+        &[
             "sh",
             "-c",
             "i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done",
-        ])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let line = fs::read_to_string(&timings).unwrap();
+        ],
+    );
     let fields: Vec<&str> = line.trim_end().split('\t').collect();
-    assert_eq!(fields.len(), 4, "{line:?}");
     assert_eq!(fields[0], "busy");
     let (start, end): (u64, u64) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
     let cpu: f64 = fields[3].parse().unwrap();
@@ -604,19 +617,12 @@ fn a_timed_step_notes_its_cpu_seconds() {
 /// seconds of the given process's children (here this test's own).
 #[test]
 fn the_first_row_is_what_make_did_before_its_first_step() {
-    let dir = tempfile::tempdir().unwrap();
-    let timings = dir.path().join("timings.tsv");
-    fs::write(&timings, "stale\t1\t2\t3\n").unwrap();
-    let status = Command::new(Workspace::current().root.join("benches/timings.sh"))
-        .args(["begin", "all, published, browser"])
-        .arg(&timings)
-        .args(["100", &std::process::id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let line = fs::read_to_string(&timings).unwrap();
+    let line = timings_row(
+        "stale\t1\t2\t3\n",
+        &["begin", "all, published, browser"],
+        &["100", &std::process::id().to_string()],
+    );
     let fields: Vec<&str> = line.trim_end().split('\t').collect();
-    assert_eq!(fields.len(), 4, "{line:?}");
     assert_eq!(&fields[..2], ["all, published, browser", "100"]);
     assert!(fields[2].parse::<u64>().unwrap() > 100, "{line:?}");
     assert!(fields[3].parse::<f64>().unwrap() >= 0.0, "{line:?}");
