@@ -146,5 +146,5 @@ for dir in "$@"; do
 	printf '  %-40s %8s bytes  [%s s]\n' "$subfolder/$name.so" "$(stat -c %s "$deploy/$name.so")" \
 		$(($(date +%s) - ${START:-$(date +%s)}))
 done
-[[ -n ${TIMINGS:-} ]] && printf '%s\t%s\t%s\t%s\n' "$subfolder" "$began" "$(date +%s)" "$("$(dirname "$0")"/timings.sh cpu $$)" >>"$TIMINGS"
+[[ -n ${TIMINGS:-} ]] && "$(dirname "$0")"/timings.sh note "$subfolder" "$TIMINGS" "$began" $$
 exit 0

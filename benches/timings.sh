@@ -2,19 +2,20 @@
 # Where a `make all` or a `make test` spent its time. Their steps append
 # `<step>\t<start>\t<end>\t<CPU>` (seconds since the epoch; CPU seconds,
 # user and system, of the step's processes) to a timings file:
-# build-programs.sh for each program group, `run` here for a command, and
-# `begin` for what make did before its first step.
+# build-programs.sh for each program group (`note`), `run` here for a
+# command, and `begin` for what make did before its first step.
 #
 #   benches/timings.sh begin <step> <timings file> <make's start> <make's pid>
 #       starts the timings file with a row for what make did before its
 #       first step: from its start to now, with the CPU seconds of make's
 #       children so far
+#   benches/timings.sh note <step> <timings file> <start> <pid>
+#       appends a row for a step from its start to now, with the CPU
+#       seconds of the process's children that have ended (and of theirs,
+#       each waited for)
 #   benches/timings.sh run <step> <timings file> <command>...
 #       runs the command (a TERM stops it too) and notes its start, end
 #       and CPU seconds
-#   benches/timings.sh cpu <pid>
-#       the CPU seconds of the process's children that have ended (and of
-#       theirs, each waited for), with two decimals
 #   benches/timings.sh table <timings file> <make's start> [<target>]
 #       prints the table, titled with the target (`make all` unless
 #       given): a step's subfolders (token/exact, token/at_least, ...) are
@@ -30,6 +31,10 @@ cpu() {
 	stat=$(cat "/proc/$1/stat") || return 1
 	echo "${stat##*) }" | awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f\n", ($14 + $15) / hz}'
 }
+# A timings row: <step> <start> <pid>, ended now.
+row() {
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$(date +%s)" "$(cpu "$3")"
+}
 case ${1:-} in
 run)
 	step=$2 timings=$3
@@ -40,14 +45,14 @@ run)
 	trap 'kill $child 2>/dev/null' TERM INT
 	wait $child
 	status=$?
-	printf '%s\t%s\t%s\t%s\n' "$step" "$began" "$(date +%s)" "$(cpu $$)" >>"$timings"
+	row "$step" "$began" $$ >>"$timings"
 	exit $status
 	;;
 begin)
-	printf '%s\t%s\t%s\t%s\n' "$2" "$4" "$(date +%s)" "$(cpu "$5")" >"$3"
+	row "$2" "$4" "$5" >"$3"
 	;;
-cpu)
-	cpu "$2"
+note)
+	row "$2" "$4" "$5" >>"$3"
 	;;
 table)
 	timings=$2 start=$3 target=${4:-make all}
@@ -78,7 +83,7 @@ table)
 		}' "$timings"
 	;;
 *)
-	echo "usage: benches/timings.sh begin <step> <timings file> <start> <pid> | run <step> <timings file> <command>... | cpu <pid> | table <timings file> <start> [<target>]" >&2
+	echo "usage: benches/timings.sh begin <step> <timings file> <start> <pid> | note <step> <timings file> <start> <pid> | run <step> <timings file> <command>... | table <timings file> <start> [<target>]" >&2
 	exit 2
 	;;
 esac
