@@ -132,7 +132,13 @@ programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@$(MAKE) --no-print-directory build-solana-program build-anchor1 build-anchor2 build-typhoon
+	@# Two at a time: those with std one after the other in cargo's target
+	@# folder (its lock would have them take turns), and beside them Anchor
+	@# 2's and typhoon's, each in a target folder of its own, on the core
+	@# those leave idle (make all's table: the steps' cores).
+	@$(MAKE) --no-print-directory build-anchor2 build-typhoon & own=$$!; \
+	  $(MAKE) --no-print-directory build-solana-program build-anchor1; status=$$?; \
+	  wait $$own && [ $$status = 0 ]
 	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape and on solana-program: make build-token-<name>

@@ -71,10 +71,11 @@ name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi;
 run() {
 	local step status
 	step=$(mktemp)
-	{ echo "=== $subfolder: $*"; } >>"$log"
 	"$@" >"$step" 2>&1
 	status=$?
-	cat "$step" >>"$log"
+	# Appended whole, the command above its output: make programs builds
+	# two lanes at once into the same log.
+	flock "$log" sh -c 'echo "$1"; cat "$2"' log "=== $subfolder: $*" "$step" >>"$log"
 	if ((status != 0)); then
 		echo "build failed: $subfolder ($*), exit $status:" >&2
 		grep -Ev "$progress" "$step" | grep -Ev "$harmless" | grep -v '^ *= note: `#\[warn' >&2
