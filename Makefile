@@ -66,15 +66,17 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 TESTED := -p benches -p wire -p fixtures -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
-# The output of make test's steps that run beside another (below).
+# The output of make test's lanes that run beside another step (below).
+PREPARE_LOG := $(TARGET_DIR)/published-browser.log
 PROFILE_SAMPLE_LOG := $(TARGET_DIR)/profile-sample.log
-PROFILE_COPIES_LOG := $(TARGET_DIR)/profile-copies.log
 LITESVM_LOG := $(TARGET_DIR)/litesvm-families.log
+PAGE_LOG := $(TARGET_DIR)/page.log
 timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
-# $(call beside,<step>,<log>,<command>,<other step>,<other command>): two
-# of make test's steps at once, each timed: the first in the background,
-# its output into <log> and printed when both are done; fails if either does.
-beside = $(call timed,$(1)) $(3) > $(2) 2>&1 & first=$$!; \
+# $(call beside,<lane>,<log>,<steps>,<other step>,<other command>): a lane of
+# make test's steps (each `$(call timed,<step>) <command>`, joined by &&) in
+# the background, its output into <log> and printed when both are done,
+# beside the other step, timed; fails if either does.
+beside = { $(3); } > $(2) 2>&1 & first=$$!; \
   $(call timed,$(4)) $(5); other=$$?; \
   wait $$first; status=$$?; cat $(2); \
   [ $$status = 0 ] || echo "make test: $(1), run beside $(4), failed (its output is above and in $(2)); run it alone to see why" >&2; \
@@ -262,24 +264,28 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all published browser ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, make profile SAMPLE=1 beside the stack sweep, the families' LiteSVM replay beside make idl's profiled tip-distribution run, the replay of every make idl run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), the page in Chromium, then the sweep against benches/sweep.md; then a table of where the time went
-	@benches/timings.sh begin 'all, published, browser' $(TEST_TIMINGS) $(START) $$PPID
-	$(call timed,cargo test: compile) cargo test $(TESTED) --no-run
+test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, then the profile and the stack sweep; the families' LiteSVM replay beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
+	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
+	@# Each lane beside another step leaves a core idle on its own (the
+	@# table's cores column). make published and make browser (mostly
+	@# apt-get) run beside the tests' compilation; the build of make profile
+	@# SAMPLE=1's copies, the profile and the stack sweep beside the tests
+	@# (which write under target/benches/ only their make idl runs and
+	@# report.html, which the page's test writes again, and read nothing
+	@# the profile writes); make
+	@# idl's tip-distribution run (one program at a time) beside the
+	@# families' LiteSVM replay (mostly LiteSVM's build, in a target folder
+	@# of its own); the page in Chromium (which reads each make idl run's
+	@# results.json, not what the replay writes) beside the replay of every
+	@# make idl run, after the profile's tests (one reads the tip run's
+	@# summary.md, which the replay rewrites).
+	@$(call beside,make published and make browser,$(PREPARE_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTED) --no-run)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@# Each step beside another leaves a core idle on its own (the table's
-	@# cores column). The tests run beside the build of make profile
-	@# SAMPLE=1's copies; the profile runs once they are built, beside the
-	@# stack sweep; make idl's tip-distribution run (one program at a time)
-	@# beside the families' LiteSVM replay (mostly LiteSVM's build, in a
-	@# target folder of its own).
-	@$(call beside,profile copies SAMPLE=1,$(PROFILE_COPIES_LOG),$(MAKE) --no-print-directory profile-copies SAMPLE=1,cargo test: run,cargo test $(TESTED))
-	@$(call beside,profile SAMPLE=1,$(PROFILE_SAMPLE_LOG),$(MAKE) --no-print-directory profile SAMPLE=1,sweep,$(MAKE) --no-print-directory sweep > /dev/null)
-	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
-	$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl
+	@$(call beside,make profile SAMPLE=1 and the sweep,$(PROFILE_SAMPLE_LOG),$(call timed,profile copies SAMPLE=1) $(MAKE) --no-print-directory profile-copies SAMPLE=1 && $(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTED))
+	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test integration -- --ignored profile_so::
-	$(call timed,page in Chromium) cargo test -q $(TESTED) --test integration -- --ignored page::
-	$(call timed,sweep test) cargo test -q $(TESTED) --test integration -- --ignored sweep::
+	@$(call beside,the page and the sweep's test,$(PAGE_LOG),$(call timed,page in Chromium) cargo test -q $(TESTED) --test integration -- --ignored page:: && $(call timed,sweep test) cargo test -q $(TESTED) --test integration -- --ignored sweep::,litesvm: the idl runs,$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl)
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
