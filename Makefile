@@ -67,7 +67,7 @@ TESTED := -p benches -p wire -p fixtures -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
 # The output of make test's lanes that run beside another step (below).
-PREPARE_LOG := $(TARGET_DIR)/published-browser.log
+PUBLISHED_BROWSER_LOG := $(TARGET_DIR)/published-browser.log
 PROFILE_SAMPLE_LOG := $(TARGET_DIR)/profile-sample.log
 LITESVM_LOG := $(TARGET_DIR)/litesvm-families.log
 PAGE_LOG := $(TARGET_DIR)/page.log
@@ -267,19 +267,21 @@ litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainn
 test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, then the profile and the stack sweep; the families' LiteSVM replay beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
 	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
 	@# Each lane beside another step leaves a core idle on its own (the
-	@# table's cores column). make published and make browser (mostly
-	@# apt-get) run beside the tests' compilation; the build of make profile
-	@# SAMPLE=1's copies, the profile and the stack sweep beside the tests
-	@# (which write under target/benches/ only their make idl runs and
-	@# report.html, which the page's test writes again, and read nothing
-	@# the profile writes); make
-	@# idl's tip-distribution run (one program at a time) beside the
-	@# families' LiteSVM replay (mostly LiteSVM's build, in a target folder
-	@# of its own); the page in Chromium (which reads each make idl run's
-	@# results.json, not what the replay writes) beside the replay of every
-	@# make idl run, after the profile's tests (one reads the tip run's
-	@# summary.md, which the replay rewrites).
-	@$(call beside,make published and make browser,$(PREPARE_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTED) --no-run)
+	@# table's cores column):
+	@# - make published and make browser (mostly apt-get), beside the
+	@#   tests' compilation;
+	@# - the build of make profile SAMPLE=1's copies, the profile and the
+	@#   stack sweep, beside the tests (which write under target/benches/
+	@#   only their make idl runs and report.html, which the page's test
+	@#   writes again, and read nothing the profile writes);
+	@# - make idl's tip-distribution run (one program at a time) beside the
+	@#   families' LiteSVM replay (mostly LiteSVM's build, in a target
+	@#   folder of its own);
+	@# - after the profile's tests (one reads the tip run's summary.md,
+	@#   which the replay rewrites), the page in Chromium (which reads each
+	@#   make idl run's results.json, not what the replay writes) beside
+	@#   the replay of every make idl run.
+	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTED) --no-run)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
 	@$(call beside,make profile SAMPLE=1 and the sweep,$(PROFILE_SAMPLE_LOG),$(call timed,profile copies SAMPLE=1) $(MAKE) --no-print-directory profile-copies SAMPLE=1 && $(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTED))
 	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
