@@ -11,6 +11,7 @@ pub mod case;
 pub mod error;
 pub mod exported;
 pub mod families;
+pub mod files;
 pub mod frameworks;
 pub mod hostile;
 pub mod lock;

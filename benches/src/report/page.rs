@@ -67,7 +67,9 @@ pub fn write(benches_dir: &Path) -> Result<PathBuf, String> {
         &profiles,
     )?;
     let path = benches_dir.join(FILE);
-    fs::write(&path, html).map_err(|e| format!("writing {}: {e}", path.display()))?;
+    // Whole: make idl's runs (several at once in the tests) and the profile
+    // each write the page.
+    crate::files::write_whole(&path, &html)?;
     Ok(path)
 }
 

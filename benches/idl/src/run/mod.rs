@@ -13,7 +13,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use benches::{exported::CasesFile, lock::Lock, provenance::Provenance};
+use benches::{exported::CasesFile, files, lock::Lock, provenance::Provenance};
 
 use self::{site::AccountProgram, tally::Tally};
 use crate::{
@@ -188,7 +188,7 @@ fn write_report(
         ("cases.json", cases.to_text()),
     ];
     for (file, text) in report {
-        write_whole(&dir.join(file), &text)?;
+        files::write_whole(&dir.join(file), &text)?;
     }
     Ok(Run {
         program,
@@ -199,20 +199,6 @@ fn write_report(
         summary,
         failures,
     })
-}
-
-/// Writes `text` to `path` whole: into a file of its own, then renamed, so
-/// that runs of one IDL at once (the tests) never leave a mix of two.
-fn write_whole(path: &Path, text: &str) -> Result<(), String> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let partial = path.with_file_name(format!(
-        ".{name}.{}.{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    fs::write(&partial, text)
-        .and_then(|()| fs::rename(&partial, path))
-        .map_err(|e| format!("writing {}: {e}", path.display()))
 }
 
 /// What built and ran the generated programs: the toolchain, and the
