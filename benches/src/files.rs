@@ -3,17 +3,17 @@
 
 use std::{fs, path::Path};
 
-/// Writes `text` to `path` whole: into a file of its own beside it, then
+/// Writes `contents` to `path` whole: into a file of its own beside it, then
 /// renamed over it, so that two writers at once never leave a mix of both
 /// and a reader never sees half of one.
-pub fn write_whole(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_whole(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let partial = path.with_file_name(format!(
         ".{name}.{}.{:?}",
         std::process::id(),
         std::thread::current().id()
     ));
-    fs::write(&partial, text)
+    fs::write(&partial, contents)
         .and_then(|()| fs::rename(&partial, path))
         .map_err(|e| {
             let _ = fs::remove_file(&partial);

@@ -1,12 +1,16 @@
 //! Building: each crate with its own cargo invocation (a link refused for
-//! one cannot hide another), a `.so` newer than its inputs reused, and a
-//! compiler's or linker's refusal put in a few words.
+//! one cannot hide another), what the same files came to before reused
+//! (a `.so` or a refusal), and a compiler's or linker's refusal put in a
+//! few words.
 
 use std::{
     fs,
     path::{Path, PathBuf},
     time::Instant,
 };
+
+use benches::files::write_whole;
+use sha2::{Digest, Sha256};
 
 use super::write::ANCHOR1;
 use crate::render::RowFormat;
@@ -22,9 +26,10 @@ pub enum Built {
 }
 
 /// Builds one planned crate with the project's toolchain (the repository's
-/// `.cargo/config.toml`), its output appended to `build.log`. A `.so` (or
-/// a recorded refusal) newer than everything it is built from is reused:
-/// a second run with nothing changed builds nothing.
+/// `.cargo/config.toml`), its output appended to `build.log`. What the
+/// same files came to (a `.so` or a refusal, [`BUILDS`]) is reused where it
+/// is newer than everything else it is built from: a second run with
+/// nothing changed builds nothing, a refused program's bisection included.
 pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
     let inputs = [
         dir.join("Cargo.toml"),
@@ -94,9 +99,18 @@ pub fn build_copy(root: &Path, dir: &Path, name: &str, package: &str, format: Ro
 /// Where a run's profile copies go, under its folder.
 pub const COPIES: &str = "profile-copies";
 
-/// The `.so` in `dir`'s `deploy/` (or its recorded refusal) where it is
-/// newer than the crate in `workspace`, the toolchain's files and
-/// `inputs`; else what `compile` builds.
+/// Where a run keeps what each crate it built came to (`<hash>.so` or
+/// `<hash>.refused`), by the hash of the crate's files ([`crate_hash`]):
+/// a refused program's bisection writes the same crate again and again
+/// (the whole program, its parts under the probe's name, the program
+/// without its culprits), so a time stamp cannot say which one a `.so`
+/// is of, and a second run would build every part again.
+pub const BUILDS: &str = "builds";
+
+/// The `.so` (copied to `dir`'s `deploy/`) or the refusal that the same
+/// files of the crate in `workspace` came to, where that is newer than
+/// the toolchain's files and `inputs`; else what `compile` builds,
+/// recorded.
 fn reuse_or(
     root: &Path,
     dir: &Path,
@@ -106,15 +120,16 @@ fn reuse_or(
     compile: impl FnOnce() -> Built,
 ) -> Built {
     let so = dir.join("deploy").join(format!("{name}.so"));
-    let refused = so.with_extension("refused");
-    let mut paths = vec![
-        workspace.join("programs").join(name),
-        root.join(".cargo"),
-        root.join("rust-toolchain.toml"),
-    ];
+    let mut paths = vec![root.join(".cargo"), root.join("rust-toolchain.toml")];
     paths.extend_from_slice(inputs);
     let inputs = newest(&paths);
-    if modified(&so).is_some_and(|built| built > inputs) {
+    let hash = crate_hash(&workspace.join("programs").join(name));
+    let builds = dir.join(BUILDS);
+    let (built_so, refused) = (
+        builds.join(format!("{hash}.so")),
+        builds.join(format!("{hash}.refused")),
+    );
+    if modified(&built_so).is_some_and(|when| when > inputs) && install(&built_so, &so).is_ok() {
         return Built::Program(so);
     }
     if modified(&refused).is_some_and(|when| when > inputs)
@@ -123,12 +138,53 @@ fn reuse_or(
         return Built::Refused(reason);
     }
     let built = compile();
-    let _ = fs::remove_file(&refused);
-    if let Built::Refused(reason) = &built {
-        let _ = fs::create_dir_all(dir.join("deploy"));
-        let _ = fs::write(&refused, reason);
-    }
+    // Recorded whole (runs of one IDL at once share the folder); a record
+    // that cannot be written only means building again next time.
+    let _ = fs::create_dir_all(&builds);
+    let _ = match &built {
+        Built::Program(so) => install(so, &built_so),
+        Built::Refused(reason) => write_whole(&refused, reason),
+    };
     built
+}
+
+/// The SHA-256 of a crate's files (each one's path in the crate and its
+/// bytes, in path order), in hex.
+fn crate_hash(crate_dir: &Path) -> String {
+    let mut files = Vec::new();
+    let mut stack = vec![crate_dir.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        match fs::read_dir(&path) {
+            Ok(entries) => stack.extend(entries.flatten().map(|e| e.path())),
+            Err(_) => files.push(path),
+        }
+    }
+    files.sort();
+    let mut hasher = Sha256::new();
+    for file in files {
+        let relative = file.strip_prefix(crate_dir).unwrap_or(&file);
+        let bytes = fs::read(&file).unwrap_or_default();
+        hasher.update(relative.to_string_lossy().as_bytes());
+        hasher.update([0]);
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Copies `from` to `to` whole, unless `to` already holds the same bytes:
+/// its time stamp then stays, and with it the reuse of a profile copy
+/// built after it ([`build_copy`]).
+fn install(from: &Path, to: &Path) -> Result<(), String> {
+    let bytes = fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    if fs::read(to).is_ok_and(|held| held == bytes) {
+        return Ok(());
+    }
+    write_whole(to, bytes)
 }
 
 /// How a crate is built: for `bpfel-unknown-none` with core and alloc (the
@@ -330,4 +386,110 @@ fn crate_free_symbol(symbol: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        cell::Cell,
+        time::{Duration, SystemTime},
+    };
+
+    use super::*;
+
+    /// Sets `path`'s modification time.
+    fn touch(path: &Path, when: SystemTime) {
+        let file = fs::File::options().write(true).open(path).unwrap();
+        file.set_modified(when).unwrap();
+    }
+
+    /// A run folder with one crate, `demo`, in a root of its own whose
+    /// toolchain is a minute old (a file's time stamp is coarser than the
+    /// steps of these tests).
+    fn folder() -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        fs::create_dir_all(root.path().join(".cargo")).unwrap();
+        let toolchain = root.path().join("rust-toolchain.toml");
+        fs::write(&toolchain, "").unwrap();
+        touch(&toolchain, SystemTime::now() - Duration::from_secs(60));
+        fs::create_dir_all(root.path().join("programs/demo/src")).unwrap();
+        fs::write(root.path().join("programs/demo/src/lib.rs"), "// one").unwrap();
+        root
+    }
+
+    /// `reuse_or` on `demo`, counting the builds: a build writes `so` as
+    /// its `.so`, or refuses with `so` as its reason where it is "refused".
+    fn build(root: &Path, builds: &Cell<u32>, so: &str) -> Built {
+        reuse_or(root, root, root, "demo", &[], || {
+            builds.set(builds.get() + 1);
+            if so == "refused" {
+                return Built::Refused(so.to_string());
+            }
+            let path = root.join("deploy/demo.so");
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, so).unwrap();
+            Built::Program(path)
+        })
+    }
+
+    fn source(root: &Path, text: &str) {
+        fs::write(root.join("programs/demo/src/lib.rs"), text).unwrap();
+    }
+
+    #[test]
+    fn the_same_files_build_once_each_and_a_change_elsewhere_builds_again() {
+        let root = folder();
+        let (root, builds) = (root.path(), Cell::new(0));
+        let deployed = || fs::read_to_string(root.join("deploy/demo.so")).unwrap();
+
+        assert!(matches!(build(root, &builds, "first"), Built::Program(_)));
+        assert!(matches!(build(root, &builds, "unused"), Built::Program(_)));
+        assert_eq!((builds.get(), deployed()), (1, "first".to_string()));
+
+        // Other files: built; the first files again (a bisection writing
+        // the whole program back): the first `.so`, back in `deploy/`.
+        source(root, "// two");
+        build(root, &builds, "second");
+        assert_eq!((builds.get(), deployed()), (2, "second".to_string()));
+        source(root, "// one");
+        build(root, &builds, "unused");
+        assert_eq!((builds.get(), deployed()), (2, "first".to_string()));
+
+        // A refusal is kept as one.
+        source(root, "// three");
+        let Built::Refused(reason) = build(root, &builds, "refused") else {
+            panic!("not refused")
+        };
+        let Built::Refused(again) = build(root, &builds, "unused") else {
+            panic!("not refused the second time")
+        };
+        assert_eq!(
+            (builds.get(), reason, again),
+            (3, "refused".into(), "refused".into())
+        );
+        // The `.so` of the last files built stays in `deploy/`.
+        assert_eq!(deployed(), "first");
+
+        // The toolchain changed after: everything builds again.
+        touch(
+            &root.join("rust-toolchain.toml"),
+            SystemTime::now() + Duration::from_secs(60),
+        );
+        source(root, "// one");
+        build(root, &builds, "rebuilt");
+        assert_eq!((builds.get(), deployed()), (4, "rebuilt".to_string()));
+    }
+
+    #[test]
+    fn an_unchanged_so_keeps_its_time_stamp() {
+        let root = folder();
+        let (root, builds) = (root.path(), Cell::new(0));
+        build(root, &builds, "first");
+        let so = root.join("deploy/demo.so");
+        let earlier = SystemTime::UNIX_EPOCH + Duration::from_secs(1);
+        touch(&so, earlier);
+        build(root, &builds, "unused");
+        assert_eq!(builds.get(), 1);
+        assert_eq!(modified(&so), Some(earlier));
+    }
 }

@@ -396,8 +396,6 @@ impl Probe {
             dir.to_path_buf()
         };
         let _ = fs::remove_dir_all(workspace.join("programs").join(&self.name));
-        for ext in ["so", "refused"] {
-            let _ = fs::remove_file(dir.join("deploy").join(format!("{}.{ext}", self.name)));
-        }
+        let _ = fs::remove_file(dir.join("deploy").join(format!("{}.so", self.name)));
     }
 }
