@@ -14,28 +14,19 @@ use idl::{
     value::{self, Fill, Instances, Lengths},
 };
 
+use crate::support;
+
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("idl-data-{name}-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-/// The repository's token IDL under another program name (its own
-/// generated folder), written into `dir`.
-fn token_idl(dir: &Path) -> std::path::PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let text = fs::read_to_string(root.join("benches/idl/idls/token.json"))
-        .unwrap()
-        .replace("\"token_family\"", "\"token_data\"");
-    let path = dir.join("token.json");
-    fs::write(&path, text).unwrap();
-    path
-}
-
 #[test]
 fn an_accounts_own_bytes_are_the_instance_and_its_tail_is_kept() {
     let dir = temp_dir("json");
-    let idl = token_idl(&dir);
+    // The token IDL under a program name (and run folder) of its own.
+    let idl = support::renamed_copy("token.json", "data");
     let parsed = input::read(&idl).unwrap();
     let program = model::resolve(&parsed, &Assumptions::default());
     let account = program.accounts[0].as_ref().unwrap();
@@ -82,7 +73,7 @@ fn an_accounts_own_bytes_are_the_instance_and_its_tail_is_kept() {
 #[test]
 fn bytes_that_do_not_decode_name_the_file_the_account_and_the_byte() {
     let dir = temp_dir("bad");
-    let idl = token_idl(&dir);
+    let idl = support::renamed_copy("token.json", "data");
     fs::write(dir.join("TokenAccount.bin"), [1, 2, 3, 4, 5, 6, 7, 8, 0, 0]).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let options = Options {

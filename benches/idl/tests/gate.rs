@@ -6,9 +6,7 @@ use std::{path::Path, process::Command};
 
 use serde_json::Value;
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
+use crate::support::root;
 
 /// `make idl IDL=idls/maps.json BASELINE=<baseline>`: its status and stderr.
 fn make_idl(baseline: Option<&Path>) -> (i32, String) {

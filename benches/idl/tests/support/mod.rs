@@ -32,34 +32,37 @@ pub fn run_idl(file: &str, options: &Options) -> Run {
 }
 
 /// `make idl` on a copy of `file` whose program is named
-/// `<its name>_<suffix>`: its run folder (`target/benches/idl/<that>/`) is
-/// its own, so no other test's run of `file` (with other options, or
-/// another release) rewrites it while this one builds and measures.
+/// `<its name>_<suffix>` ([`renamed_copy`]): its run folder
+/// (`target/benches/idl/<that>/`) is its own, so no other test's run of
+/// `file` (with other options, or another release) rewrites it while this
+/// one builds and measures.
 pub fn run_idl_renamed(file: &str, suffix: &str, options: &Options) -> Run {
+    let root = root();
+    let copy = renamed_copy(file, suffix);
+    let run = run::run(&root, &copy, options, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
+    run
+}
+
+/// A copy of `file` of `benches/idl/idls/` whose program is named
+/// `<its name>_<suffix>`, at a path of its own that stays
+/// (`target/idl-tests/<that>.json`): the IDL's path is in the generated
+/// sources, so a run of an unchanged copy reuses its built programs.
+pub fn renamed_copy(file: &str, suffix: &str) -> PathBuf {
     let root = root();
     let text = std::fs::read_to_string(root.join("benches/idl/idls").join(file)).unwrap();
     let mut idl: serde_json::Value = serde_json::from_str(&text).unwrap();
     let name = format!("{}_{suffix}", idl["metadata"]["name"].as_str().unwrap());
     idl["metadata"]["name"] = name.clone().into();
-    // At a path of its own that stays: the IDL's path is in the generated
-    // sources, so a run of an unchanged copy reuses its built programs.
     let copies = root.join("target/idl-tests");
     std::fs::create_dir_all(&copies).unwrap();
     let copy = copies.join(format!("{name}.json"));
     let text = idl.to_string();
     if std::fs::read_to_string(&copy).ok().as_deref() != Some(text.as_str()) {
-        // Whole or not at all: another test may be reading it.
-        let partial = copies.join(format!(
-            ".{name}.{}.{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        std::fs::write(&partial, &text).unwrap();
-        std::fs::rename(&partial, &copy).unwrap();
+        // Whole: another test may be reading it.
+        benches::files::write_whole(&copy, &text).unwrap();
     }
-    let run = run::run(&root, &copy, options, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
-    assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
-    run
+    copy
 }
 
 /// The CUs of `run`'s row in `format`, `operation`, on the `full`
