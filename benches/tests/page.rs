@@ -560,41 +560,45 @@ fn the_page_in_a_real_browser() {
 
     // Each make idl run has its section, holding all its records.
     // An Anchor IDL's run also has its moves table, holding every move.
+    // Read in one evaluation for every run: each call to the browser costs
+    // about a tenth of a second.
+    let programs: Vec<&str> = runs.iter().map(|(program, ..)| program.as_str()).collect();
+    let sections = eval(
+        &tab,
+        &format!(
+            "((programs) => {{ \
+             const count = t => {{ const c = document.querySelector(t + ' .count'); return c ? [+c.dataset.shown, +c.dataset.total] : null; }}; \
+             return Object.fromEntries(programs.map(p => {{ \
+               const t = `[data-moves=\"${{p}}\"]`, m = document.querySelector(t); \
+               let moves = null; \
+               if (m) {{ const i = [...m.querySelectorAll('thead th')].findIndex(th => th.dataset.key === 'change'); \
+                 moves = {{ count: count(t), changes: [...m.querySelectorAll('tbody tr')].map(r => [r.children[i].dataset.value ?? '', r.children[i].textContent]) }}; }} \
+               return [p, {{ count: count('#idl-' + p), moves }}]; }})); }})({})",
+            serde_json::to_string(&programs).unwrap()
+        ),
+    );
     for (program, count, moves) in &runs {
-        let table = format!("#idl-{program}");
-        let (shown_count, total, _) = shown(&tab, &table);
+        let section = &sections[program.as_str()];
         assert_eq!(
-            (shown_count, total),
-            (*count as u64, *count as u64),
-            "{program}"
+            section["count"],
+            serde_json::json!([count, count]),
+            "{program}: the shown and total records"
         );
-        let present = eval(
-            &tab,
-            &format!("!!document.querySelector('[data-moves=\"{program}\"]')"),
-        );
+        let table = &section["moves"];
         assert_eq!(
-            present,
+            !table.is_null(),
             *moves > 0,
             "{program}: a moves table where it has moves"
         );
         if *moves > 0 {
-            let (shown_count, total, _) = shown(&tab, &format!("[data-moves=\"{program}\"]"));
             assert_eq!(
-                (shown_count, total),
-                (*moves as u64, *moves as u64),
+                table["count"],
+                serde_json::json!([moves, moves]),
                 "{program}'s moves"
             );
             // Each change reads as what it is: today's path, a saving, or
             // a cost with its `+`.
-            let changes = eval(
-                &tab,
-                &format!(
-                    "(() => {{ const t = document.querySelector('[data-moves=\"{program}\"]'); \
-                     const i = [...t.querySelectorAll('thead th')].findIndex(th => th.dataset.key === 'change'); \
-                     return [...t.querySelectorAll('tbody tr')].map(r => [r.children[i].dataset.value ?? '', r.children[i].textContent]); }})()"
-                ),
-            );
-            for pair in changes.as_array().unwrap() {
+            for pair in table["changes"].as_array().unwrap() {
                 let (value, text) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
                 match value.parse::<i64>() {
                     Ok(n) if n > 0 => {
