@@ -140,10 +140,11 @@ fn reuse_or(
     let built = compile();
     // Recorded whole (runs of one IDL at once share the folder); a record
     // that cannot be written only means building again next time.
-    let _ = fs::create_dir_all(&builds);
     let _ = match &built {
         Built::Program(so) => install(so, &built_so),
-        Built::Refused(reason) => write_whole(&refused, reason),
+        Built::Refused(reason) => fs::create_dir_all(&builds)
+            .map_err(|e| e.to_string())
+            .and_then(|()| write_whole(&refused, reason)),
     };
     built
 }
@@ -183,6 +184,9 @@ fn install(from: &Path, to: &Path) -> Result<(), String> {
     let bytes = fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
     if fs::read(to).is_ok_and(|held| held == bytes) {
         return Ok(());
+    }
+    if let Some(dir) = to.parent() {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     write_whole(to, bytes)
 }
@@ -481,7 +485,7 @@ mod tests {
     }
 
     #[test]
-    fn an_unchanged_so_keeps_its_time_stamp() {
+    fn an_unchanged_so_keeps_its_time_stamp_and_a_removed_one_comes_back() {
         let root = folder();
         let (root, builds) = (root.path(), Cell::new(0));
         build(root, &builds, "first");
@@ -491,5 +495,10 @@ mod tests {
         build(root, &builds, "unused");
         assert_eq!(builds.get(), 1);
         assert_eq!(modified(&so), Some(earlier));
+        // `deploy/` removed: the kept `.so` is put back, not built again.
+        fs::remove_dir_all(root.join("deploy")).unwrap();
+        build(root, &builds, "unused");
+        assert_eq!(builds.get(), 1);
+        assert_eq!(fs::read_to_string(&so).unwrap(), "first");
     }
 }
