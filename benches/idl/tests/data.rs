@@ -2,7 +2,7 @@
 //! or from `solana account --output json`; bytes that do not decode are
 //! refused with the file, the account and the byte where decoding stopped.
 
-use std::{fs, path::Path};
+use std::fs;
 
 use base64::Engine as _;
 use idl::{
@@ -41,10 +41,7 @@ fn an_accounts_own_bytes_are_the_instance_and_its_tail_is_kept() {
         bytes.len()
     );
     fs::write(dir.join("TokenAccount.json"), json).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
+    let root = support::root();
     let options = Options {
         fields: FieldChoices::parse("TokenAccount.owner", "TokenAccount.amount").unwrap(),
         data: Some(dir.clone()),
@@ -75,7 +72,7 @@ fn bytes_that_do_not_decode_name_the_file_the_account_and_the_byte() {
     let dir = temp_dir("bad");
     let idl = support::renamed_copy("token.json", "data");
     fs::write(dir.join("TokenAccount.bin"), [1, 2, 3, 4, 5, 6, 7, 8, 0, 0]).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = support::root();
     let options = Options {
         data: Some(dir.clone()),
         ..Options::default()
@@ -158,7 +155,7 @@ fn legacy_zero_copy_data_read_as_borsh_says_zero_copy() {
     bytes.extend([1, 2, 0, 0, 0, 0, 0, 0]);
     bytes.extend(7u64.to_le_bytes());
     fs::write(dir.join("Pool.bin"), &bytes).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = support::root();
     let options = Options {
         data: Some(dir.clone()),
         ..Options::default()
