@@ -10,15 +10,19 @@
 # measured programs'. The measured programs keep the stock linker.
 #
 # Built in <build folder>, make setup's build of the stock linker (the
-# Makefile's LINKER_BUILD): every dependency is reused, only sbpf-linker
-# itself is compiled again.
+# Makefile's LINKER_BUILD), with the same cargo arguments (the Makefile's
+# LINKER_CONFIG: which of its crates are optimized): every dependency is
+# reused, only sbpf-linker itself is compiled again. <how> names that
+# build (the Makefile's LINKER_STAMP); with the patch's hash it is the
+# stamp in <destination>/.installed, so a change to either installs anew.
 #
-#   benches/profile-linker/install.sh <version> <destination> <build folder>
+#   benches/profile-linker/install.sh <version> <destination> <build folder> <how> [<cargo argument>...]
 set -euo pipefail
 
-version=$1 dest=$2 build=$3
+version=$1 dest=$2 build=$3 how=$4
+shift 4
 here=$(cd "$(dirname "$0")" && pwd)
-stamp="$version $(sha256sum "$here/byteparser.patch" | cut -c1-16)"
+stamp="$how, $(sha256sum "$here/byteparser.patch" | cut -c1-16)"
 if [[ -x $dest/bin/sbpf-linker && -f $dest/.installed && $(cat "$dest/.installed") == "$stamp" ]]; then
 	exit 0
 fi
@@ -44,5 +48,5 @@ rm -f "$dest/src/rust-toolchain.toml"
 patch -p1 -d "$dest/src" <"$here/byteparser.patch"
 # A package of its own, not a member of the workspace it sits in.
 printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
-CARGO_PROFILE_DEV_DEBUG=false cargo install --path "$dest/src" --locked --debug --root "$dest" --target-dir "$build"
+CARGO_PROFILE_DEV_DEBUG=false cargo install --path "$dest/src" --locked --force --debug "$@" --root "$dest" --target-dir "$build"
 echo "$stamp" >"$dest/.installed"
