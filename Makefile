@@ -98,11 +98,11 @@ rust-toolchain:
 	  rustup toolchain install >>$(SETUP_LOG) 2>&1 || { echo "setup failed: rustup could not install the pinned nightly (see $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; }
 
 # sbpf-linker is installed unoptimized (--debug, no debug info) but for
-# its own passes (LINKER_OPTIMIZED, at opt-level 3): it compiles in about
-# half the optimized build's time, its passes link a third faster than
-# unoptimized, and every program it links is byte-identical either way
-# (see docs/toolchain.md). The stamp names how it was built, so a change
-# here installs it again.
+# its own passes over the program (LINKER_OPTIMIZED, at opt-level 3): it
+# compiles in about half the optimized build's time, a link takes about a
+# third less time than with those passes unoptimized, and every program
+# it links is byte-identical either way (see docs/toolchain.md). The stamp
+# names how it was built, so a change here installs it again.
 LINKER_OPTIMIZED := sbpf-ir sbpf-linker
 LINKER_CONFIG := $(foreach p,$(LINKER_OPTIMIZED),--config profile.dev.package.$(p).opt-level=3)
 LINKER_STAMP := $(SBPF_LINKER_VERSION), opt-level 3: $(LINKER_OPTIMIZED)
