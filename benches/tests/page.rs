@@ -66,13 +66,18 @@ fn choose(tab: &Tab, table: &str, select: &str, value: &str) {
     assert_eq!(done, true, "{table}: no option {value} in select[{select}]");
 }
 
+/// A script's `count(table)`: the table's `[shown, total]` from its
+/// `.count`, or `null` where it has none.
+const COUNT: &str = "const count = t => { const c = document.querySelector(t + ' .count'); \
+                     return c ? [+c.dataset.shown, +c.dataset.total] : null; };";
+
 /// The table's shown and total counts, and its rows' names, in order.
 fn shown(tab: &Tab, table: &str) -> (u64, u64, Vec<String>) {
     let value = eval(
         tab,
         &format!(
-            "(() => {{ const c = document.querySelector('{table} .count'); \
-             return {{ shown: +c.dataset.shown, total: +c.dataset.total, \
+            "(() => {{ {COUNT} \
+             return {{ count: count('{table}'), \
              rows: [...document.querySelectorAll('{table} .scroll > table > tbody > tr')].map(r => r.dataset.row) }}; }})()"
         ),
     );
@@ -82,11 +87,12 @@ fn shown(tab: &Tab, table: &str) -> (u64, u64, Vec<String>) {
         .iter()
         .map(|r| r.as_str().unwrap().to_string())
         .collect();
-    (
-        value["shown"].as_u64().unwrap(),
-        value["total"].as_u64().unwrap(),
-        rows,
-    )
+    let count = |i: usize| {
+        value["count"][i]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{table}: no .count"))
+    };
+    (count(0), count(1), rows)
 }
 
 /// The text and link (if any) of the column `key` of the table's rows, in
@@ -566,8 +572,7 @@ fn the_page_in_a_real_browser() {
     let sections = eval(
         &tab,
         &format!(
-            "((programs) => {{ \
-             const count = t => {{ const c = document.querySelector(t + ' .count'); return c ? [+c.dataset.shown, +c.dataset.total] : null; }}; \
+            "((programs) => {{ {COUNT} \
              return Object.fromEntries(programs.map(p => {{ \
                const t = `[data-moves=\"${{p}}\"]`, m = document.querySelector(t); \
                let moves = null; \
