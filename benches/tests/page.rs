@@ -309,7 +309,7 @@ fn idl_runs(dir: &Path) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-#[ignore = "make test runs it last, when make bench and the make idl runs have written what the page shows"]
+#[ignore = "make test runs it last, when make bench, make profile and the make idl runs have written what the page shows"]
 fn the_page_in_a_real_browser() {
     let workspace = Workspace::current();
     let dir = workspace.benches_dir();
