@@ -167,8 +167,9 @@ build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-p
 	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
 	@$(BUILD) solana-program common/solana-program benches/noop
 
-published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token, and jito-tip-distribution on Anchor 0.31), for make profile SO='s proof, into target/deploy/published/
+published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token, and jito-tip-distribution on Anchor 0.31), for make profile SO='s proof, into target/deploy/published/, and benches/token_cpi (a CPI into spl-token) into target/deploy/cpi/
 	@$(BUILD) published "" $(PUBLISHED)
+	@$(BUILD) cpi "" benches/token_cpi
 
 build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
 	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
