@@ -63,7 +63,7 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 # The host crates make test compiles and runs. Any of them alone, built or
 # tested, resolves their dependencies with the same features
 # (benches/workspace-hack), so no command compiles the runtime again.
-TESTED := -p benches -p wire -p fixtures -p idl
+TESTED := -p benches -p wire -p fixtures -p profile-so -p idl
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
 # The output of make test's lanes that run beside another step (below).
@@ -197,9 +197,9 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
-profile: $(if $(SO),$(TOOLCHAIN_READY),profile-copies) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction, docs/profile.md)
+profile: $(if $(SO),$(TOOLCHAIN_READY),profile-copies) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction; BASE=<the build before> [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI gate; docs/profile.md)
 ifdef SO
-	SO="$(SO)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" cargo run -q -p fixtures --bin profile-so
+	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" cargo run -q -p profile-so --bin profile-so
 else
 	cargo run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
 endif
@@ -217,7 +217,7 @@ profile-linker: $(TOOLCHAIN_READY) ## sbpf-linker with its debug sections' addre
 
 # make test's profile copies: one program of each family and framework.
 profile-sample: $(TOOLCHAIN_READY)
-	@$(BUILD) token/exact "" programs/token/borsh programs/token/postcard
+	@$(BUILD) token/exact "" programs/token/borsh programs/token/bytemuck programs/token/postcard
 	@$(BUILD) token/unchecked common/unchecked programs/token/borsh
 	@$(BUILD) message "" programs/message/borsh
 	@$(BUILD) metadata "" programs/metadata/borsh
@@ -294,7 +294,8 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@$(call beside,make profile SAMPLE=1 and the sweep,$(PROFILE_SAMPLE_LOG),$(call timed,profile copies SAMPLE=1) $(MAKE) --no-print-directory profile-copies SAMPLE=1 && $(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTED))
 	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
-	$(call timed,profile SO= tests) cargo test -q $(TESTED) --test integration -- --ignored profile_so::
+	$(call timed,profile SO= tests) cargo test -q -p profile-so --test integration -- --ignored
+	$(call timed,profile SO= BASE= as in CI) benches/profile_so/tests/ci.sh
 	@$(call beside,the page and the sweep's test,$(PAGE_LOG),$(call timed,page in Chromium) cargo test -q $(TESTED) --test integration -- --ignored page:: && $(call timed,sweep test) cargo test -q $(TESTED) --test integration -- --ignored sweep::,litesvm: the idl runs,$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl)
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 

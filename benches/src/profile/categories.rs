@@ -99,6 +99,18 @@ fn base(frame: &str) -> &str {
     name.trim_end_matches('…')
 }
 
+/// A frame's function name, as two builds' frames are matched by
+/// `make profile SO= BASE=`: generics and paths dropped (a build's
+/// instantiation `dispatch<RoundTrip<Borsh>, 160>` and another's
+/// `dispatch<InPlace<Bytemuck>, 160>` are one `dispatch`); the frame as
+/// it is where nothing names a function.
+pub fn function_name(frame: &str) -> &str {
+    match base(frame) {
+        "" => frame,
+        name => name,
+    }
+}
+
 /// The category a frame names, if a rule does.
 pub fn of_frame(frame: &str) -> Option<Category> {
     use Category::*;
