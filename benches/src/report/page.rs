@@ -104,7 +104,9 @@ pub fn is_program_profile(dir: &Path) -> bool {
 
 /// Each `make profile SO=` run under `profile_dir` (a folder whose
 /// `results.json` names the `.so`'s sha256), by name: its summary as
-/// HTML, down to the table of fixtures (whose links are the folder's).
+/// HTML, down to the table of fixtures (whose links are the folder's);
+/// where it was compared with a base build (`BASE=`: its `diff/`), that
+/// comparison's summary after it, the same way.
 fn program_profiles(profile_dir: &Path) -> Vec<(String, String)> {
     let Ok(entries) = fs::read_dir(profile_dir) else {
         return Vec::new();
@@ -114,15 +116,29 @@ fn program_profiles(profile_dir: &Path) -> Vec<(String, String)> {
         .map(|e| e.path())
         .filter(|dir| is_program_profile(dir))
         .filter_map(|dir| {
-            let summary = fs::read_to_string(dir.join("summary.md")).ok()?;
-            let body = summary.split_once('\n').map_or("", |(_, rest)| rest);
-            let body = body.split("\n## By fixture").next().unwrap_or(body);
+            let mut html = summary_html(&dir)?;
+            let diff = dir.join("diff");
+            if is_program_profile(&diff)
+                && let Some(against) = summary_html(&diff)
+            {
+                html.push_str("<h4>Against its base build (<code>BASE=</code>; its files: the run's <code>diff/</code>)</h4>\n");
+                html.push_str(&against.replace("<h4>", "<h5>").replace("</h4>", "</h5>"));
+            }
             let name = dir.file_name()?.to_string_lossy().into_owned();
-            Some((name, markdown_to_html(&body.replace("## ", "#### "))))
+            Some((name, html))
         })
         .collect();
     profiles.sort();
     profiles
+}
+
+/// A run folder's `summary.md` as HTML, its title and its table of
+/// fixtures left out.
+fn summary_html(dir: &Path) -> Option<String> {
+    let summary = fs::read_to_string(dir.join("summary.md")).ok()?;
+    let body = summary.split_once('\n').map_or("", |(_, rest)| rest);
+    let body = body.split("\n## By fixture").next().unwrap_or(body);
+    Some(markdown_to_html(&body.replace("## ", "#### ")))
 }
 
 /// The page's HTML.
@@ -290,6 +306,35 @@ mod tests {
         );
         let page = render(None, "", None, None, &[], &profiles).unwrap();
         assert!(page.contains(r#"id="profile-my_program""#), "{page}");
+
+        // Compared with a base build: that summary follows, its own
+        // fixtures' table left out too.
+        let diff = run.join("diff");
+        fs::create_dir_all(&diff).unwrap();
+        fs::write(
+            diff.join("results.json"),
+            r#"{"sha256": "ab", "base_sha256": "cd"}"#,
+        )
+        .unwrap();
+        fs::write(
+            diff.join("summary.md"),
+            "# `my_program` against its base: 1 fixtures compared\n\n## The change, per instruction\n\n- `0x03`: +12 CUs (+0.8%): decode +12\n\n## By fixture\n\n| [b.svg](b.svg) |\n",
+        )
+        .unwrap();
+        let (_, html) = &program_profiles(dir.path())[0];
+        assert!(
+            html.contains(">1475</td>") && html.contains("Against its base build"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<h5>The change, per instruction</h5>"),
+            "{html}"
+        );
+        assert!(html.contains("+12 CUs (+0.8%): decode +12"), "{html}");
+        assert!(
+            !html.contains("b.svg") && !html.contains("fixtures compared"),
+            "{html}"
+        );
     }
 
     #[test]
