@@ -4,10 +4,11 @@
 //! profile copy's DWARF ([`dwarf`]) or by function ([`symbols`]), sorted
 //! into categories ([`categories`]) and written out ([`output`] per row,
 //! [`summary`] for the run), and the docs' figures held to it
-//! ([`figures`]).
+//! ([`figures`]); two profiles of the same calls compared ([`change`]).
 
 pub mod attribute;
 pub mod categories;
+pub mod change;
 pub mod dwarf;
 pub mod figures;
 pub mod meter;

@@ -4,11 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use benches::profile::{
-    Profile,
-    attribute::UNATTRIBUTED,
-    categories::{Category, function_name, of_stack},
-};
+pub use benches::profile::change::{self, CODE_NAMED_APART, FrameChange, percent, signed};
 
 use crate::{Naming, Profiled, Refused, Run, replay};
 
@@ -91,22 +87,6 @@ impl Compared {
     }
 }
 
-/// A frame's self CUs in both builds: the frame and its caller
-/// (`caller → frame`), and the category of its stack.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrameChange {
-    pub category: String,
-    pub frame: String,
-    pub base: u64,
-    pub new: u64,
-}
-
-impl FrameChange {
-    pub fn change(&self) -> i64 {
-        self.new as i64 - self.base as i64
-    }
-}
-
 /// A fixture the two builds answer differently.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BehaviourChange {
@@ -114,9 +94,6 @@ pub struct BehaviourChange {
     pub instruction: String,
     pub differs: String,
 }
-
-/// The category of code the two namings do not both name.
-pub const CODE_NAMED_APART: &str = "code (named differently in the two builds)";
 
 /// Sets `new` against `base`.
 pub fn compare(new: Run, base: Run) -> Diff {
@@ -185,20 +162,9 @@ fn compared_of(
     matching: &Matching,
     named_alike: bool,
 ) -> Compared {
-    let (new_categories, base_categories) = (
-        categories(&new.profile, named_alike),
-        categories(&base.profile, named_alike),
-    );
-    let mut categories_change = BTreeMap::new();
-    for name in new_categories.keys().chain(base_categories.keys()) {
-        let change = new_categories.get(name).copied().unwrap_or(0) as i64
-            - base_categories.get(name).copied().unwrap_or(0) as i64;
-        if change != 0 {
-            categories_change.insert(name.clone(), change);
-        }
-    }
+    let categories_change = change::categories_change(&new.profile, &base.profile, named_alike);
     let frames_change = match matching {
-        Matching::Frames(_) => frames_change(&new.profile, &base.profile),
+        Matching::Frames(_) => change::frames_change(&new.profile, &base.profile),
         Matching::Totals(_) => Vec::new(),
     };
     Compared {
@@ -209,69 +175,6 @@ fn compared_of(
         categories_change,
         frames_change,
     }
-}
-
-/// CUs by category's name; where the code is not named alike in the two
-/// builds, only the syscalls', the VM's and the unattributed frames keep
-/// their category, the rest is [`CODE_NAMED_APART`].
-fn categories(profile: &Profile, named_alike: bool) -> BTreeMap<String, u64> {
-    let mut out = BTreeMap::new();
-    for (stack, &cus) in &profile.stacks {
-        let leaf = stack.last().map(String::as_str).unwrap_or("");
-        let name = if named_alike
-            || leaf.starts_with("syscall:")
-            || leaf.starts_with("vm:")
-            || leaf == UNATTRIBUTED
-        {
-            of_stack(stack).name().to_string()
-        } else {
-            CODE_NAMED_APART.to_string()
-        };
-        *out.entry(name).or_default() += cus;
-    }
-    out
-}
-
-/// A stack's frame as the diff keys it: its innermost frame's function
-/// with its caller's (generics dropped: the two builds' instantiations
-/// differ where their types do), and its category.
-fn frame_key(stack: &[String]) -> (String, String) {
-    let category: Category = of_stack(stack);
-    let frame = match stack {
-        [] => String::new(),
-        [only] => function_name(only).to_string(),
-        [.., caller, leaf] => format!("{} → {}", function_name(caller), function_name(leaf)),
-    };
-    (category.name().to_string(), frame)
-}
-
-/// Self CUs by frame in both profiles, the changed ones, largest change
-/// first (then by name).
-pub fn frames_change(new: &Profile, base: &Profile) -> Vec<FrameChange> {
-    let mut both: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
-    for (stack, &cus) in &base.stacks {
-        both.entry(frame_key(stack)).or_default().0 += cus;
-    }
-    for (stack, &cus) in &new.stacks {
-        both.entry(frame_key(stack)).or_default().1 += cus;
-    }
-    let mut out: Vec<FrameChange> = both
-        .into_iter()
-        .filter(|(_, (base, new))| base != new)
-        .map(|((category, frame), (base, new))| FrameChange {
-            category,
-            frame,
-            base,
-            new,
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.change()
-            .abs()
-            .cmp(&a.change().abs())
-            .then(a.frame.cmp(&b.frame))
-    });
-    out
 }
 
 /// Per instruction: its fixtures' changes added up (CUs, categories and
@@ -285,7 +188,7 @@ pub fn by_instruction(compared: &[Compared]) -> Vec<Compared> {
         .into_iter()
         .map(|(instruction, fixtures)| {
             let mut categories_change: BTreeMap<String, i64> = BTreeMap::new();
-            let mut frames: BTreeMap<(String, String), (u64, u64)> = BTreeMap::new();
+            let mut frames = change::Frames::new();
             for c in &fixtures {
                 for (name, change) in &c.categories_change {
                     *categories_change.entry(name.clone()).or_default() += change;
@@ -299,22 +202,7 @@ pub fn by_instruction(compared: &[Compared]) -> Vec<Compared> {
                 }
             }
             categories_change.retain(|_, change| *change != 0);
-            let mut frames_change: Vec<FrameChange> = frames
-                .into_iter()
-                .filter(|(_, (base, new))| base != new)
-                .map(|((category, frame), (base, new))| FrameChange {
-                    category,
-                    frame,
-                    base,
-                    new,
-                })
-                .collect();
-            frames_change.sort_by(|a, b| {
-                b.change()
-                    .abs()
-                    .cmp(&a.change().abs())
-                    .then(a.frame.cmp(&b.frame))
-            });
+            let frames_change = change::changed(frames);
             Compared {
                 fixture: fixtures
                     .iter()
@@ -331,60 +219,14 @@ pub fn by_instruction(compared: &[Compared]) -> Vec<Compared> {
         .collect()
 }
 
-/// The line a reviewer wants: "`swap`: +312 CUs (+4.1%): checks +280
-/// (`try_accounts` → `HashSet::insert` +276), decode +32".
+/// The line a reviewer wants, for one fixture or instruction:
+/// "`swap`: +312 CUs (+4.1%): checks +280 (`try_accounts → insert` +276),
+/// decode +32".
 pub fn headline(c: &Compared) -> String {
-    let mut line = format!(
-        "`{}`: {} CUs ({})",
-        c.instruction,
-        signed(c.change()),
-        percent(c.change(), c.base_cus)
-    );
-    let mut categories: Vec<(&String, &i64)> = c.categories_change.iter().collect();
-    categories.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(b.0)));
-    let parts: Vec<String> = categories
-        .into_iter()
-        .map(|(name, change)| {
-            let top = c
-                .frames_change
-                .iter()
-                .find(|f| &f.category == name && f.change() != 0);
-            match top {
-                Some(f) => format!(
-                    "{name} {} (`{}` {})",
-                    signed(*change),
-                    f.frame,
-                    signed(f.change())
-                ),
-                None => format!("{name} {}", signed(*change)),
-            }
-        })
-        .collect();
-    if !parts.is_empty() {
-        line.push_str(": ");
-        line.push_str(&parts.join(", "));
-    }
-    line
-}
-
-/// `+312`, `-4`, `0`.
-pub fn signed(n: i64) -> String {
-    if n > 0 {
-        format!("+{n}")
-    } else {
-        n.to_string()
-    }
-}
-
-/// The change as a percentage of `base`: `+4.1%`.
-pub fn percent(change: i64, base: u64) -> String {
-    if base == 0 {
-        return "new".into();
-    }
-    let p = 100.0 * change as f64 / base as f64;
-    if p > 0.0 {
-        format!("+{p:.1}%")
-    } else {
-        format!("{p:.1}%")
-    }
+    change::headline(
+        &c.instruction,
+        (c.base_cus, c.cus),
+        &c.categories_change,
+        &c.frames_change,
+    )
 }

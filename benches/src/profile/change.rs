@@ -1,0 +1,235 @@
+//! Two profiles of the same call set side by side (a build before and
+//! after a change): the change by category and by frame, each summing
+//! exactly to the change in CUs. `make profile SO= BASE=` (a team's two
+//! builds) and `make bench-diff` (this project's rows at two revisions)
+//! write these.
+
+use std::collections::BTreeMap;
+
+use super::{
+    Profile,
+    attribute::UNATTRIBUTED,
+    categories::{function_name, of_stack},
+};
+
+/// A frame's self CUs in both profiles: the frame and its caller
+/// (`caller → frame`, as functions: generics dropped, since two builds'
+/// instantiations differ where their types do), and its stack's
+/// category.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameChange {
+    pub category: String,
+    pub frame: String,
+    pub base: u64,
+    pub new: u64,
+}
+
+impl FrameChange {
+    pub fn change(&self) -> i64 {
+        self.new as i64 - self.base as i64
+    }
+}
+
+/// The category of code the two profiles do not name alike.
+pub const CODE_NAMED_APART: &str = "code (named differently in the two builds)";
+
+/// A stack's frame as a comparison keys it: its category, and its
+/// innermost frame's function with its caller's.
+fn frame_key(stack: &[String]) -> (String, String) {
+    let frame = match stack {
+        [] => String::new(),
+        [only] => function_name(only).to_string(),
+        [.., caller, leaf] => format!("{} → {}", function_name(caller), function_name(leaf)),
+    };
+    (of_stack(stack).name().to_string(), frame)
+}
+
+/// Self CUs by frame, (category, frame) -> (base, new), summed over
+/// several pairs of profiles (a `make profile SO=` instruction's fixtures).
+pub type Frames = BTreeMap<(String, String), (u64, u64)>;
+
+/// Adds `base`'s and `new`'s self CUs by frame into `frames`.
+pub fn add_frames(frames: &mut Frames, new: &Profile, base: &Profile) {
+    for (stack, &cus) in &base.stacks {
+        frames.entry(frame_key(stack)).or_default().0 += cus;
+    }
+    for (stack, &cus) in &new.stacks {
+        frames.entry(frame_key(stack)).or_default().1 += cus;
+    }
+}
+
+/// The frames whose self CUs changed, largest change first (then by
+/// name); they sum to the change.
+pub fn changed(frames: Frames) -> Vec<FrameChange> {
+    let mut out: Vec<FrameChange> = frames
+        .into_iter()
+        .filter(|(_, (base, new))| base != new)
+        .map(|((category, frame), (base, new))| FrameChange {
+            category,
+            frame,
+            base,
+            new,
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.change()
+            .abs()
+            .cmp(&a.change().abs())
+            .then(a.frame.cmp(&b.frame))
+            .then(a.category.cmp(&b.category))
+    });
+    out
+}
+
+/// The frames whose self CUs changed from `base` to `new`.
+pub fn frames_change(new: &Profile, base: &Profile) -> Vec<FrameChange> {
+    let mut frames = Frames::new();
+    add_frames(&mut frames, new, base);
+    changed(frames)
+}
+
+/// CUs by category's name; where the code is not named alike in the two
+/// profiles (`named_alike` false), only the syscalls', the VM's and the
+/// unattributed frames keep their category, the rest is
+/// [`CODE_NAMED_APART`].
+pub fn categories(profile: &Profile, named_alike: bool) -> BTreeMap<String, u64> {
+    let mut out = BTreeMap::new();
+    for (stack, &cus) in &profile.stacks {
+        let leaf = stack.last().map(String::as_str).unwrap_or("");
+        let name = if named_alike
+            || leaf.starts_with("syscall:")
+            || leaf.starts_with("vm:")
+            || leaf == UNATTRIBUTED
+        {
+            of_stack(stack).name().to_string()
+        } else {
+            CODE_NAMED_APART.to_string()
+        };
+        *out.entry(name).or_default() += cus;
+    }
+    out
+}
+
+/// The change by category from `base` to `new`, the non-zero ones (they
+/// sum to the change).
+pub fn categories_change(
+    new: &Profile,
+    base: &Profile,
+    named_alike: bool,
+) -> BTreeMap<String, i64> {
+    let (new, base) = (categories(new, named_alike), categories(base, named_alike));
+    let mut out = BTreeMap::new();
+    for name in new.keys().chain(base.keys()) {
+        let change = new.get(name).copied().unwrap_or(0) as i64
+            - base.get(name).copied().unwrap_or(0) as i64;
+        if change != 0 {
+            out.insert(name.clone(), change);
+        }
+    }
+    out
+}
+
+/// `+312`, `-4`, `0`.
+pub fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+/// The change as a percentage of `base`: `+4.1%` (`new` where `base` is
+/// 0).
+pub fn percent(change: i64, base: u64) -> String {
+    if base == 0 {
+        return "new".into();
+    }
+    let p = 100.0 * change as f64 / base as f64;
+    if p > 0.0 {
+        format!("+{p:.1}%")
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+/// The line a reviewer wants: "`swap`: +312 CUs (+4.1%): checks +280
+/// (`try_accounts → insert` +276), decode +32": each category's change,
+/// largest first, with its most changed frame.
+pub fn headline(
+    name: &str,
+    (base_cus, cus): (u64, u64),
+    categories_change: &BTreeMap<String, i64>,
+    frames_change: &[FrameChange],
+) -> String {
+    let change = cus as i64 - base_cus as i64;
+    let mut line = format!(
+        "`{name}`: {} CUs ({})",
+        signed(change),
+        percent(change, base_cus)
+    );
+    let mut categories: Vec<(&String, &i64)> = categories_change.iter().collect();
+    categories.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(b.0)));
+    let parts: Vec<String> = categories
+        .into_iter()
+        .map(
+            |(category, change)| match frames_change.iter().find(|f| &f.category == category) {
+                Some(f) => format!(
+                    "{category} {} (`{}` {})",
+                    signed(*change),
+                    f.frame,
+                    signed(f.change())
+                ),
+                None => format!("{category} {}", signed(*change)),
+            },
+        )
+        .collect();
+    if !parts.is_empty() {
+        line.push_str(": ");
+        line.push_str(&parts.join(", "));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(stacks: &[(&[&str], u64)]) -> Profile {
+        Profile {
+            stacks: stacks
+                .iter()
+                .map(|(frames, cus)| (frames.iter().map(|f| f.to_string()).collect(), *cus))
+                .collect(),
+        }
+    }
+
+    /// Frames are matched by function, generics dropped; the changes by
+    /// frame and by category each sum to the change in CUs.
+    #[test]
+    fn the_changes_by_frame_and_by_category_sum_to_the_change() {
+        let base = profile(&[
+            (&["p", "entrypoint", "dispatch<A>", "decode<A>"], 40),
+            (&["p", "entrypoint", "dispatch<A>"], 10),
+            (&["p", "entrypoint", "syscall:sol_log_"], 100),
+        ]);
+        let new = profile(&[
+            (&["p", "entrypoint", "dispatch<B>", "decode<B>"], 25),
+            (&["p", "entrypoint", "dispatch<B>"], 12),
+            (&["p", "entrypoint", "syscall:sol_log_"], 100),
+        ]);
+        let frames = frames_change(&new, &base);
+        let total: i64 = frames.iter().map(FrameChange::change).sum();
+        assert_eq!(total, new.total() as i64 - base.total() as i64);
+        assert_eq!(frames[0].frame, "dispatch → decode");
+        assert_eq!((frames[0].base, frames[0].new), (40, 25));
+        let by_category = categories_change(&new, &base, true);
+        assert_eq!(by_category.values().sum::<i64>(), total);
+        assert!(!by_category.contains_key("logging"), "{by_category:?}");
+        // Named apart: the code in one line, the syscalls still theirs.
+        let apart = categories(&new, false);
+        assert_eq!(apart[CODE_NAMED_APART], 37);
+        assert_eq!(apart.values().sum::<u64>(), new.total());
+        let line = headline("swap", (base.total(), new.total()), &by_category, &frames);
+        assert!(line.starts_with("`swap`: -13 CUs (-8.7%): "), "{line}");
+    }
+}
