@@ -85,7 +85,7 @@ beside = { $(3); } > $(2) 2>&1 & first=$$!; \
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-baseline profile profile-copies profile-linker profile-sample docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-diff bench-diff-rev bench-baseline profile profile-copies profile-linker profile-sample docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -194,6 +194,13 @@ bench: $(TOOLCHAIN_READY) ## Measure every program x operation into target/bench
 bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs from benches/baseline.json
 	cargo run -p benches --bin bench -- check
 
+bench-diff: bench-diff-rev profile-copies ## Every row whose CUs differ at REV=<git revision> (built in a worktree, target/bench-diff/tree), by category and inlined frame, into target/benches/bench-diff/
+	@benches/bench-diff.sh "$(REV)" $(TARGET_DIR)/bench-diff
+	cargo run -q -p benches --bin bench -- diff $(TARGET_DIR)/bench-diff/tree "$(REV)"
+
+bench-diff-rev:
+	@[ -n "$(REV)" ] || { echo "make bench-diff: give REV=<git revision> (for example REV=HEAD~1): its programs are built in a worktree and every row compared with this tree's" >&2; exit 1; }
+
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
@@ -247,6 +254,9 @@ toolchains-report: ## The toolchain matrix's report from benches/toolchains.json
 anchor-versions: $(TOOLCHAIN_READY) ## The Anchor 1.x programs on every anchor-lang release from 0.29 into target/benches/anchor_versions.md (after make all; ANCHOR_VERSIONS="0.32.2": only those)
 	cargo run -q -p benches --bin anchor_versions
 
+anchor-copies: profile-linker ## Anchor 1.x's token/account built with line tables on anchor-lang 0.32.2 and 1.0.3 (ANCHOR_VERSIONS= others), into target/anchor-versions/<release>/profile/deploy/: make profile SO= BASE='s known answer
+	cargo run -q -p benches --bin anchor_versions -- copies
+
 anchor-versions-baseline: $(TOOLCHAIN_READY) ## make anchor-versions, then rewrite benches/anchor_versions.json and each release's lockfile
 	cargo run -q -p benches --bin anchor_versions -- baseline
 
@@ -272,7 +282,7 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, then the profile and the stack sweep; the families' LiteSVM replay beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
+test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, then the profile and the stack sweep; the families' LiteSVM replay and make anchor-copies beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
 	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
 	@# Each lane beside another step leaves a core idle on its own (the
 	@# table's cores column):
@@ -284,7 +294,8 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   writes again, and read nothing the profile writes);
 	@# - make idl's tip-distribution run (one program at a time) beside the
 	@#   families' LiteSVM replay (mostly LiteSVM's build, in a target
-	@#   folder of its own);
+	@#   folder of its own) and make anchor-copies (two anchor-lang
+	@#   releases' builds of one program, for make profile SO= BASE=);
 	@# - after the profile's tests (one reads the tip run's summary.md,
 	@#   which the replay rewrites), the page in Chromium (which reads each
 	@#   make idl run's results.json, not what the replay writes) beside
@@ -292,7 +303,7 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTED) --no-run)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
 	@$(call beside,make profile SAMPLE=1 and the sweep,$(PROFILE_SAMPLE_LOG),$(call timed,profile copies SAMPLE=1) $(MAKE) --no-print-directory profile-copies SAMPLE=1 && $(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTED))
-	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
+	@$(call beside,litesvm: the families and make anchor-copies,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) cargo test -q -p profile-so --test integration -- --ignored
 	$(call timed,profile SO= BASE= as in CI) benches/profile_so/tests/ci.sh

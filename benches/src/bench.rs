@@ -373,12 +373,30 @@ fn write_bencher_tables(benchers: Vec<Bencher>) -> Result<(), HarnessError> {
     Ok(())
 }
 
-/// [`run`], with every row profiled into `profiler` in its traced pass.
-/// Every result is checked before any number is written.
-pub fn run_with(
+/// Every row of `workspace` measured against its contract and profiled
+/// into `profiler`, nothing written: `make bench-diff` measures another
+/// revision's programs (its worktree as `workspace`) with this one's cases.
+pub fn profile_rows(workspace: &Workspace, profiler: &mut Profiler) -> Result<(), HarnessError> {
+    measure_all(workspace, Some(profiler)).map(|_| ())
+}
+
+/// Every program of `workspace` measured (and profiled into `profiler`)
+/// against its contract: each group's programs, their bytes and their
+/// measurements.
+struct Measured {
+    programs: Vec<Program>,
+    elfs: Vec<Vec<u8>>,
+    families: Families,
+    others: Vec<Program>,
+    other_elfs: Vec<Vec<u8>>,
+    frameworks: Vec<Measurement>,
+    exported: Vec<ExportedCase>,
+}
+
+fn measure_all(
     workspace: &Workspace,
     mut profiler: Option<&mut Profiler>,
-) -> Result<Run, HarnessError> {
+) -> Result<Measured, HarnessError> {
     let programs = workspace.programs()?;
     let elfs = programs
         .iter()
@@ -405,7 +423,34 @@ pub fn run_with(
         &mut exported,
         &mut families.benchers,
     )?;
-    write_bencher_tables(families.benchers)?;
+    Ok(Measured {
+        programs,
+        elfs,
+        families,
+        others,
+        other_elfs,
+        frameworks,
+        exported,
+    })
+}
+
+/// [`run`], with every row profiled into `profiler` in its traced pass.
+/// Every result is checked before any number is written.
+pub fn run_with(
+    workspace: &Workspace,
+    profiler: Option<&mut Profiler>,
+) -> Result<Run, HarnessError> {
+    let Measured {
+        programs,
+        elfs,
+        mut families,
+        others,
+        other_elfs,
+        frameworks,
+        exported,
+    } = measure_all(workspace, profiler)?;
+    let benchers = std::mem::take(&mut families.benchers);
+    write_bencher_tables(benchers)?;
 
     let lock = Lock::read(workspace);
     let framework_locks: BTreeMap<Framework, Lock> = Framework::OTHERS

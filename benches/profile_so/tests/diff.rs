@@ -69,6 +69,33 @@ fn borsh_token_fixtures(dir: &Path) -> (PathBuf, BTreeMap<String, u64>) {
     (so, rows)
 }
 
+/// borsh's token program's fixtures in a scratch folder, and its build
+/// and bytemuck's there with their DWARF, compared on them (bytemuck the
+/// new build, or borsh where `borsh_is_new`): the folder, the comparison
+/// and each program's rows.
+fn borsh_and_bytemuck(
+    borsh_is_new: bool,
+) -> (
+    tempfile::TempDir,
+    diff::Diff,
+    BTreeMap<String, u64>,
+    BTreeMap<String, u64>,
+) {
+    let scratch = tempfile::tempdir().unwrap();
+    let fixtures_dir = scratch.path().join("fixtures");
+    fs::create_dir_all(&fixtures_dir).unwrap();
+    let (borsh_so, borsh_rows) = borsh_token_fixtures(&fixtures_dir);
+    let (bytemuck_so, _, bytemuck_rows, _) = token_program("bytemuck", Shape::Exact);
+    let (new_so, base_so) = match borsh_is_new {
+        true => (&borsh_so, &bytemuck_so),
+        false => (&bytemuck_so, &borsh_so),
+    };
+    let base = build_in(&scratch.path().join("base"), base_so, true);
+    let new = build_in(&scratch.path().join("new"), new_so, true);
+    let diff = diff::run(&options(&new, &fixtures_dir, 1), &base).unwrap_or_else(|e| panic!("{e}"));
+    (scratch, diff, borsh_rows, bytemuck_rows)
+}
+
 /// The operation a fixture of the token family calls, from its file name
 /// (`borsh--read_owner.json`).
 fn operation_of(fixture: &str) -> &str {
@@ -86,14 +113,7 @@ fn operation_of(fixture: &str) -> &str {
 #[test]
 #[ignore = "needs make profile SAMPLE=1's profile copies; make test runs it"]
 fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it() {
-    let scratch = tempfile::tempdir().unwrap();
-    let fixtures_dir = scratch.path().join("fixtures");
-    fs::create_dir_all(&fixtures_dir).unwrap();
-    let (borsh_so, borsh_rows) = borsh_token_fixtures(&fixtures_dir);
-    let (bytemuck_so, _, bytemuck_rows, _) = token_program("bytemuck", Shape::Exact);
-    let base = build_in(&scratch.path().join("base"), &borsh_so, true);
-    let new = build_in(&scratch.path().join("new"), &bytemuck_so, true);
-    let diff = diff::run(&options(&new, &fixtures_dir, 1), &base).unwrap_or_else(|e| panic!("{e}"));
+    let (scratch, diff, borsh_rows, bytemuck_rows) = borsh_and_bytemuck(false);
     assert_eq!(diff.matching, Matching::Frames("dwarf"));
     assert!(diff.behaviour.is_empty(), "{:?}", diff.behaviour);
     assert!(diff.not_compared().is_empty());
@@ -203,14 +223,7 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
 #[test]
 #[ignore = "needs make profile SAMPLE=1's profile copies; make test runs it"]
 fn the_gate_fails_past_max_increase_and_passes_under_it() {
-    let scratch = tempfile::tempdir().unwrap();
-    let fixtures_dir = scratch.path().join("fixtures");
-    fs::create_dir_all(&fixtures_dir).unwrap();
-    let (borsh_so, borsh_rows) = borsh_token_fixtures(&fixtures_dir);
-    let (bytemuck_so, _, bytemuck_rows, _) = token_program("bytemuck", Shape::Exact);
-    let base = build_in(&scratch.path().join("base"), &bytemuck_so, true);
-    let new = build_in(&scratch.path().join("new"), &borsh_so, true);
-    let diff = diff::run(&options(&new, &fixtures_dir, 1), &base).unwrap_or_else(|e| panic!("{e}"));
+    let (_scratch, diff, borsh_rows, bytemuck_rows) = borsh_and_bytemuck(true);
     let changes: Vec<i64> = borsh_rows
         .iter()
         .map(|(op, cus)| *cus as i64 - bytemuck_rows[op] as i64)
@@ -366,4 +379,83 @@ fn bad_input_is_named() {
             && error.contains("are these another program's fixtures?"),
         "{error}"
     );
+}
+
+/// The CUs of `profile`'s stacks with a frame whose function is `name`
+/// (what runs under it, inclusive).
+fn cus_under(profile: &benches::profile::Profile, name: &str) -> u64 {
+    use benches::profile::categories::function_name;
+    profile
+        .stacks
+        .iter()
+        .filter(|(stack, _)| stack.iter().any(|f| function_name(f) == name))
+        .map(|(_, cus)| cus)
+        .sum()
+}
+
+/// Anchor 1.x's `Account<T>` token program on anchor-lang 0.32.2 and on
+/// 1.0.3 (`make anchor-copies`: the same source, line tables in each
+/// `.so`), on its fixtures: `update_amount`'s change is within 10% of the
+/// release matrix's step (benches/anchor_versions.json), and most of it
+/// is under the duplicate-mutable check's set `insert`, which 1.0 added.
+#[test]
+#[ignore = "needs make anchor-copies; make test runs it"]
+fn anchor_0_32_to_1_0_is_the_matrix_step_and_mostly_the_duplicate_mutable_check() {
+    use benches::anchor_versions::{RELEASES, copies};
+    let workspace = Workspace::current();
+    let scratch = tempfile::tempdir().unwrap();
+    let fixtures_dir = scratch.path().join("fixtures");
+    fs::create_dir_all(&fixtures_dir).unwrap();
+    program_fixtures(
+        &workspace,
+        Framework::Anchor1,
+        "token/account",
+        &fixtures_dir,
+    );
+    let build = |version: &str| {
+        let release = RELEASES.iter().find(|r| r.version == version).unwrap();
+        let built = copies::path(&workspace.root, release, "token/account");
+        let dir = scratch.path().join(version);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("account.so");
+        fs::copy(&built, &path)
+            .unwrap_or_else(|e| panic!("{}: {e}; run make anchor-copies", built.display()));
+        path
+    };
+    let (base, new) = (build("0.32.2"), build("1.0.3"));
+    let diff = diff::run(&options(&new, &fixtures_dir, 8), &base).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(diff.matching, Matching::Frames("dwarf"));
+    assert!(diff.behaviour.is_empty(), "{:?}", diff.behaviour);
+    let matrix: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(workspace.root.join("benches/anchor_versions.json")).unwrap(),
+    )
+    .unwrap();
+    let cells = &matrix["rows"]["anchor1/token/account::update_amount"]["cells"];
+    let step = cells["1.0.3"].as_i64().unwrap() - cells["0.32.2"].as_i64().unwrap();
+    let c = diff
+        .compared
+        .iter()
+        .find(|c| c.fixture.contains("update_amount"))
+        .unwrap();
+    assert!(
+        (c.change() - step).abs() * 10 <= step.abs(),
+        "update_amount changed by {}; the matrix's step from 0.32.2 to 1.0.3 is {step}",
+        c.change()
+    );
+    let profile_of = |run: &so::Run| {
+        run.profiled
+            .iter()
+            .find(|p| p.fixture == c.fixture)
+            .unwrap()
+            .profile
+            .clone()
+    };
+    let under = cus_under(&profile_of(&diff.new), "insert") as i64
+        - cus_under(&profile_of(&diff.base), "insert") as i64;
+    assert!(
+        2 * under > c.change(),
+        "the set's insert carries {under} of update_amount's {} CUs",
+        c.change()
+    );
+    assert_eq!(c.categories_change.values().sum::<i64>(), c.change());
 }

@@ -5,6 +5,7 @@
 //! Anchor 2 programs that do the same work as a last column. Nothing here
 //! touches `target/deploy/` or the baseline.
 
+pub mod copies;
 pub mod matrix;
 pub mod prepare;
 pub mod report;

@@ -3,7 +3,10 @@
 //! names, keeping the committed columns of the others), into
 //! target/benches/anchor_versions.{json,md}. `baseline`: the same, then
 //! benches/anchor_versions.json and each release's lockfile rewritten.
-//! `report`: the report again from the committed file.
+//! `report`: the report again from the committed file. `copies`:
+//! `anchor1/token/account` built with line tables on each release
+//! `ANCHOR_VERSIONS` names (0.32.2 and 1.0.3 unless it names others), for
+//! `make profile SO= BASE=`'s known answer.
 
 use std::{fs, process::ExitCode, time::Instant};
 
@@ -17,6 +20,7 @@ fn main() -> ExitCode {
     let target = match mode.as_deref() {
         Some("baseline") => "anchor-versions-baseline",
         Some("report") => "anchor-versions-report",
+        Some("copies") => "anchor-copies",
         _ => "anchor-versions",
     };
     match run(mode.as_deref()) {
@@ -69,7 +73,32 @@ fn run(mode: Option<&str>) -> Result<(), String> {
             }
             matrix
         }
-        Some(other) => return Err(format!("unknown mode `{other}`: none, baseline or report")),
+        Some("copies") => {
+            let named = std::env::var("ANCHOR_VERSIONS").unwrap_or_default();
+            let versions: Vec<&str> = match named.split_whitespace().collect::<Vec<_>>() {
+                none if none.is_empty() => vec!["0.32.2", "1.0.3"],
+                some => some,
+            };
+            for version in versions {
+                let release = RELEASES
+                    .iter()
+                    .find(|r| r.version == version)
+                    .ok_or_else(|| {
+                        format!("ANCHOR_VERSIONS names {version}, not a release of the matrix")
+                    })?;
+                let path = anchor_versions::copies::build(&root, release, "token/account")?;
+                println!(
+                    "make anchor-copies: anchor-lang {version}: {}",
+                    path.display()
+                );
+            }
+            return Ok(());
+        }
+        Some(other) => {
+            return Err(format!(
+                "unknown mode `{other}`: none, baseline, report or copies"
+            ));
+        }
     };
     let out = root.join("target/benches/anchor_versions.md");
     fs::create_dir_all(out.parent().expect("a folder"))

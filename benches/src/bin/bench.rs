@@ -1,5 +1,6 @@
-//! `make bench` (no argument), `make bench-check` (`check`) and
-//! `make bench-baseline` (`baseline`). `make bench` ends with the answer
+//! `make bench` (no argument), `make bench-check` (`check`),
+//! `make bench-baseline` (`baseline`) and `make bench-diff` (`diff <the
+//! other revision's worktree> <the revision>`). `make bench` ends with the answer
 //! and where the page and the files are; on failure, what is wrong and
 //! what to do, with a non-zero exit.
 
@@ -50,12 +51,41 @@ fn run(mode: Option<&str>) -> Result<(), String> {
             let differences = bench::check(&workspace, &run).map_err(fail("bench-check"))?;
             if !differences.is_empty() {
                 return Err(format!(
-                    "make bench-check: {} compute-unit figures differ from benches/baseline.json:\n  {}\nIf the change is intended, run `make bench-baseline` and commit benches/baseline.json with it.",
+                    "make bench-check: {} compute-unit figures differ from benches/baseline.json:\n  {}\nWhere they moved and why, frame by frame: `make bench-diff REV=<the commit benches/baseline.json was written at, e.g. HEAD>`. If the change is intended, run `make bench-baseline` and commit benches/baseline.json with it.",
                     differences.len(),
                     differences.join("\n  ")
                 ));
             }
             println!("make bench-check: every compute-unit figure matches benches/baseline.json");
+        }
+        Some("diff") => {
+            let mut args = std::env::args().skip(2);
+            let (Some(tree), Some(rev)) = (args.next(), args.next()) else {
+                return Err("make bench-diff: give REV=<git revision>".into());
+            };
+            let there = Workspace::at(&tree);
+            let comparison = benches::profile::revisions::compare(&workspace, &there, &rev)
+                .map_err(|e| format!("make bench-diff: {e}"))?;
+            let dir = workspace.benches_dir().join("bench-diff");
+            benches::profile::revisions::write(&dir, &comparison)
+                .map_err(|e| format!("make bench-diff: {e}"))?;
+            for r in &comparison.changed {
+                println!(
+                    "{}",
+                    benches::profile::change::headline(
+                        &r.row,
+                        (r.base_cus, r.cus),
+                        &r.categories_change,
+                        &r.frames_change
+                    )
+                );
+            }
+            println!(
+                "make bench-diff: {} rows differ from REV={rev}, {} are the same; wrote {}",
+                comparison.changed.len(),
+                comparison.unchanged,
+                workspace.relative(&dir.join("summary.md")).display()
+            );
         }
         Some("baseline") => {
             let run = bench::run(&workspace).map_err(fail("bench-baseline"))?;

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::Serialize;
+
 use super::{
     Profile,
     attribute::UNATTRIBUTED,
@@ -28,6 +30,27 @@ impl FrameChange {
     pub fn change(&self) -> i64 {
         self.new as i64 - self.base as i64
     }
+
+    /// Its record in a `results.json`: both values and the change.
+    pub fn record(&self) -> FrameRecord<'_> {
+        FrameRecord {
+            frame: &self.frame,
+            category: &self.category,
+            base: self.base,
+            new: self.new,
+            change: self.change(),
+        }
+    }
+}
+
+/// A [`FrameChange`] as `results.json` holds it.
+#[derive(Serialize)]
+pub struct FrameRecord<'a> {
+    pub frame: &'a str,
+    pub category: &'a str,
+    pub base: u64,
+    pub new: u64,
+    pub change: i64,
 }
 
 /// The category of code the two profiles do not name alike.

@@ -15,6 +15,7 @@ pub mod meter;
 pub mod output;
 pub mod profiler;
 pub mod record;
+pub mod revisions;
 pub mod summary;
 pub mod symbols;
 

@@ -11,7 +11,7 @@ use benches::profile::{Profile, output::folded};
 use serde::Serialize;
 
 use super::{
-    compare::{self, Compared, Diff, FrameChange, headline, percent, signed},
+    compare::{self, Compared, Diff, FrameChange, change, headline, percent, signed},
     gate::{self, Limit},
 };
 
@@ -265,15 +265,6 @@ fn frames_table(c: &Compared) -> String {
 }
 
 #[derive(Serialize)]
-struct FrameRecord<'a> {
-    frame: &'a str,
-    category: &'a str,
-    base: u64,
-    new: u64,
-    change: i64,
-}
-
-#[derive(Serialize)]
 struct Record<'a> {
     fixture: &'a str,
     instruction: &'a str,
@@ -281,7 +272,7 @@ struct Record<'a> {
     cus: u64,
     change: i64,
     categories_change: &'a BTreeMap<String, i64>,
-    frames_change: Vec<FrameRecord<'a>>,
+    frames_change: Vec<change::FrameRecord<'a>>,
     flamegraph: String,
 }
 
@@ -317,17 +308,7 @@ pub fn json(diff: &Diff, limit: Option<Limit>) -> String {
             cus: c.cus,
             change: c.change(),
             categories_change: &c.categories_change,
-            frames_change: c
-                .frames_change
-                .iter()
-                .map(|f| FrameRecord {
-                    frame: &f.frame,
-                    category: &f.category,
-                    base: f.base,
-                    new: f.new,
-                    change: f.change(),
-                })
-                .collect(),
+            frames_change: c.frames_change.iter().map(FrameChange::record).collect(),
             flamegraph: format!("{}.svg", stem(&c.fixture)),
         })
         .collect();

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# make bench-diff's build: the programs of REV (any git revision) and
+# their profile copies, built in a git worktree of this repository,
+# <dir>/tree, with that revision's own Makefile. It shares this tree's
+# .tools/ (the pinned linker, std's sources) and the cargo home, and keeps
+# a build folder of its own, <dir>/build, between runs, so a second run
+# (or one after a change to one program) relinks only what changed.
+#
+#   benches/bench-diff.sh <REV> <dir>
+set -euo pipefail
+rev=$1 dir=$2
+fail() { echo "make bench-diff: $*" >&2; exit 1; }
+sha=$(git rev-parse --verify --quiet "$rev^{commit}") ||
+	fail "REV=$rev is not a commit of this repository; give a revision git knows (HEAD~1, a tag, a branch, a sha)"
+root=$PWD tree=$dir/tree build=$(realpath -m "$dir/build") log=$(realpath -m "$dir/build.log")
+mkdir -p "$dir"
+if [[ -e $tree/.git ]]; then
+	git -C "$tree" checkout -q --force --detach "$sha"
+else
+	git worktree prune
+	git worktree add -q --force --detach "$tree" "$sha"
+fi
+ln -sfn "$root/.tools" "$tree/.tools"
+echo "make bench-diff: building REV=$rev ($(git rev-parse --short "$sha"))'s programs and their profile copies in $tree (its output: $log)"
+: >"$log"
+(
+	cd "$tree"
+	CARGO_TARGET_DIR=$build make --no-print-directory programs BUILD_LOG="$log"
+	CARGO_TARGET_DIR=$build make --no-print-directory profile-copies
+) >>"$log" 2>&1 || {
+	tail -n 30 "$log" >&2
+	fail "REV=$rev's programs did not build (whole output: $log); a revision from before make profile-copies cannot be compared"
+}

@@ -1,0 +1,320 @@
+//! `make bench-diff REV=<git revision>`: the benchmark's rows on this
+//! tree's programs and on another revision's (built in a worktree by
+//! `benches/bench-diff.sh`), both run with this tree's cases and
+//! profiled; every row whose CUs differ, with its change by category and
+//! by inlined frame (each summing to it), into
+//! `target/benches/bench-diff/`.
+
+use std::{collections::BTreeMap, fmt::Write as _, path::Path};
+
+use serde::Serialize;
+
+use super::{
+    Profiler,
+    change::{self, FrameChange},
+    profiler::Naming,
+};
+use crate::{Workspace, bench};
+
+/// One row whose CUs differ.
+#[derive(Clone, Debug, Serialize)]
+pub struct RowChange {
+    pub row: String,
+    pub base_cus: u64,
+    pub cus: u64,
+    pub change: i64,
+    pub categories_change: BTreeMap<String, i64>,
+    /// Empty where either revision's program is named by function only.
+    #[serde(skip)]
+    pub frames_change: Vec<FrameChange>,
+    /// Why there are no frames, where there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_frames: Option<String>,
+}
+
+/// The two revisions' rows compared.
+pub struct Comparison {
+    /// The other revision, as given.
+    pub rev: String,
+    pub changed: Vec<RowChange>,
+    /// Rows measured the same at both.
+    pub unchanged: usize,
+    /// Rows only this tree has, and only the other revision's programs.
+    pub only_here: Vec<String>,
+    pub only_there: Vec<String>,
+}
+
+/// Measures and profiles every row on `here`'s programs and `there`'s.
+pub fn compare(here: &Workspace, there: &Workspace, rev: &str) -> Result<Comparison, String> {
+    let profiled = |workspace: &Workspace, which: &str| -> Result<Profiler, String> {
+        let mut profiler = Profiler::new(workspace);
+        bench::profile_rows(workspace, &mut profiler)
+            .map_err(|e| format!("measuring {which}'s programs: {e}"))?;
+        Ok(profiler)
+    };
+    let new = profiled(here, "this tree")?;
+    let base = profiled(there, &format!("REV={rev}"))?;
+    let (new_namings, base_namings) = (new.namings(), base.namings());
+    let base_rows: BTreeMap<&str, &super::ProfiledRow> =
+        base.rows.iter().map(|r| (r.row.as_str(), r)).collect();
+    let mut comparison = Comparison {
+        rev: rev.to_string(),
+        changed: Vec::new(),
+        unchanged: 0,
+        only_here: Vec::new(),
+        only_there: base
+            .rows
+            .iter()
+            .filter(|b| !new.rows.iter().any(|n| n.row == b.row))
+            .map(|b| b.row.clone())
+            .collect(),
+    };
+    for row in &new.rows {
+        let Some(old) = base_rows.get(row.row.as_str()) else {
+            comparison.only_here.push(row.row.clone());
+            continue;
+        };
+        let (cus, base_cus) = (row.profile.total(), old.profile.total());
+        if cus == base_cus {
+            comparison.unchanged += 1;
+            continue;
+        }
+        // The row's program's label (`token/exact/borsh::read_owner`).
+        let label = row.row.split("::").next().unwrap_or(&row.row);
+        let by_frame = match (new_namings.get(label), base_namings.get(label)) {
+            (Some(Naming::Inlined { .. }), Some(Naming::Inlined { .. })) => Ok(()),
+            (Some(Naming::Functions(why)), _) => {
+                Err(format!("this tree's program by function: {why}"))
+            }
+            (_, Some(Naming::Functions(why))) => Err(format!("REV's program by function: {why}")),
+            _ => Err("its program was not profiled".to_string()),
+        };
+        comparison.changed.push(RowChange {
+            row: row.row.clone(),
+            base_cus,
+            cus,
+            change: cus as i64 - base_cus as i64,
+            categories_change: change::categories_change(
+                &row.profile,
+                &old.profile,
+                by_frame.is_ok(),
+            ),
+            frames_change: match by_frame {
+                Ok(()) => change::frames_change(&row.profile, &old.profile),
+                Err(_) => Vec::new(),
+            },
+            no_frames: by_frame.err(),
+        });
+    }
+    comparison
+        .changed
+        .sort_by(|a, b| b.change.abs().cmp(&a.change.abs()).then(a.row.cmp(&b.row)));
+    Ok(comparison)
+}
+
+/// How many frames a row's table shows.
+const TOP_FRAMES: usize = 10;
+
+/// `summary.md`.
+pub fn markdown(c: &Comparison) -> String {
+    let mut out = format!(
+        "# The benchmark's rows: this tree against REV={}\n\n{} rows differ in CUs, {} are the same; both measured with this tree's cases and profiled by inlined frame (each revision's profile copies).\n",
+        c.rev,
+        c.changed.len(),
+        c.unchanged
+    );
+    if !c.only_here.is_empty() || !c.only_there.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nOnly in this tree: {}. Only at REV: {}.",
+            list(&c.only_here),
+            list(&c.only_there)
+        );
+    }
+    if c.changed.is_empty() {
+        return out;
+    }
+    out.push_str("\n## The change, per row\n\n");
+    for r in &c.changed {
+        let _ = writeln!(
+            out,
+            "- {}",
+            change::headline(
+                &r.row,
+                (r.base_cus, r.cus),
+                &r.categories_change,
+                &r.frames_change
+            )
+        );
+    }
+    out.push_str(
+        "\n| row | REV's CUs | this tree's CUs | change | % |\n|---|---:|---:|---:|---:|\n",
+    );
+    for r in &c.changed {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {} |",
+            r.row,
+            r.base_cus,
+            r.cus,
+            change::signed(r.change),
+            change::percent(r.change, r.base_cus)
+        );
+    }
+    out.push_str("\n## Frames whose self CUs changed most\n\nEach frame with its caller, its self CUs at REV and here; they sum to the row's change (the rest as one line).\n");
+    for r in &c.changed {
+        let _ = write!(
+            out,
+            "\n### `{}`: {} CUs\n\n",
+            r.row,
+            change::signed(r.change)
+        );
+        if let Some(why) = &r.no_frames {
+            let _ = writeln!(out, "No frames: {why}.");
+            continue;
+        }
+        out.push_str("| frame | category | REV | here | change |\n|---|---|---:|---:|---:|\n");
+        for f in r.frames_change.iter().take(TOP_FRAMES) {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} |",
+                f.frame.replace('|', "\\|"),
+                f.category,
+                f.base,
+                f.new,
+                change::signed(f.change())
+            );
+        }
+        let rest = &r.frames_change[r.frames_change.len().min(TOP_FRAMES)..];
+        if !rest.is_empty() {
+            let (base, new) = rest
+                .iter()
+                .fold((0, 0), |(b, n), f| (b + f.base, n + f.new));
+            let _ = writeln!(
+                out,
+                "| the rest ({} frames) | | {base} | {new} | {} |",
+                rest.len(),
+                change::signed(new as i64 - base as i64)
+            );
+        }
+    }
+    out
+}
+
+fn list(rows: &[String]) -> String {
+    match rows.is_empty() {
+        true => "none".into(),
+        false => rows
+            .iter()
+            .map(|r| format!("`{r}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+#[derive(Serialize)]
+struct Record<'a> {
+    #[serde(flatten)]
+    row: &'a RowChange,
+    frames_change: Vec<change::FrameRecord<'a>>,
+}
+
+/// `results.json`.
+pub fn json(c: &Comparison) -> String {
+    let records: Vec<Record> = c
+        .changed
+        .iter()
+        .map(|row| Record {
+            row,
+            frames_change: row.frames_change.iter().map(FrameChange::record).collect(),
+        })
+        .collect();
+    let value = serde_json::json!({
+        "rev": c.rev,
+        "unchanged": c.unchanged,
+        "only_here": c.only_here,
+        "only_there": c.only_there,
+        "records": records,
+    });
+    serde_json::to_string_pretty(&value).expect("the results serialize") + "\n"
+}
+
+/// Writes `summary.md` and `results.json` into `dir`.
+pub fn write(dir: &Path, c: &Comparison) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    for (file, text) in [("summary.md", markdown(c)), ("results.json", json(c))] {
+        crate::files::write_whole(&dir.join(file), &text)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row that moved: its line, its table row and its frames, summing
+    /// to its change; the rows only one revision has, named.
+    #[test]
+    fn a_row_that_moved_is_written_with_its_frames() {
+        let frames = vec![
+            FrameChange {
+                category: "checks".into(),
+                frame: "try_accounts → insert".into(),
+                base: 0,
+                new: 276,
+            },
+            FrameChange {
+                category: "decode".into(),
+                frame: "deserialize → read".into(),
+                base: 10,
+                new: 46,
+            },
+        ];
+        let comparison = Comparison {
+            rev: "HEAD~1".into(),
+            changed: vec![RowChange {
+                row: "anchor1/token/account::update_amount".into(),
+                base_cus: 1424,
+                cus: 1736,
+                change: 312,
+                categories_change: BTreeMap::from([("checks".into(), 276), ("decode".into(), 36)]),
+                frames_change: frames,
+                no_frames: None,
+            }],
+            unchanged: 679,
+            only_here: vec!["token/exact/new::read_owner".into()],
+            only_there: Vec::new(),
+        };
+        let summary = markdown(&comparison);
+        assert!(
+            summary.contains("1 rows differ in CUs, 679 are the same"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("- `anchor1/token/account::update_amount`: +312 CUs (+21.9%): checks +276 (`try_accounts → insert` +276), decode +36 (`deserialize → read` +36)\n"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains(
+                "| `anchor1/token/account::update_amount` | 1424 | 1736 | +312 | +21.9% |"
+            ),
+            "{summary}"
+        );
+        assert!(
+            summary
+                .contains("Only in this tree: `token/exact/new::read_owner`. Only at REV: none."),
+            "{summary}"
+        );
+        let results: serde_json::Value = serde_json::from_str(&json(&comparison)).unwrap();
+        let record = &results["records"][0];
+        assert_eq!(record["change"], 312);
+        let frames: i64 = record["frames_change"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["change"].as_i64().unwrap())
+            .sum();
+        assert_eq!(frames, 312);
+        assert_eq!(record["categories_change"]["checks"], 276);
+    }
+}
