@@ -194,9 +194,13 @@ bench: $(TOOLCHAIN_READY) ## Measure every program x operation into target/bench
 bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs from benches/baseline.json
 	cargo run -p benches --bin bench -- check
 
-bench-diff: bench-diff-rev profile-copies ## Every row whose CUs differ at REV=<git revision> (built in a worktree, target/bench-diff/tree), by category and inlined frame, into target/benches/bench-diff/
-	@benches/bench-diff.sh "$(REV)" $(TARGET_DIR)/bench-diff
-	cargo run -q -p benches --bin bench -- diff $(TARGET_DIR)/bench-diff/tree "$(REV)"
+# make bench-diff's worktree and build folder: beside the checkout, not in
+# it (cargo would read this checkout's .cargo/config.toml too from a folder
+# under it, and give the linker its flags twice).
+BENCH_DIFF ?= $(abspath $(CURDIR)/..)/$(notdir $(CURDIR))-bench-diff
+bench-diff: bench-diff-rev profile-copies ## Every row whose CUs differ at REV=<git revision> (built in a worktree beside the checkout, <checkout>-bench-diff/), by category and inlined frame, into target/benches/bench-diff/
+	@benches/bench-diff.sh "$(REV)" $(BENCH_DIFF)
+	cargo run -q -p benches --bin bench -- diff $(BENCH_DIFF)/tree "$(REV)"
 
 bench-diff-rev:
 	@[ -n "$(REV)" ] || { echo "make bench-diff: give REV=<git revision> (for example REV=HEAD~1): its programs are built in a worktree and every row compared with this tree's" >&2; exit 1; }

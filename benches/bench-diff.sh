@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make bench-diff's build: the programs of REV (any git revision) and
 # their profile copies, built in a git worktree of this repository,
-# <dir>/tree, with that revision's own Makefile. It shares this tree's
+# <dir>/tree, with that revision's own Makefile (<dir> outside this
+# checkout: cargo reads every .cargo/config.toml above the folder it
+# runs in). It shares this tree's
 # .tools/ (the pinned linker, std's sources) and the cargo home, and keeps
 # a build folder of its own, <dir>/build, between runs, so a second run
 # (or one after a change to one program) relinks only what changed.
@@ -12,7 +14,8 @@ rev=$1 dir=$2
 fail() { echo "make bench-diff: $*" >&2; exit 1; }
 sha=$(git rev-parse --verify --quiet "$rev^{commit}") ||
 	fail "REV=$rev is not a commit of this repository; give a revision git knows (HEAD~1, a tag, a branch, a sha)"
-root=$PWD tree=$dir/tree build=$(realpath -m "$dir/build") log=$(realpath -m "$dir/build.log")
+root=$PWD tree=$(realpath -m "$dir/tree") build=$(realpath -m "$dir/build") log=$(realpath -m "$dir/build.log")
+case $tree/ in "$root"/*) fail "its folder ($dir) is inside this checkout, where cargo would read this checkout's .cargo/config.toml too; give BENCH_DIFF=<a folder outside it>" ;; esac
 mkdir -p "$dir"
 if [[ -e $tree/.git ]]; then
 	git -C "$tree" checkout -q --force --detach "$sha"
