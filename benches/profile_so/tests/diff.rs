@@ -215,6 +215,37 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
         summary.contains("- MAX_INCREASE=0 CUs: no call past it"),
         "{summary}"
     );
+
+    // The base stripped (its DWARF gone): no frames, the totals the same,
+    // and the categories both namings allow, the rest in one line; the
+    // summary says which and why.
+    let (base_so, ..) = token_program("borsh", Shape::Exact);
+    let stripped = build_in(&scratch.path().join("stripped"), &base_so, false);
+    let new = scratch.path().join("new/token.so");
+    let apart = diff::run(
+        &options(&new, &scratch.path().join("fixtures"), 1),
+        &stripped,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        apart.matching,
+        Matching::Totals("the new build is named by dwarf, the base by addresses; give both the same way (both with DWARF, or both with a symbol table)".into())
+    );
+    for (c, same) in apart.compared.iter().zip(&diff.compared) {
+        assert_eq!((c.base_cus, c.cus), (same.base_cus, same.cus));
+        assert!(c.frames_change.is_empty());
+        assert_eq!(c.categories_change.values().sum::<i64>(), c.change());
+        assert!(
+            c.categories_change.contains_key(compare::CODE_NAMED_APART),
+            "{c:?}"
+        );
+    }
+    let summary = diff::report::markdown(&apart, None);
+    assert!(
+        summary.contains("- totals and categories only, no frames: the new build is named by dwarf, the base by addresses")
+            && !summary.contains("## Frames whose self CUs changed most"),
+        "{summary}"
+    );
 }
 
 /// The same two builds the other way round (borsh as the new build):
