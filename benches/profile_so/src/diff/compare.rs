@@ -66,10 +66,14 @@ impl Matching {
     }
 }
 
-/// One fixture's change in cost.
+/// One fixture's change in cost, or an instruction's: its fixtures'
+/// added up ([`by_instruction`]).
 #[derive(Clone, Debug)]
 pub struct Compared {
+    /// The fixture's file name; an instruction's fixtures', joined by `, `.
     pub fixture: String,
+    /// How many fixtures it adds up: 1 for a fixture.
+    pub fixtures: usize,
     pub instruction: String,
     pub base_cus: u64,
     pub cus: u64,
@@ -169,6 +173,7 @@ fn compared_of(
     };
     Compared {
         fixture: new.fixture.clone(),
+        fixtures: 1,
         instruction: new.group(),
         base_cus: base.cus,
         cus: new.cus,
@@ -209,6 +214,7 @@ pub fn by_instruction(compared: &[Compared]) -> Vec<Compared> {
                     .map(|c| c.fixture.as_str())
                     .collect::<Vec<_>>()
                     .join(", "),
+                fixtures: fixtures.len(),
                 instruction: instruction.to_string(),
                 base_cus: fixtures.iter().map(|c| c.base_cus).sum(),
                 cus: fixtures.iter().map(|c| c.cus).sum(),

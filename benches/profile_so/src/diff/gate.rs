@@ -103,6 +103,7 @@ mod tests {
     fn compared(base_cus: u64, cus: u64) -> Compared {
         Compared {
             fixture: "a.json".into(),
+            fixtures: 1,
             instruction: "swap".into(),
             base_cus,
             cus,

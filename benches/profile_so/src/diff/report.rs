@@ -169,7 +169,7 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
             format!(
                 "| `{}` | {} | {} | {} | {} | {} |",
                 c.instruction,
-                c.fixture.split(", ").count(),
+                c.fixtures,
                 c.base_cus,
                 c.cus,
                 signed(c.change()),
