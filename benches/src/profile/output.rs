@@ -80,15 +80,28 @@ pub fn frames_table(row: &str, profile: &Profile) -> String {
 
 /// The flamegraph of `profile` as SVG, titled `row`.
 pub fn svg(row: &str, profile: &Profile) -> Result<String, String> {
-    let folded = folded(profile);
+    let title = format!("{row}: {} CUs", profile.total());
+    draw(row, title, None, &folded(profile))
+}
+
+/// A flamegraph of folded stacks (`folded`; with two counts a line, a
+/// differential one) as SVG, its frames counted in CUs; `name` names it
+/// in an error.
+pub fn draw(
+    name: &str,
+    title: String,
+    subtitle: Option<String>,
+    folded: &str,
+) -> Result<String, String> {
     let mut options = inferno::flamegraph::Options::default();
-    options.title = format!("{row}: {} CUs", profile.total());
+    options.title = title;
+    options.subtitle = subtitle;
     options.count_name = "CUs".into();
     options.name_type = "Frame:".into();
     let mut out = Vec::new();
     inferno::flamegraph::from_lines(&mut options, folded.lines(), &mut out)
-        .map_err(|e| format!("{row}: drawing its flamegraph: {e}"))?;
-    String::from_utf8(out).map_err(|e| format!("{row}: its flamegraph is not UTF-8: {e}"))
+        .map_err(|e| format!("{name}: drawing its flamegraph: {e}"))?;
+    String::from_utf8(out).map_err(|e| format!("{name}: its flamegraph is not UTF-8: {e}"))
 }
 
 /// A row's files' stem under the profile folder: the row's name with

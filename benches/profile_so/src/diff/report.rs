@@ -7,7 +7,10 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, path::Path};
 
-use benches::profile::{Profile, output::folded};
+use benches::profile::{
+    Profile,
+    output::{self, folded},
+};
 use serde::Serialize;
 
 use super::{
@@ -46,7 +49,9 @@ pub fn write(dir: &Path, diff: &Diff, limit: Option<Limit>) -> Result<(), String
             signed(c.change()),
             c.base_cus
         );
-        files.push((format!("{}.svg", stem(&c.fixture)), svg(&title, &folded)?));
+        let subtitle = "red: more CUs than the base build, blue: fewer".to_string();
+        let svg = output::draw(&c.fixture, title, Some(subtitle), &folded)?;
+        files.push((format!("{}.svg", stem(&c.fixture)), svg));
         files.push((format!("{}.diff.folded", stem(&c.fixture)), folded));
     }
     for (file, text) in files {
@@ -79,20 +84,6 @@ pub fn differential(base: &Profile, new: &Profile) -> Result<String, String> {
     )
     .map_err(|e| format!("the differential folded stacks: {e}"))?;
     String::from_utf8(out).map_err(|e| format!("the differential folded stacks: {e}"))
-}
-
-/// The differential flamegraph: widths the new build's, colours the
-/// change (red grew, blue shrank).
-fn svg(title: &str, differential: &str) -> Result<String, String> {
-    let mut options = inferno::flamegraph::Options::default();
-    options.title = title.to_string();
-    options.subtitle = Some("red: more CUs than the base build, blue: fewer".into());
-    options.count_name = "CUs".into();
-    options.name_type = "Frame:".into();
-    let mut out = Vec::new();
-    inferno::flamegraph::from_lines(&mut options, differential.lines(), &mut out)
-        .map_err(|e| format!("{title}: drawing its flamegraph: {e}"))?;
-    String::from_utf8(out).map_err(|e| format!("{title}: its flamegraph is not UTF-8: {e}"))
 }
 
 /// `summary.md`.
@@ -293,7 +284,7 @@ struct Results<'a> {
     over: Vec<String>,
     records: Vec<Record<'a>>,
     behaviour_changes: Vec<BTreeMap<&'static str, &'a str>>,
-    not_compared: Vec<BTreeMap<&'static str, &'a str>>,
+    not_compared: Vec<&'a crate::Refused>,
 }
 
 /// `results.json`.
@@ -337,16 +328,7 @@ pub fn json(diff: &Diff, limit: Option<Limit>) -> String {
                 ])
             })
             .collect(),
-        not_compared: diff
-            .not_compared()
-            .into_iter()
-            .map(|r| {
-                BTreeMap::from([
-                    ("fixture", r.fixture.as_str()),
-                    ("reason", r.reason.as_str()),
-                ])
-            })
-            .collect(),
+        not_compared: diff.not_compared(),
     };
     serde_json::to_string_pretty(&results).expect("the results serialize") + "\n"
 }
