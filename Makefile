@@ -68,7 +68,7 @@ TESTED := -p benches -p wire -p fixtures -p profile-so -p idl
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
 # The output of make test's lanes that run beside another step (below).
 PUBLISHED_BROWSER_LOG := $(TARGET_DIR)/published-browser.log
-PROFILE_SAMPLE_LOG := $(TARGET_DIR)/profile-sample.log
+PROFILE_LOG := $(TARGET_DIR)/profile.log
 LITESVM_LOG := $(TARGET_DIR)/litesvm-families.log
 PAGE_LOG := $(TARGET_DIR)/page.log
 timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
@@ -85,7 +85,7 @@ beside = { $(3); } > $(2) 2>&1 & first=$$!; \
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-diff bench-diff-rev bench-baseline profile profile-copies profile-linker profile-sample docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -107,7 +107,7 @@ LINKER_OPTIMIZED := sbpf-ir sbpf-linker
 LINKER_CONFIG := $(foreach p,$(LINKER_OPTIMIZED),--config profile.dev.package.$(p).opt-level=3)
 LINKER_STAMP := $(SBPF_LINKER_VERSION), opt-level 3: $(LINKER_OPTIMIZED)
 # Its build folder is kept (.tools/linker-build/, about 330 MB): make
-# profile-linker builds the patched copy there, reusing every dependency
+# setup builds the patched copy there, reusing every dependency
 # (seconds instead of a minute and a half).
 LINKER_BUILD := $(TOOLS)/linker-build
 setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker and std's sources for SBF into .tools/, and anchor-lang (edited for this route) into programs/anchor2/.anchor-lang (output: target/setup.log)
@@ -119,6 +119,16 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker
 	  CARGO_PROFILE_DEV_DEBUG=false cargo install sbpf-linker@$(SBPF_LINKER_VERSION) --locked --force --debug $(LINKER_CONFIG) --root $(TOOLS) --target-dir $(LINKER_BUILD) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not install sbpf-linker $(SBPF_LINKER_VERSION) from crates.io (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; \
 	  echo "$(LINKER_STAMP)" > $(TOOLS)/sbpf-linker.installed; \
 	  echo "setup [$(elapsed)]: sbpf-linker $(SBPF_LINKER_VERSION) installed"; }
+	@want="$(LINKER_STAMP), $$(sha256sum benches/profile-linker/byteparser.patch | cut -c1-16)"; \
+	  [ -x $(TOOLS)/profile-linker/bin/sbpf-linker ] && [ "$$(cat $(TOOLS)/profile-linker/.installed 2>/dev/null)" = "$$want" ] || { \
+	  echo "setup [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) with benches/profile-linker/byteparser.patch (the linker every program is linked with: it resolves the line tables' addresses) into .tools/profile-linker/ (seconds, reusing the stock build's dependencies)..."; \
+	  benches/profile-linker/install.sh $(SBPF_LINKER_VERSION) $(TOOLS)/profile-linker $(LINKER_BUILD) "$(LINKER_STAMP)" $(LINKER_CONFIG) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not build the patched sbpf-linker (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; }
+	@# cargo does not track the linker's binary: a new one is only taken up by programs built after it (make clean rebuilds them all).
+	@want="$$(cat benches/split-debug/Cargo.toml benches/split-debug/src/*.rs | sha256sum | cut -c1-16)"; \
+	  [ -x $(TOOLS)/bin/split-debug ] && [ "$$(cat $(TOOLS)/split-debug.installed 2>/dev/null)" = "$$want" ] || { \
+	  echo "setup [$(elapsed)]: compiling benches/split-debug into .tools/bin/ (a second)..."; \
+	  cargo install --path benches/split-debug --root $(TOOLS) --target-dir $(TOOLS)/split-debug-build --force --quiet >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not compile benches/split-debug (whole output: $(SETUP_LOG))." >&2; exit 1; }; \
+	  echo "$$want" > $(TOOLS)/split-debug.installed; }
 	@$(ANCHOR2)/install-anchor-lang.sh $(ANCHOR2)/.anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
 	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
 
@@ -198,7 +208,7 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 # it (cargo would read this checkout's .cargo/config.toml too from a folder
 # under it, and give the linker its flags twice).
 BENCH_DIFF ?= $(abspath $(CURDIR)/..)/$(notdir $(CURDIR))-bench-diff
-bench-diff: bench-diff-rev profile-copies ## Every row whose CUs differ at REV=<git revision> (built in a worktree beside the checkout, <checkout>-bench-diff/), by category and inlined frame, into target/benches/bench-diff/
+bench-diff: bench-diff-rev $(TOOLCHAIN_READY) ## Every row whose CUs differ at REV=<git revision> (built in a worktree beside the checkout, <checkout>-bench-diff/), by category and inlined frame, into target/benches/bench-diff/
 	@benches/bench-diff.sh "$(REV)" $(BENCH_DIFF)
 	cargo run -q -p benches --bin bench -- diff $(BENCH_DIFF)/tree "$(REV)"
 
@@ -208,37 +218,12 @@ bench-diff-rev:
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
 	cargo run -p benches --bin bench -- baseline
 
-profile: $(if $(SO),$(TOOLCHAIN_READY),profile-copies) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction; BASE=<the build before> [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI gate; docs/profile.md)
+profile: $(TOOLCHAIN_READY) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction; BASE=<the build before> [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI gate; docs/profile.md)
 ifdef SO
 	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" cargo run -q -p profile-so --bin profile-so
 else
 	cargo run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
 endif
-
-profile-copies: profile-linker ## Every program again with line tables (make profile's copies, checked byte for byte against the measured ones) into target/profile/deploy/ (SAMPLE=1: one of each family and framework)
-	@PROFILE_BUILD=1 CARGO_TARGET_DIR=$(TARGET_DIR)/profile-build $(MAKE) --no-print-directory $(if $(SAMPLE),profile-sample,programs) DEPLOY=target/profile/deploy BUILD_LOG=$(TARGET_DIR)/profile-build.log
-
-profile-linker: $(TOOLCHAIN_READY) ## sbpf-linker with its debug sections' addresses resolved, for the profile copies (benches/profile-linker/) into .tools/profile-linker/
-	@want="$(LINKER_STAMP), $$(sha256sum benches/profile-linker/byteparser.patch | cut -c1-16)"; \
-	  [ -x $(TOOLS)/profile-linker/bin/sbpf-linker ] && [ "$$(cat $(TOOLS)/profile-linker/.installed 2>/dev/null)" = "$$want" ] || { \
-	  echo "profile-linker [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) with benches/profile-linker/byteparser.patch into .tools/profile-linker/ (seconds, reusing make setup's build of its dependencies; a minute and a half without it)..."; \
-	  benches/profile-linker/install.sh $(SBPF_LINKER_VERSION) $(TOOLS)/profile-linker $(LINKER_BUILD) "$(LINKER_STAMP)" $(LINKER_CONFIG) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "make profile-linker: could not build the patched sbpf-linker (whole output: $(SETUP_LOG)). Check the network and that make setup ran, then run make profile again." >&2; exit 1; }; \
-	  rm -rf $(TARGET_DIR)/profile-build; }
-	@# cargo does not track the linker's binary: a new one relinks every copy (the folder above is removed).
-
-# make test's profile copies: one program of each family and framework.
-profile-sample: $(TOOLCHAIN_READY)
-	@$(BUILD) token/exact "" programs/token/borsh programs/token/bytemuck programs/token/postcard
-	@$(BUILD) token/unchecked common/unchecked programs/token/borsh
-	@$(BUILD) message "" programs/message/borsh
-	@$(BUILD) metadata "" programs/metadata/borsh
-	@$(BUILD) solana-program/token common/solana-program programs/token/borsh
-	@$(BUILD) anchor1/token "" $(ANCHOR1)/token/account $(ANCHOR1)/token/account_loader
-	@$(BUILD) anchor1/metadata "" $(ANCHOR1)/metadata/lazy_account
-	@$(BUILD) anchor2/token "" $(ANCHOR2)/token/account
-	@$(BUILD) typhoon/token "" $(TYPHOON)/token/account
-	@# Not tip_distribution: it is built with its DWARF (line tables alone crash LLVM 23: docs/profile.md).
-	@$(BUILD) published "" benches/published/spl_token
 
 docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run
 	cargo run -q -p benches --bin bench -- docs
@@ -258,7 +243,7 @@ toolchains-report: ## The toolchain matrix's report from benches/toolchains.json
 anchor-versions: $(TOOLCHAIN_READY) ## The Anchor 1.x programs on every anchor-lang release from 0.29 into target/benches/anchor_versions.md (after make all; ANCHOR_VERSIONS="0.32.2": only those)
 	cargo run -q -p benches --bin anchor_versions
 
-anchor-copies: profile-linker ## Anchor 1.x's token/account built with line tables on anchor-lang 0.32.2 and 1.0.3 (ANCHOR_VERSIONS= others), into target/anchor-versions/<release>/profile/deploy/: make profile SO= BASE='s known answer
+anchor-copies: $(TOOLCHAIN_READY) ## Anchor 1.x's token/account built with line tables on anchor-lang 0.32.2 and 1.0.3 (ANCHOR_VERSIONS= others), into target/anchor-versions/<release>/profile/deploy/: make profile SO= BASE='s known answer
 	cargo run -q -p benches --bin anchor_versions -- copies
 
 anchor-versions-baseline: $(TOOLCHAIN_READY) ## make anchor-versions, then rewrite benches/anchor_versions.json and each release's lockfile
@@ -273,7 +258,7 @@ wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time int
 wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the wire charts and benches/wire/wire.md, the report docs/wire.md quotes
 	cargo run -p wire --bin wire -- baseline
 
-idl: $(TOOLCHAIN_READY) $(if $(filter-out 0,$(PROFILE)),profile-linker) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame; options: docs/idl.md)
+idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame; options: docs/idl.md)
 	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
 	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" cargo run -q -p idl --bin idl -- "$(IDL)"
 
@@ -286,13 +271,13 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile SAMPLE=1's copies built beside them, then the profile and the stack sweep; the families' LiteSVM replay and make anchor-copies beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
+test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile (every row, by inlined frame) and the stack sweep beside them; the families' LiteSVM replay and make anchor-copies beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
 	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
 	@# Each lane beside another step leaves a core idle on its own (the
 	@# table's cores column):
 	@# - make published and make browser (mostly apt-get), beside the
 	@#   tests' compilation;
-	@# - the build of make profile SAMPLE=1's copies, the profile and the
+	@# - make profile (every row, from make all's .so.debug files) and the
 	@#   stack sweep, beside the tests (which write under target/benches/
 	@#   only their make idl runs and report.html, which the page's test
 	@#   writes again, and read nothing the profile writes);
@@ -306,7 +291,7 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   the replay of every make idl run.
 	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTED) --no-run)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@$(call beside,make profile SAMPLE=1 and the sweep,$(PROFILE_SAMPLE_LOG),$(call timed,profile copies SAMPLE=1) $(MAKE) --no-print-directory profile-copies SAMPLE=1 && $(call timed,profile SAMPLE=1) $(MAKE) --no-print-directory profile SAMPLE=1 && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTED))
+	@$(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTED))
 	@$(call beside,litesvm: the families and make anchor-copies,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) cargo test -q -p profile-so --test integration -- --ignored

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# make bench-diff's build: the programs of REV (any git revision) and
-# their profile copies, built in a git worktree of this repository,
+# make bench-diff's build: the programs of REV (any git revision), each
+# with its .so.debug, built in a git worktree of this repository,
 # <dir>/tree, with that revision's own Makefile (<dir> outside this
 # checkout: cargo reads every .cargo/config.toml above the folder it
 # runs in). It shares this tree's
@@ -24,12 +24,18 @@ else
 	git worktree add -q --force --detach "$tree" "$sha"
 fi
 ln -sfn "$root/.tools" "$tree/.tools"
-echo "make bench-diff: building REV=$rev ($(git rev-parse --short "$sha"))'s programs and their profile copies in $tree (its output: $log)"
+echo "make bench-diff: building REV=$rev ($(git rev-parse --short "$sha"))'s programs in $tree (its output: $log)"
 : >"$log"
 (
 	cd "$tree"
 	CARGO_TARGET_DIR=$build make --no-print-directory programs BUILD_LOG="$log"
-	CARGO_TARGET_DIR=$build make --no-print-directory profile-copies
+	# A revision from before one build per program kept its line tables
+	# in profile copies, built a second time: each placed beside its
+	# program as the <name>.so.debug the profile reads.
+	if grep -q '^profile-copies:' Makefile; then
+		CARGO_TARGET_DIR=$build make --no-print-directory profile-copies
+		(cd target/profile/deploy && find . -name '*.so' -exec cp {} ../../deploy/{}.debug \;)
+	fi
 ) >>"$log" 2>&1 || {
 	tail -n 30 "$log" >&2
 	fail "REV=$rev's programs did not build (whole output: $log); a revision from before make profile-copies cannot be compared"

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds programs for the Makefile, quietly: cargo's whole output appended
 # to $BUILD_LOG, and one line per program (where it went, its size).
+# Each is built once, with line tables, and split (benches/split-debug):
+# <name>.so without its debug sections, the program measured, and
+# <name>.so.debug beside it, the file as linked, for `make profile`.
 # On a failure it prints the compiler's errors and the log's path and exits
 # with cargo's status. Warnings other than two harmless ones are shown.
 #
@@ -11,7 +14,8 @@
 # START (the make run's start, for the elapsed seconds on each line),
 # FRAMEWORK_WORKSPACE (another copy of the framework's workspace to build
 # the same packages in: `make anchor-versions`' per-release copies),
-# PROFILE_BUILD (non-empty: build with line tables for `make profile`),
+# LINE_TABLES (0: without .cargo/line-tables.toml, as the toolchain
+# matrix builds, with linkers and flags of its own),
 # TIMINGS (a file to append `<subfolder>\t<start>\t<end>\t<CPU>` to, for
 # `make all`'s table of where its time went: benches/timings.sh).
 set -uo pipefail
@@ -54,8 +58,17 @@ workspace_of() { if [[ $1 == */* ]]; then echo "$1"; else echo "programs/$1"; fi
 std_target=$PWD/benches/std/bpfel-solana.json
 # Paths in the programs relative, not this machine's (.cargo/trim-paths.toml).
 trim_paths=(--config "$PWD/.cargo/trim-paths.toml")
-# PROFILE_BUILD: the profile copies, with line tables (.cargo/profile-build.toml).
-[[ -n ${PROFILE_BUILD:-} ]] && trim_paths+=(--config "$PWD/.cargo/profile-build.toml")
+# Line tables and the linker that resolves their addresses (.cargo/line-tables.toml).
+line_tables=(--config "$PWD/.cargo/line-tables.toml")
+[[ ${LINE_TABLES:-1} == 0 ]] && line_tables=()
+# A workspace that sets its own debug info (benches/published/
+# tip_distribution: LLVM 23 crashes writing the BTF of its line tables
+# alone) keeps it: the line tables' flags would come after its own.
+own_debug_info() { grep -qs debuginfo "$1/.cargo/config.toml"; }
+# LLVM's crash writing a program's BTF: built again without line tables,
+# named by function in its profiles (no .so.debug).
+btf_crash='BTFDebug'
+split_debug=$PWD/.tools/bin/split-debug
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)
 needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|published)(/|$) ]]; }
@@ -67,7 +80,9 @@ needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|published)(/|$) ]]; }
 std_features() { if [[ $subfolder =~ ^published(/|$) ]]; then echo compiler-builtins-mem; fi; }
 name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi; }
 
-# Runs one build command, its output to the log; shows what matters.
+# Runs one build command, its output to the log; shows what matters. With
+# BTF_CRASH_RETRIED set, a failure that is LLVM's crash writing BTF
+# returns 3, silently, for the caller to build again without line tables.
 run() {
 	local step status
 	step=$(mktemp)
@@ -76,6 +91,10 @@ run() {
 	# Appended whole, the command above its output: make programs builds
 	# two lanes at once into the same log.
 	flock "$log" sh -c 'echo "$1"; cat "$2"' log "=== $subfolder: $*" "$step" >>"$log"
+	if ((status != 0)) && [[ -n ${BTF_CRASH_RETRIED:-} ]] && grep -Eq "$btf_crash" "$step"; then
+		rm -f "$step"
+		return 3
+	fi
 	if ((status != 0)); then
 		echo "build failed: $subfolder ($*), exit $status:" >&2
 		grep -Ev "$progress" "$step" | grep -Ev "$harmless" | grep -v '^ *= note: `#\[warn' >&2
@@ -86,6 +105,18 @@ run() {
 	fi
 	rm -f "$step"
 	return $status
+}
+
+# Runs the build command "$@" with $flags (the line tables) where set;
+# where LLVM crashes writing their BTF, again without them (the program
+# then has no .so.debug, and is profiled by function).
+build_with_line_tables() {
+	((${#flags[@]} > 0)) || { run "$@"; return; }
+	BTF_CRASH_RETRIED=1 run "$@" "${flags[@]}"
+	local status=$?
+	((status == 3)) || return $status
+	echo "  $subfolder/$name: LLVM crashed writing the BTF of its line tables (see $log); built again without them, so its profiles name functions, not inlined frames" >&2
+	run "$@"
 }
 
 feature_args=()
@@ -121,11 +152,15 @@ for dir in "$@"; do
 			own_target=$(basename "$framework")
 			needs_std && own_target=.
 			abs_target=$(realpath -m "$target_dir/$own_target")
-			run env -C "${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}" "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
+			workspace=${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}
+			flags=("${line_tables[@]}")
+			own_debug_info "$workspace" && flags=()
+			build_with_line_tables env -C "$workspace" "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
 				--target-dir "$abs_target" -p "$package" "${feature_args[@]}" || exit $?
 			built=$abs_target/$triple/release/lib${package//-/_}.so
 		else
-			run "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
+			flags=("${line_tables[@]}")
+			build_with_line_tables "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
 				-p "$package" "${feature_args[@]}" || exit $?
 			built=$target_dir/$triple/release/lib${package//-/_}.so
 		fi
@@ -142,7 +177,11 @@ for dir in "$@"; do
 		exit 2
 		;;
 	esac
-	cp "$built" "$deploy/$name.so" || exit $?
+	if [[ ${SBF_TOOLCHAIN:-upstream} == upstream ]]; then
+		"$split_debug" "$built" "$deploy/$name.so" || { echo "build failed: $subfolder/$name: the linked program could not be split from its debug sections (above); run make setup" >&2; exit 1; }
+	else
+		cp "$built" "$deploy/$name.so" && rm -f "$deploy/$name.so.debug" || exit $?
+	fi
 	echo "$stamp" >"$deploy/$name.toolchain"
 	printf '  %-40s %8s bytes  [%s s]\n' "$subfolder/$name.so" "$(stat -c %s "$deploy/$name.so")" \
 		$(($(date +%s) - ${START:-$(date +%s)}))

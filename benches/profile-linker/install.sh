@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The profile copies' linker (make profile-linker): sbpf-linker, the
-# version make setup installs, with one change (byteparser.patch). The
+# The linker every program is linked with (make setup installs it;
+# .cargo/line-tables.toml names it): sbpf-linker, the version make setup
+# also installs stock, with one change (byteparser.patch). The
 # stock linker copies the debug sections without applying their
 # relocations, so each DWARF address is an offset into its own text
 # section and functions from different sections overlap; the patched one
 # resolves every address into a text section to its offset in the
-# concatenated text, which it lays out anyway. Nothing else changes: the
-# profile copies' loadable segments are still checked against the
-# measured programs'. The measured programs keep the stock linker.
+# concatenated text, which it lays out anyway. Nothing else changes: a
+# program's loadable bytes are the stock linker's (each .so.debug's are
+# checked against its .so when profiled; docs/toolchain.md). The stock
+# one stays for the toolchain matrix and a plain cargo build.
 #
 # Built in <build folder>, make setup's build of the stock linker (the
 # Makefile's LINKER_BUILD), with the same cargo arguments (the Makefile's

@@ -292,56 +292,60 @@ impl Program {
 }
 
 /// The files that must be older than a program's `.so`: its own folder, the
-/// shared crate, and what pins the build (of `.cargo/`, the two files an
-/// SBF build reads; `profile-build.toml` is for the profile copies only).
-const SHARED_INPUTS: [&str; 6] = [
+/// shared crate, and what pins the build (of `.cargo/`, the three files an
+/// SBF build reads).
+const SHARED_INPUTS: [&str; 7] = [
     "common",
     "Cargo.toml",
     "Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
 ];
 
 /// The same for the programs built with `std` in this workspace, and the
 /// std sources `make setup` installed.
-const STD_INPUTS: [&str; 8] = [
+const STD_INPUTS: [&str; 9] = [
     "common",
     "Cargo.toml",
     "Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
     "benches/std",
     ".tools/std/.installed",
 ];
 
 /// The same for the Anchor 1.x programs' workspace, the types its
 /// programs share, and the std they are built with.
-const ANCHOR1_INPUTS: [&str; 8] = [
+const ANCHOR1_INPUTS: [&str; 9] = [
     "programs/anchor1/Cargo.toml",
     "programs/anchor1/Cargo.lock",
     "programs/anchor1/records",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
     "benches/std",
     ".tools/std/.installed",
 ];
 
 /// The same for the typhoon programs' workspace.
-const TYPHOON_INPUTS: [&str; 5] = [
+const TYPHOON_INPUTS: [&str; 6] = [
     "programs/typhoon/Cargo.toml",
     "programs/typhoon/Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
 ];
 
 /// The same for the Anchor 2 programs' workspace, the types its programs
 /// share, and the anchor-lang it is built with, as `make setup` installed
 /// it.
-const ANCHOR2_INPUTS: [&str; 8] = [
+const ANCHOR2_INPUTS: [&str; 9] = [
     "programs/anchor2/Cargo.toml",
     "programs/anchor2/Cargo.lock",
     "programs/anchor2/records",
@@ -350,6 +354,7 @@ const ANCHOR2_INPUTS: [&str; 8] = [
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
 ];
 
 /// A TOML file's table; empty where it is missing or unreadable.

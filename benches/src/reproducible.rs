@@ -23,9 +23,22 @@ use std::{
 /// workspace root: cargo's `trim-paths` on release builds.
 pub const TRIM_PATHS: &str = ".cargo/trim-paths.toml";
 
-/// `cargo build --config <TRIM_PATHS>`, run in `root`: add the build's
-/// arguments.
+/// The line tables every program is built with, and the linker that
+/// resolves their addresses (the file says why), relative to the root.
+pub const LINE_TABLES: &str = ".cargo/line-tables.toml";
+
+/// `cargo build --config <TRIM_PATHS> --config <LINE_TABLES>`, run in
+/// `root`: add the build's arguments; install what it links with
+/// [`split_debug::write`].
 pub fn cargo_build(root: &Path) -> Command {
+    let mut command = cargo_build_without_line_tables(root);
+    command.arg("--config").arg(root.join(LINE_TABLES));
+    command
+}
+
+/// The same without line tables: a program whose line tables LLVM cannot
+/// write BTF for (its message: [`BTF_CRASH`]), named by function.
+pub fn cargo_build_without_line_tables(root: &Path) -> Command {
     let mut command = Command::new("cargo");
     command
         .current_dir(root)
@@ -34,6 +47,10 @@ pub fn cargo_build(root: &Path) -> Command {
         .arg(root.join(TRIM_PATHS));
     command
 }
+
+/// What cargo's output holds where LLVM crashed writing a program's BTF
+/// (as benches/build-programs.sh matches it).
+pub const BTF_CRASH: &str = "BTFDebug";
 
 /// The folders a build on this machine could leave in a program: the
 /// checkout, `CARGO_HOME`, `RUSTUP_HOME`, the pinned toolchain's sysroot,

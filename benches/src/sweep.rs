@@ -127,8 +127,9 @@ pub fn build(
         .join(krate)
         .join(format!("{}_{accounts}.so", variant_dir(variant)));
     fs::create_dir_all(so.parent().expect("a folder"))
-        .and_then(|()| fs::copy(&built, &so).map(drop))
-        .map_err(|e| HarnessError::Report(format!("sweep: copying {}: {e}", built.display())))?;
+        .map_err(|e| e.to_string())
+        .and_then(|()| split_debug::write(&built, &so))
+        .map_err(|e| HarnessError::Report(format!("sweep: installing {}: {e}", built.display())))?;
     Ok(Some(so))
 }
 

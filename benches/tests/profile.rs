@@ -1,12 +1,11 @@
-//! `make profile`'s output, as `make test` leaves it (`make profile
-//! SAMPLE=1`: profile copies of one program of each family and framework,
-//! then every row profiled). Run last (`-- --ignored`), after it.
+//! `make profile`'s output, as `make test` leaves it (every row profiled,
+//! each program named from the `.so.debug` `make all` keeps beside it).
+//! Run last (`-- --ignored`), after it.
 //!
 //! Every record of `results.json` names its profile and carries its
 //! categories and its frames' self CUs; each sums exactly to its CUs, as
-//! does its folded file. The
-//! sampled programs are named by inlined frame, with the frames the docs'
-//! explanations rest on.
+//! does its folded file. Every program is named by inlined frame, with
+//! the frames the docs' explanations rest on.
 
 use std::{collections::BTreeMap, fs};
 
@@ -41,7 +40,7 @@ fn folded(path: &str) -> BTreeMap<String, u64> {
 }
 
 #[test]
-#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+#[ignore = "reads make profile's output: make test runs it after make profile"]
 fn every_record_sums_exactly_in_its_profile_its_categories_and_its_frames() {
     let records = records();
     assert!(records.len() >= 680, "{} records", records.len());
@@ -77,40 +76,31 @@ fn every_record_sums_exactly_in_its_profile_its_categories_and_its_frames() {
     }
 }
 
-/// The programs `make profile SAMPLE=1` builds copies of.
-const SAMPLE: [&str; 11] = [
-    "borsh",
-    "postcard",
-    "unchecked/borsh",
-    "message/borsh",
-    "metadata/borsh",
-    "solana-program/token/borsh",
-    "anchor1/token/account",
-    "anchor1/token/account_loader",
-    "anchor1/metadata/lazy_account",
-    "anchor2/token/account",
-    "typhoon/token/account",
-];
-
-/// The sampled programs, named by inlined frame (their copies' bytes
+/// Every program is named by inlined frame (its `.so.debug`'s bytes
 /// checked), and little left to `other` wherever every function of a
 /// program is named so.
 #[test]
-#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
-fn the_sample_is_named_by_inlined_frame() {
+#[ignore = "reads make profile's output: make test runs it after make profile"]
+fn every_program_is_named_by_inlined_frame() {
     let summary = fs::read_to_string(benches_dir().join("profile/summary.md")).unwrap();
-    for label in SAMPLE {
-        assert!(
-            summary.contains(&format!("| `{label}` | inlined frame")),
-            "{label} is not named by inlined frame in profile/summary.md"
-        );
-    }
+    let named: BTreeMap<&str, &str> = summary
+        .split("## How each program's code is named")
+        .nth(1)
+        .expect("summary.md names how each program's code is named")
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|line| line.split_once("` | "))
+        .collect();
     let records = records();
     for record in &records {
         let row = record["row"].as_str().unwrap();
         let label = row.split("::").next().unwrap();
+        let how = named
+            .get(label)
+            .unwrap_or_else(|| panic!("{row}: {label} is not in summary.md's namings"));
+        assert!(how.starts_with("inlined frame"), "{label}: named by {how}");
         // Named by inlined frame throughout (no function by address).
-        if !summary.contains(&format!("| `{label}` | inlined frame |")) {
+        if *how != "inlined frame |" {
             continue;
         }
         let cus = record["cus"].as_u64().unwrap();
@@ -140,7 +130,7 @@ fn cus_under(row: &str, prefix: &str) -> u64 {
 /// entrypoint, `LazyAccount<T>`'s offsets, unchecked borsh's copies) are
 /// this profile's.
 #[test]
-#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+#[ignore = "reads make profile's output: make test runs it after make profile"]
 fn the_docs_profile_figures_are_this_runs() {
     let differs = benches::profile::figures::update(&Workspace::current(), false)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -171,7 +161,7 @@ fn the_docs_profile_figures_are_this_runs() {
 /// matrix (benches/anchor_versions.json) shows 1.0 added to that row, and
 /// no such frame appears where no account is written as `Account<T>`.
 #[test]
-#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+#[ignore = "reads make profile's output: make test runs it after make profile"]
 fn the_duplicate_mutable_check_is_where_anchor_1_0_spends() {
     const SET_INSERT: &str = "insert<solana_address::Address";
     let matrix: Value = serde_json::from_str(
@@ -207,7 +197,7 @@ fn the_duplicate_mutable_check_is_where_anchor_1_0_spends() {
 /// (its own and its allocations, within 10%; the checks and the
 /// operation differ by a few CUs).
 #[test]
-#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+#[ignore = "reads make profile's output: make test runs it after make profile"]
 fn on_solana_programs_entrypoint_the_difference_is_the_entrypoint() {
     let records = records();
     let categories = |row: &str| {
@@ -252,7 +242,7 @@ fn on_solana_programs_entrypoint_the_difference_is_the_entrypoint() {
 /// the `__offset_of_<field>` functions; a read of one field spends little
 /// there.
 #[test]
-#[ignore = "reads make profile's output: make test runs it after make profile SAMPLE=1"]
+#[ignore = "reads make profile's output: make test runs it after make profile"]
 fn lazy_accounts_writes_spend_most_in_its_offsets() {
     const OFFSETS: &str = "__offset_of_";
     let records = records();

@@ -1,7 +1,7 @@
 //! `make idl PROFILE=1`: every row of the run profiled as `make profile`
 //! profiles the benchmark's, once for all three sites. Each program the
-//! run kept is built again with line tables (its profile copy, checked
-//! byte for byte against the measured `.so`), each of its rows' calls
+//! run kept was built with line tables, its `.so.debug` beside the
+//! measured `.so` (checked byte for byte against it), each of its rows' calls
 //! (`cases.json`'s) runs again traced with every syscall metered, and the
 //! trace is attributed to inlined frames, summing exactly to the row's
 //! CUs. The files go under the run's `profile/`, each record of its
@@ -19,10 +19,7 @@ use benches::{
     },
 };
 
-use crate::{
-    generate::{self, Built},
-    render::RowFormat,
-};
+use crate::render::RowFormat;
 
 /// A built program whose rows the run kept: its crate and its `.so`.
 #[derive(Clone, Debug)]
@@ -47,13 +44,12 @@ impl Profiles {
     }
 }
 
-/// Profiles every case of `cases` (the run's, in `dir` under the
-/// project's `root`) with its program among `programs`; a call whose CUs
+/// Profiles every case of `cases` (the run's, under the project's
+/// `root`) with its program among `programs`; a call whose CUs
 /// differ from its measured ones, or whose profile does not sum to them,
 /// fails the run by name.
 pub fn profile(
     root: &Path,
-    dir: &Path,
     programs: &[KeptProgram],
     cases: &[ExportedCase],
     progress: &mut dyn FnMut(&str),
@@ -65,16 +61,13 @@ pub fn profile(
         if mine.is_empty() {
             continue;
         }
-        let copy = match generate::build_copy(
-            root,
-            dir,
-            &program.name,
-            &program.package,
-            program.format,
-        ) {
-            Built::Program(copy) => fs::read(&copy).map_err(|e| format!("{}: {e}", copy.display())),
-            Built::Refused(reason) => Err(format!("its profile copy did not build: {reason}")),
-        };
+        let debug = split_debug::debug_path(&program.so);
+        let copy = fs::read(&debug).map_err(|_| {
+            format!(
+                "no {} (LLVM could not write its line tables: its build.log says why)",
+                debug.display()
+            )
+        });
         let naming = profile_program(program, &mine, copy, &mut profiles.rows)?;
         let how = match &naming {
             Naming::Inlined { .. } => "inlined frame".to_string(),
@@ -87,8 +80,8 @@ pub fn profile(
 }
 
 /// Runs each of `cases` (at least one) on `program`'s measured `.so`,
-/// traced, and attributes it into `rows`, named from `copy` (its profile
-/// copy's bytes, or why there are none); returns how its code was named.
+/// traced, and attributes it into `rows`, named from `copy` (its
+/// `.so.debug`'s bytes, or why there are none); returns how its code was named.
 fn profile_program(
     program: &KeptProgram,
     cases: &[&ExportedCase],

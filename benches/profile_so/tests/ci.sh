@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The two steps docs/profile.md's "In your CI" gives a team's pipeline, run
 # end to end through the Makefile as a pipeline runs them (make test runs
-# this after make profile SAMPLE=1):
+# this after make all):
 #   1. two builds, base and head, and the fixtures the tests write: here
 #      make all's token programs on borsh (the base) and bytemuck (the
-#      head), each with its profile copy's DWARF beside it, and make
+#      head), each with the .so.debug make all keeps beside it, and make
 #      fixtures' calls of the borsh program (the family's programs share
 #      one contract, so these are the head's calls too);
 #   2. the comparison, whose exit code is the gate: it passes under
@@ -23,7 +23,7 @@ for build in base:borsh head:bytemuck; do
 	dir=$work/${build%%:*} program=${build#*:}
 	mkdir -p "$dir"
 	cp "target/deploy/token/exact/$program.so" "$dir/my_program.so" || fail "run make all first"
-	cp "target/profile/deploy/token/exact/$program.so" "$dir/my_program.so.debug" || fail "run make profile SAMPLE=1 first"
+	cp "target/deploy/token/exact/$program.so.debug" "$dir/my_program.so.debug" || fail "run make all first"
 done
 make -s --no-print-directory fixtures >"$work/fixtures.log" 2>&1 || { cat "$work/fixtures.log"; fail "make fixtures failed"; }
 mkdir -p "$work/fixtures"

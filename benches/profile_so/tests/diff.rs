@@ -42,21 +42,16 @@ fn token_program(
 }
 
 /// `so` copied into a folder of its own as `token.so` (both builds of a
-/// program share a file name), with its profile copy beside it as
+/// program share a file name), with its `.so.debug` beside it as
 /// `token.so.debug` where `dwarf`.
 fn build_in(dir: &Path, so: &Path, dwarf: bool) -> PathBuf {
-    let workspace = Workspace::current();
     fs::create_dir_all(dir).unwrap();
     let path = dir.join("token.so");
     fs::copy(so, &path).unwrap();
     if dwarf {
-        let relative = so.strip_prefix(workspace.deploy_dir()).unwrap();
-        let copy = workspace
-            .root
-            .join(benches::profile::profiler::COPIES)
-            .join(relative);
-        fs::copy(&copy, dir.join("token.so.debug"))
-            .unwrap_or_else(|e| panic!("{}: {e}; run make profile SAMPLE=1", copy.display()));
+        let debug = debug_path(so);
+        fs::copy(&debug, debug_path(&path))
+            .unwrap_or_else(|e| panic!("{}: {e}; run make all", debug.display()));
     }
     path
 }
@@ -111,7 +106,7 @@ fn operation_of(fixture: &str) -> &str {
 /// difference, its categories and frames each summing to it; `read_owner`'s
 /// decode (borsh's owned decode gone) carries the most of it.
 #[test]
-#[ignore = "needs make profile SAMPLE=1's profile copies; make test runs it"]
+#[ignore = "needs make all's .so.debug files; make test runs it"]
 fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it() {
     let (scratch, diff, borsh_rows, bytemuck_rows) = borsh_and_bytemuck(false);
     assert_eq!(diff.matching, Matching::Frames("dwarf"));
@@ -252,7 +247,7 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
 /// every call costs more, and the gate fails on each past the limit,
 /// naming its instruction and top frames, and passes above the largest.
 #[test]
-#[ignore = "needs make profile SAMPLE=1's profile copies; make test runs it"]
+#[ignore = "needs make all's .so.debug files; make test runs it"]
 fn the_gate_fails_past_max_increase_and_passes_under_it() {
     let (_scratch, diff, borsh_rows, bytemuck_rows) = borsh_and_bytemuck(true);
     let changes: Vec<i64> = borsh_rows
@@ -449,8 +444,10 @@ fn anchor_0_32_to_1_0_is_the_matrix_step_and_mostly_the_duplicate_mutable_check(
         let dir = scratch.path().join(version);
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join("account.so");
-        fs::copy(&built, &path)
-            .unwrap_or_else(|e| panic!("{}: {e}; run make anchor-copies", built.display()));
+        for (from, to) in [(built.clone(), path.clone()), (debug_path(&built), debug_path(&path))] {
+            fs::copy(&from, &to)
+                .unwrap_or_else(|e| panic!("{}: {e}; run make anchor-copies", from.display()));
+        }
         path
     };
     let (base, new) = (build("0.32.2"), build("1.0.3"));

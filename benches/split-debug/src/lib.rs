@@ -14,7 +14,18 @@
 //! or with any section past the segments other than debug information,
 //! symbols and names is refused rather than cut.
 
-use std::fmt;
+use std::{
+    fmt, fs, io,
+    path::{Path, PathBuf},
+};
+
+/// Where the `.so.debug` of the program at `so` is: beside it, its name
+/// with `.debug` added (`borsh.so` -> `borsh.so.debug`).
+pub fn debug_path(so: &Path) -> PathBuf {
+    let mut name = so.as_os_str().to_owned();
+    name.push(".debug");
+    PathBuf::from(name)
+}
 
 /// The ELF header's offsets this split reads or clears (ELF64).
 const E_FLAGS: usize = 0x30;
@@ -78,6 +89,32 @@ fn u32_at(elf: &[u8], at: usize) -> Result<u32, Refused> {
 fn u64_at(elf: &[u8], at: usize) -> Result<usize, Refused> {
     usize::try_from(u64::from_le_bytes(read(elf, at)?))
         .map_err(|_| Refused(format!("an offset past memory at byte {at}")))
+}
+
+/// Splits the program linked at `linked`: the program without its debug
+/// sections to `deployed`, and the linked file to its [`debug_path`]
+/// where it had any (a stale one removed where it had none).
+pub fn write(linked: &Path, deployed: &Path) -> Result<(), String> {
+    let elf = fs::read(linked).map_err(|e| e.to_string())?;
+    let debug = debug_path(deployed);
+    match split(&elf).map_err(|e| e.to_string())? {
+        Split::Plain => {
+            fs::write(deployed, &elf).map_err(at(deployed))?;
+            match fs::remove_file(&debug) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(at(&debug)(e)),
+                _ => Ok(()),
+            }
+        }
+        Split::Stripped(program) => {
+            fs::write(deployed, program).map_err(at(deployed))?;
+            fs::write(&debug, &elf).map_err(at(&debug))
+        }
+    }
+}
+
+/// An error about the file at `path`, named.
+fn at(path: &Path) -> impl Fn(io::Error) -> String + '_ {
+    move |e| format!("{}: {e}", path.display())
 }
 
 /// One section header's fields the split reads.

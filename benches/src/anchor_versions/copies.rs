@@ -1,9 +1,10 @@
-//! One Anchor 1.x program built with an earlier release's anchor-lang and
-//! line tables, as `make profile`'s copies are: two releases' builds of
-//! the same source, for `make profile SO= BASE=`'s known answer (the
-//! change from 0.32.2 to 1.0.3, which the matrix measures, split by
-//! frame). Each release's workspace is the matrix's
-//! ([`super::prepare`]); its build folder is its own.
+//! One Anchor 1.x program built with an earlier release's anchor-lang,
+//! its `.so.debug` beside it as `make all` builds every program: two
+//! releases' builds of the same source, for `make profile SO= BASE=`'s
+//! known answer (the change from 0.32.2 to 1.0.3, which the matrix
+//! measures, split by frame). Each release's workspace, build folder and
+//! deploy folder are the matrix's ([`super::prepare`]), so `make
+//! anchor-versions` after it builds that program again in no time.
 
 use std::{
     path::{Path, PathBuf},
@@ -12,16 +13,16 @@ use std::{
 
 use super::{Release, prepare};
 
-/// Where `release`'s copy of `program` (`token/account`) goes.
+/// Where `release`'s build of `program` (`token/account`) goes.
 pub fn path(root: &Path, release: &Release, program: &str) -> PathBuf {
     release
         .dir(root)
-        .join("profile/deploy/anchor1")
+        .join("deploy/anchor1")
         .join(format!("{program}.so"))
 }
 
-/// Builds `release`'s copy of the Anchor 1.x program `program`
-/// (`token/account`), with line tables; its path.
+/// Builds `release`'s Anchor 1.x program `program` (`token/account`),
+/// with its `.so.debug`; its path.
 pub fn build(root: &Path, release: &Release, program: &str) -> Result<PathBuf, String> {
     let (group, _) = program
         .split_once('/')
@@ -31,7 +32,7 @@ pub fn build(root: &Path, release: &Release, program: &str) -> Result<PathBuf, S
     }
     let copy = prepare::workspace(root, release)?;
     let dir = release.dir(root);
-    let log = dir.join("profile-build.log");
+    let log = dir.join("build.log");
     let output = Command::new(root.join("benches/build-programs.sh"))
         .arg(format!("anchor1/{group}"))
         .arg("")
@@ -39,16 +40,15 @@ pub fn build(root: &Path, release: &Release, program: &str) -> Result<PathBuf, S
         .current_dir(root)
         .env("SBF_TOOLCHAIN", "upstream")
         .env("FRAMEWORK_WORKSPACE", &copy)
-        .env("PROFILE_BUILD", "1")
-        .env("CARGO_TARGET_DIR", dir.join("profile-cargo"))
-        .env("DEPLOY", dir.join("profile/deploy"))
+        .env("CARGO_TARGET_DIR", dir.join("cargo"))
+        .env("DEPLOY", dir.join("deploy"))
         .env("BUILD_LOG", &log)
         .output()
         .map_err(|e| format!("benches/build-programs.sh: {e}"))?;
     let path = path(root, release, program);
     if !output.status.success() || !path.is_file() {
         return Err(format!(
-            "anchor-lang {}: anchor1/{program} with line tables did not build (whole output: {}):\n{}",
+            "anchor-lang {}: anchor1/{program} did not build (whole output: {}):\n{}",
             release.version,
             log.display(),
             String::from_utf8_lossy(&output.stderr)

@@ -1,11 +1,12 @@
-//! Inlined frames for each pc, from the DWARF of a profile copy: the same
-//! program built with line tables (`.cargo/profile-build.toml`) and linked
-//! by the profile linker (`benches/profile-linker`), which resolves the
-//! debug sections' addresses into the concatenated text.
+//! Inlined frames for each pc, from the DWARF of a program's `.so.debug`:
+//! the program as linked with line tables (`.cargo/line-tables.toml`) by
+//! the patched linker (`benches/profile-linker`), which resolves the debug
+//! sections' addresses into the concatenated text, before its debug
+//! sections were split off (`benches/split-debug`); or a team's own.
 //!
-//! Two checks stand between the copy and the measured program. Its
-//! loadable segments must be the measured program's bytes, or its DWARF
-//! describes other code. And its DWARF addresses are those of the text
+//! Two checks stand between the `.so.debug` (the "copy" below) and the
+//! measured program. Its loadable segments must be the measured
+//! program's bytes, or its DWARF describes other code. And its DWARF addresses are those of the text
 //! before the linker's dead-function pass, which removes functions and
 //! moves the code after them (by 5 to 2,192 slots in the programs
 //! measured here). So each final function (from the text: the entry and every
@@ -27,7 +28,7 @@ use super::symbols::{Functions, Symbols, short_name};
 
 type Reader<'a> = EndianSlice<'a, RunTimeEndian>;
 
-/// Every pc's frames, from a profile copy's DWARF.
+/// Every pc's frames, from a `.so.debug`'s DWARF.
 pub struct Inlined {
     /// Outermost first, per instruction slot of the text.
     frames: Vec<Vec<String>>,
@@ -56,16 +57,16 @@ fn segments(elf: &[u8]) -> Result<Vec<(u64, Vec<u8>)>, String> {
 
 impl Inlined {
     /// `functions` of the measured program; `measured` its ELF, `copy`
-    /// the profile copy's.
+    /// its `.so.debug`'s.
     pub fn new(functions: &Functions, measured: &[u8], copy: &[u8]) -> Result<Self, String> {
         if segments(measured)? != segments(copy)? {
-            return Err("its profile copy's loadable segments differ from the measured program's (line tables changed the code)".into());
+            return Err("its .so.debug's loadable segments differ from the measured program's (another build's)".into());
         }
         let sections = load(copy)?;
         let dwarf = sections.borrow(|section| EndianSlice::new(section, RunTimeEndian::Little));
         let subprograms = subprograms(&dwarf)?;
         if subprograms.is_empty() {
-            return Err("its profile copy has no DWARF subprograms".into());
+            return Err("its .so.debug has no DWARF subprograms".into());
         }
         let regions = match_functions(functions, &subprograms)?;
         let context =
@@ -184,7 +185,7 @@ fn match_functions(
     }
     if out.iter().all(Option::is_none) {
         return Err(
-            "no function of the program matches its profile copy's DWARF subprograms".into(),
+            "no function of the program matches its .so.debug's DWARF subprograms".into(),
         );
     }
     Ok(out)

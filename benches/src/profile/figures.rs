@@ -10,8 +10,8 @@
 //!
 //! `make profile` lists the figures that differ from its run (`make
 //! profile DOCS=1` rewrites them); `benches/tests/profile.rs` fails on any.
-//! A figure names a row of a program that `make profile SAMPLE=1` names by
-//! inlined frame, so that `make test`'s profile holds it.
+//! A figure names a row of a program that `make profile` names by inlined
+//! frame (every program), so that `make test`'s profile holds it.
 
 use std::collections::BTreeMap;
 

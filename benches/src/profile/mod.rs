@@ -1,7 +1,7 @@
 //! Where every compute unit of a row goes: its trace and its syscalls'
 //! exact charges ([`record`], [`meter`]) attributed to stacks of frames
 //! ([`attribute`]) that sum to its CUs, named by inlined frame from a
-//! profile copy's DWARF ([`dwarf`]) or by function ([`symbols`]), sorted
+//! program's `.so.debug` ([`dwarf`]) or by function ([`symbols`]), sorted
 //! into categories ([`categories`]) and written out ([`output`] per row,
 //! [`summary`] for the run), and the docs' figures held to it
 //! ([`figures`]); two profiles of the same calls compared ([`change`]).

@@ -1,7 +1,7 @@
 //! Profiles a run's rows: each call's record attributed with its programs
 //! named, kept by row for the files ([`super::output`]).
 
-use std::{collections::HashMap, path::PathBuf};
+use std::collections::HashMap;
 
 use solana_pubkey::Pubkey;
 
@@ -11,12 +11,12 @@ use super::{
     record::{Recorded, VmRun},
     symbols::{Functions, Symbols},
 };
-use crate::{Program, Workspace};
+use crate::Program;
 
 /// How a program's code is named in its profiles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Naming {
-    /// By inlined frame, from its profile copy's DWARF: how many of its
+    /// By inlined frame, from its `.so.debug`'s DWARF: how many of its
     /// functions matched none of it (named by address).
     Inlined { unmatched: usize, functions: usize },
     /// By function (`entrypoint`, `fn@<slot>`), and why not by inlined
@@ -33,9 +33,6 @@ struct Known {
 
 /// Every row's profile, in the order profiled.
 pub struct Profiler {
-    /// Where the measured programs are, and their profile copies.
-    deploy: PathBuf,
-    copies: PathBuf,
     programs: HashMap<Pubkey, Known>,
     pub rows: Vec<ProfiledRow>,
 }
@@ -51,14 +48,9 @@ pub struct ProfiledRow {
     pub profile: Profile,
 }
 
-/// The profile copies' folder, mirroring `target/deploy/`.
-pub const COPIES: &str = "target/profile/deploy";
-
 impl Profiler {
-    pub fn new(workspace: &Workspace) -> Self {
+    pub fn new() -> Self {
         Profiler {
-            deploy: workspace.deploy_dir(),
-            copies: workspace.root.join(COPIES),
             programs: HashMap::new(),
             rows: Vec::new(),
         }
@@ -116,22 +108,13 @@ impl Profiler {
 }
 
 impl Profiler {
-    /// By inlined frame where the program's profile copy is there and
-    /// checks; by function, with the reason, where not.
+    /// By inlined frame where the program's `.so.debug` (beside it, from
+    /// `make all`) is there and checks; by function, with the reason,
+    /// where not.
     fn symbols_of(&self, program: &Program, run: &VmRun) -> (Box<dyn Symbols>, Naming) {
-        let copy = program
-            .so_path
-            .strip_prefix(&self.deploy)
-            .map(|relative| self.copies.join(relative));
-        let copy = match copy {
-            Err(_) => Err(format!(
-                "{} is outside {}",
-                program.so_path.display(),
-                self.deploy.display()
-            )),
-            Ok(copy) => std::fs::read(&copy)
-                .map_err(|_| format!("no profile copy at {COPIES}/ (make profile builds them)")),
-        };
+        let debug = split_debug::debug_path(&program.so_path);
+        let copy = std::fs::read(&debug)
+            .map_err(|_| format!("no {} (make all writes it)", debug.display()));
         match std::fs::read(&program.so_path) {
             Ok(measured) => named_by(run, &measured, copy),
             Err(e) => named_by(
@@ -144,9 +127,9 @@ impl Profiler {
 }
 
 /// How a program's code is named, from its first run (`run`): by inlined
-/// frame where its profile copy (`copy`, or why there is none) is the
+/// frame where its `.so.debug` (`copy`, or why there is none) is the
 /// `measured` program's bytes with line tables and its functions match
-/// the copy's DWARF; by function, with the reason, where not.
+/// its DWARF; by function, with the reason, where not.
 pub fn named_by(
     run: &VmRun,
     measured: &[u8],

@@ -47,7 +47,7 @@ pub struct Comparison {
 /// Measures and profiles every row on `here`'s programs and `there`'s.
 pub fn compare(here: &Workspace, there: &Workspace, rev: &str) -> Result<Comparison, String> {
     let profiled = |workspace: &Workspace, which: &str| -> Result<Profiler, String> {
-        let mut profiler = Profiler::new(workspace);
+        let mut profiler = Profiler::new();
         bench::profile_rows(workspace, &mut profiler)
             .map_err(|e| format!("measuring {which}'s programs: {e}"))?;
         Ok(profiler)
@@ -118,7 +118,7 @@ const TOP_FRAMES: usize = 10;
 /// `summary.md`.
 pub fn markdown(c: &Comparison) -> String {
     let mut out = format!(
-        "# The benchmark's rows: this tree against REV={}\n\n{} rows differ in CUs, {} are the same; both measured with this tree's cases and profiled by inlined frame (each revision's profile copies).\n",
+        "# The benchmark's rows: this tree against REV={}\n\n{} rows differ in CUs, {} are the same; both measured with this tree's cases and profiled by inlined frame (each revision's `.so.debug` files).\n",
         c.rev,
         c.changed.len(),
         c.unchanged

@@ -147,7 +147,7 @@ pub fn markdown(intro: &str, rows: &[ProfiledRow], namings: &BTreeMap<String, Na
             .expect("String");
         }
     }
-    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its profile copy (built again with line tables: `make profile-copies`, or `make idl PROFILE=1` for a run's programs) has the measured program's loadable bytes and its functions match its DWARF (a function that matches none is named by address, and counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
+    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its `.so.debug` (the program as linked with line tables, which `make all` and `make idl` keep beside the measured `.so`) has the measured program's loadable bytes and its functions match its DWARF (a function that matches none is named by address, and counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
     for (label, naming) in namings {
         let how = match naming {
             Naming::Inlined { unmatched: 0, .. } => "inlined frame".to_string(),

@@ -9,7 +9,8 @@ use std::{
     time::Instant,
 };
 
-use benches::files::write_whole;
+use benches::{files::write_whole, reproducible::BTF_CRASH};
+use split_debug::debug_path;
 use sha2::{Digest, Sha256};
 
 use super::write::ANCHOR1;
@@ -37,7 +38,7 @@ pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
         root.join("common/Cargo.toml"),
     ];
     reuse_or(root, dir, dir, name, &inputs, || {
-        compile(root, dir, name, package, (Route::Core, Build::Measured))
+        compile(root, dir, name, package, Route::Core)
     })
 }
 
@@ -67,37 +68,9 @@ pub fn build_anchor1(root: &Path, dir: &Path, name: &str, package: &str) -> Buil
         root.join("benches/std/bpfel-solana.json"),
     ];
     reuse_or(root, dir, &workspace, name, &inputs, || {
-        compile(
-            root,
-            &workspace,
-            name,
-            package,
-            (Route::Std, Build::Measured),
-        )
+        compile(root, &workspace, name, package, Route::Std)
     })
 }
-
-/// The profile copy of a built program (`make idl PROFILE=1`): the same
-/// crate built again as `make profile-copies` builds the families' (line
-/// tables, the patched linker, `target/profile-build/`), into
-/// `profile-copies/<name>.so`, reused while newer than the measured `.so`.
-/// The profile checks its loadable bytes against the measured program's.
-pub fn build_copy(root: &Path, dir: &Path, name: &str, package: &str, format: RowFormat) -> Built {
-    let copy = dir.join(COPIES).join(format!("{name}.so"));
-    let measured = dir.join("deploy").join(format!("{name}.so"));
-    if modified(&copy).is_some_and(|built| Some(built) > modified(&measured)) {
-        return Built::Program(copy);
-    }
-    let (workspace, route) = if format.is_anchor1() {
-        (dir.join(ANCHOR1), Route::Std)
-    } else {
-        (dir.to_path_buf(), Route::Core)
-    };
-    compile(root, &workspace, name, package, (route, Build::ProfileCopy))
-}
-
-/// Where a run's profile copies go, under its folder.
-pub const COPIES: &str = "profile-copies";
 
 /// Where a run keeps what each crate it built came to (`<hash>.so` or
 /// `<hash>.refused`), by the hash of the crate's files ([`crate_hash`]):
@@ -177,10 +150,25 @@ fn crate_hash(crate_dir: &Path) -> String {
         .collect()
 }
 
-/// Copies `from` to `to` whole, unless `to` already holds the same bytes:
-/// its time stamp then stays, and with it the reuse of a profile copy
-/// built after it ([`build_copy`]).
+/// Copies the program at `from` to `to` with its `.so.debug` (or without,
+/// where it has none: a stale one is removed).
 fn install(from: &Path, to: &Path) -> Result<(), String> {
+    let (debug_from, debug_to) = (debug_path(from), debug_path(to));
+    match fs::metadata(&debug_from) {
+        Ok(_) => copy_whole(&debug_from, &debug_to)?,
+        Err(_) => match fs::remove_file(&debug_to) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(format!("{}: {e}", debug_to.display()));
+            }
+            _ => {}
+        },
+    }
+    copy_whole(from, to)
+}
+
+/// Copies `from` to `to` whole, unless `to` already holds the same bytes
+/// (its time stamp then stays).
+fn copy_whole(from: &Path, to: &Path) -> Result<(), String> {
     let bytes = fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
     if fs::read(to).is_ok_and(|held| held == bytes) {
         return Ok(());
@@ -198,14 +186,6 @@ fn install(from: &Path, to: &Path) -> Result<(), String> {
 enum Route {
     Core,
     Std,
-}
-
-/// Which build: the measured program, or its profile copy (with line
-/// tables, `.cargo/profile-build.toml`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Build {
-    Measured,
-    ProfileCopy,
 }
 
 fn modified(path: &Path) -> Option<std::time::SystemTime> {
@@ -229,20 +209,31 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
 /// Builds `package` of the workspace in `workspace`, the `.so` copied to
 /// the run's `deploy/<name>.so` (the run's folder is the workspace's, or
 /// its parent for the Anchor workspace).
-fn compile(
+fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
+    let built = compile_with(root, workspace, name, package, (route, true));
+    match built {
+        Built::Refused(reason) if reason.contains(BTF_CRASH) => {
+            compile_with(root, workspace, name, package, (route, false))
+        }
+        built => built,
+    }
+}
+
+/// [`compile`], with line tables or (where LLVM crashed writing their
+/// BTF) without: that program is then named by function.
+fn compile_with(
     root: &Path,
     workspace: &Path,
     name: &str,
     package: &str,
-    (route, build): (Route, Build),
+    (route, line_tables): (Route, bool),
 ) -> Built {
     let started = Instant::now();
-    let mut command = benches::reproducible::cargo_build(root);
-    if build == Build::ProfileCopy {
-        command
-            .arg("--config")
-            .arg(root.join(".cargo/profile-build.toml"));
-    }
+    let mut command = if line_tables {
+        benches::reproducible::cargo_build(root)
+    } else {
+        benches::reproducible::cargo_build_without_line_tables(root)
+    };
     let (target_dir, triple) = match route {
         Route::Core => {
             command.args(["-Z", "build-std=core,alloc", "--release"]);
@@ -265,12 +256,6 @@ fn compile(
             // reused rather than built again.
             (root.join("target"), "bpfel-solana")
         }
-    };
-    // The copies share `make profile-copies`' target folder: its core,
-    // alloc, std and anchor-lang are built with the same flags.
-    let target_dir = match build {
-        Build::Measured => target_dir,
-        Build::ProfileCopy => root.join("target/profile-build"),
     };
     let output = command
         .env("CARGO_TARGET_DIR", &target_dir)
@@ -299,19 +284,23 @@ fn compile(
         ),
     );
     if !output.status.success() {
-        return Built::Refused(refusal(&stderr));
+        return Built::Refused(if stderr.contains(BTF_CRASH) {
+            format!("LLVM crashed writing its line tables' BTF ({BTF_CRASH})")
+        } else {
+            refusal(&stderr)
+        });
     }
     let built = target_dir
         .join(triple)
         .join("release")
         .join(format!("lib{}.so", package.replace('-', "_")));
-    let deploy = match build {
-        Build::Measured => dir.join("deploy"),
-        Build::ProfileCopy => dir.join(COPIES),
-    };
+    let deploy = dir.join("deploy");
     let so = deploy.join(format!("{name}.so"));
-    match fs::create_dir_all(&deploy).and_then(|_| fs::copy(&built, &so)) {
-        Ok(_) => Built::Program(so),
+    match fs::create_dir_all(&deploy)
+        .map_err(|e| e.to_string())
+        .and_then(|()| split_debug::write(&built, &so))
+    {
+        Ok(()) => Built::Program(so),
         Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),
     }
 }

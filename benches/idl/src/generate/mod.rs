@@ -10,7 +10,7 @@ pub mod build;
 pub mod write;
 
 pub use bisect::{culprits, take_out};
-pub use build::{Built, COPIES, build, build_anchor1, build_copy, build_format};
+pub use build::{Built, build, build_anchor1, build_format};
 pub use write::{
     ANCHOR1, arguments_source, events_source, out_dir, source, write, write_arguments, write_events,
 };

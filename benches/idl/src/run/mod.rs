@@ -123,7 +123,7 @@ pub fn run(
     let profiles = if options.profile {
         guard::stage("profiling", &shown);
         let (programs, cases) = (&tally.programs, &tally.cases);
-        Some(profile::profile(root, &dir, programs, cases, progress)?)
+        Some(profile::profile(root, programs, cases, progress)?)
     } else {
         None
     };
