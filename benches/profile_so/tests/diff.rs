@@ -444,7 +444,10 @@ fn anchor_0_32_to_1_0_is_the_matrix_step_and_mostly_the_duplicate_mutable_check(
         let dir = scratch.path().join(version);
         fs::create_dir_all(&dir).unwrap();
         let path = dir.join("account.so");
-        for (from, to) in [(built.clone(), path.clone()), (debug_path(&built), debug_path(&path))] {
+        for (from, to) in [
+            (built.clone(), path.clone()),
+            (debug_path(&built), debug_path(&path)),
+        ] {
             fs::copy(&from, &to)
                 .unwrap_or_else(|e| panic!("{}: {e}; run make anchor-copies", from.display()));
         }

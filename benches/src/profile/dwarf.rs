@@ -184,9 +184,7 @@ fn match_functions(
         }
     }
     if out.iter().all(Option::is_none) {
-        return Err(
-            "no function of the program matches its .so.debug's DWARF subprograms".into(),
-        );
+        return Err("no function of the program matches its .so.debug's DWARF subprograms".into());
     }
     Ok(out)
 }

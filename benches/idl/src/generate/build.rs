@@ -10,8 +10,8 @@ use std::{
 };
 
 use benches::{files::write_whole, reproducible::BTF_CRASH};
-use split_debug::debug_path;
 use sha2::{Digest, Sha256};
+use split_debug::debug_path;
 
 use super::write::ANCHOR1;
 use crate::render::RowFormat;
