@@ -110,7 +110,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
             }
         }
         Some("profile") => {
-            let mut profiler = benches::profile::Profiler::new();
+            let mut profiler = benches::profile::Profiler::default();
             bench::run_with(&workspace, Some(&mut profiler)).map_err(fail("profile"))?;
             let written = benches::profile::write(&workspace, &profiler)
                 .map_err(|e| format!("make profile: {e}"))?;

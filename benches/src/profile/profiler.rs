@@ -32,6 +32,7 @@ struct Known {
 }
 
 /// Every row's profile, in the order profiled.
+#[derive(Default)]
 pub struct Profiler {
     programs: HashMap<Pubkey, Known>,
     pub rows: Vec<ProfiledRow>,
@@ -49,13 +50,6 @@ pub struct ProfiledRow {
 }
 
 impl Profiler {
-    pub fn new() -> Self {
-        Profiler {
-            programs: HashMap::new(),
-            rows: Vec::new(),
-        }
-    }
-
     /// Each profiled program's label and how it was named, by label.
     pub fn namings(&self) -> std::collections::BTreeMap<String, Naming> {
         self.programs

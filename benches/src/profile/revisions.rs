@@ -47,7 +47,7 @@ pub struct Comparison {
 /// Measures and profiles every row on `here`'s programs and `there`'s.
 pub fn compare(here: &Workspace, there: &Workspace, rev: &str) -> Result<Comparison, String> {
     let profiled = |workspace: &Workspace, which: &str| -> Result<Profiler, String> {
-        let mut profiler = Profiler::new();
+        let mut profiler = Profiler::default();
         bench::profile_rows(workspace, &mut profiler)
             .map_err(|e| format!("measuring {which}'s programs: {e}"))?;
         Ok(profiler)
