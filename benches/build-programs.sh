@@ -107,12 +107,18 @@ run() {
 	return $status
 }
 
-# Runs the build command "$@" with $flags (the line tables) where set;
-# where LLVM crashes writing their BTF, again without them (the program
-# then has no .so.debug, and is profiled by function).
+# Runs the build command "$@" (`... cargo build ...`) with $flags (the
+# line tables) after its `build` where set; where LLVM crashes writing
+# their BTF, again without them (the program then has no .so.debug, and
+# is profiled by function).
 build_with_line_tables() {
 	((${#flags[@]} > 0)) || { run "$@"; return; }
-	BTF_CRASH_RETRIED=1 run "$@" "${flags[@]}"
+	local with=() arg placed=
+	for arg in "$@"; do
+		with+=("$arg")
+		[[ -z $placed && $arg == build ]] && with+=("${flags[@]}") && placed=1
+	done
+	BTF_CRASH_RETRIED=1 run "${with[@]}"
 	local status=$?
 	((status == 3)) || return $status
 	echo "  $subfolder/$name: LLVM crashed writing the BTF of its line tables (see $log); built again without them, so its profiles name functions, not inlined frames" >&2
