@@ -6,6 +6,7 @@
 mod anchor1;
 mod anchor2;
 mod anchor_versions;
+mod build;
 mod contract;
 mod docs;
 mod encodings;

@@ -77,6 +77,9 @@ pub fn build_all(
                 toolchain.linker(root),
             )
             .env("CARGO_ENCODED_RUSTFLAGS", &flags)
+            // Its own linker and flags: not `.cargo/line-tables.toml`'s,
+            // whose `--config` would outrank the linker named above.
+            .env("LINE_TABLES", "0")
             .env("CARGO_TARGET_DIR", out.join("cargo"))
             .env("DEPLOY", &deploy)
             .env("BUILD_LOG", &log)
