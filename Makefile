@@ -64,6 +64,8 @@ TIMINGS := $(TARGET_DIR)/timings.tsv
 # tested, resolves their dependencies with the same features
 # (benches/workspace-hack), so no command compiles the runtime again.
 TESTED := -p benches -p wire -p fixtures -p profile-so -p idl
+# With benches/split-debug, which has no dependencies to resolve alike.
+TESTS := $(TESTED) -p split-debug
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
 # The output of make test's lanes that run beside another step (below).
@@ -289,9 +291,9 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   which the replay rewrites), the page in Chromium (which reads each
 	@#   make idl run's results.json, not what the replay writes) beside
 	@#   the replay of every make idl run.
-	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTED) --no-run)
+	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTS) --no-run)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@$(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTED))
+	@$(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTS))
 	@$(call beside,litesvm: the families and make anchor-copies,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) cargo test -q -p profile-so --test integration -- --ignored
