@@ -65,9 +65,10 @@ line_tables=(--config "$PWD/.cargo/line-tables.toml")
 # tip_distribution: LLVM 23 crashes writing the BTF of its line tables
 # alone) keeps it: the line tables' flags would come after its own.
 own_debug_info() { grep -qs debuginfo "$1/.cargo/config.toml"; }
-# LLVM's crash writing a program's BTF: built again without line tables,
-# named by function in its profiles (no .so.debug).
-btf_crash='BTFDebug'
+# LLVM's crash writing a program's BTF (the link, with --btf, killed by
+# SIGILL in BTFDebug::visitTypeEntry on some Anchor programs): built again
+# without line tables, named by function in its profiles (no .so.debug).
+btf_crash='BTFDebug|^error: linking with .* failed: signal: '
 split_debug=$PWD/.tools/bin/split-debug
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)

@@ -37,7 +37,7 @@ pub fn cargo_build(root: &Path) -> Command {
 }
 
 /// The same without line tables: a program whose line tables LLVM cannot
-/// write BTF for (its message: [`BTF_CRASH`]), named by function.
+/// write BTF for ([`is_btf_crash`]), named by function.
 pub fn cargo_build_without_line_tables(root: &Path) -> Command {
     let mut command = Command::new("cargo");
     command
@@ -48,9 +48,16 @@ pub fn cargo_build_without_line_tables(root: &Path) -> Command {
     command
 }
 
-/// What cargo's output holds where LLVM crashed writing a program's BTF
+/// Whether cargo's output `stderr` is LLVM's crash on a program's line
+/// tables: the link (with `--btf`) killed by a signal, as LLVM 23 dies
+/// (`SIGILL`, in `BTFDebug::visitTypeEntry`) on some Anchor programs'
 /// (as benches/build-programs.sh matches it).
-pub const BTF_CRASH: &str = "BTFDebug";
+pub fn is_btf_crash(stderr: &str) -> bool {
+    stderr.contains("BTFDebug")
+        || stderr.lines().any(|line| {
+            line.starts_with("error: linking with ") && line.contains(" failed: signal: ")
+        })
+}
 
 /// The folders a build on this machine could leave in a program: the
 /// checkout, `CARGO_HOME`, `RUSTUP_HOME`, the pinned toolchain's sysroot,
@@ -202,6 +209,15 @@ fn printable_around(bytes: &[u8], at: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_killed_by_a_signal_is_a_btf_crash_and_a_link_error_is_not() {
+        let crash = "   Compiling x\nerror: linking with `.tools/profile-linker/bin/sbpf-linker` failed: signal: 4 (SIGILL)\n  |\n";
+        assert!(is_btf_crash(crash));
+        assert!(is_btf_crash("LLVM ERROR: in BTFDebug::visitTypeEntry"));
+        let refused = "error: linking with `sbpf-linker` failed: exit status: 1\n  = note: Error: BPF stack limit is exceeded";
+        assert!(!is_btf_crash(refused));
+    }
 
     #[test]
     fn a_named_folder_is_found_and_a_remapped_path_is_not() {

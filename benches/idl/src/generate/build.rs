@@ -9,7 +9,7 @@ use std::{
     time::Instant,
 };
 
-use benches::{files::write_whole, reproducible::BTF_CRASH};
+use benches::{files::write_whole, reproducible::is_btf_crash};
 use sha2::{Digest, Sha256};
 use split_debug::debug_path;
 
@@ -212,12 +212,15 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
 fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
     let built = compile_with(root, workspace, name, package, (route, true));
     match built {
-        Built::Refused(reason) if reason.contains(BTF_CRASH) => {
+        Built::Refused(reason) if reason == BTF_CRASHED => {
             compile_with(root, workspace, name, package, (route, false))
         }
         built => built,
     }
 }
+
+/// Why a build with line tables is built again without them.
+const BTF_CRASHED: &str = "LLVM crashed linking the BTF of its line tables";
 
 /// [`compile`], with line tables or (where LLVM crashed writing their
 /// BTF) without: that program is then named by function.
@@ -284,8 +287,8 @@ fn compile_with(
         ),
     );
     if !output.status.success() {
-        return Built::Refused(if stderr.contains(BTF_CRASH) {
-            format!("LLVM crashed writing its line tables' BTF ({BTF_CRASH})")
+        return Built::Refused(if line_tables && is_btf_crash(&stderr) {
+            BTF_CRASHED.to_string()
         } else {
             refusal(&stderr)
         });
