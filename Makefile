@@ -245,7 +245,7 @@ toolchains-report: ## The toolchain matrix's report from benches/toolchains.json
 anchor-versions: $(TOOLCHAIN_READY) ## The Anchor 1.x programs on every anchor-lang release from 0.29 into target/benches/anchor_versions.md (after make all; ANCHOR_VERSIONS="0.32.2": only those)
 	cargo run -q -p benches --bin anchor_versions
 
-anchor-copies: $(TOOLCHAIN_READY) ## Anchor 1.x's token/account built with line tables on anchor-lang 0.32.2 and 1.0.3 (ANCHOR_VERSIONS= others), into target/anchor-versions/<release>/profile/deploy/: make profile SO= BASE='s known answer
+anchor-copies: $(TOOLCHAIN_READY) ## Anchor 1.x's token/account built on anchor-lang 0.32.2 and 1.0.3 (ANCHOR_VERSIONS= others) as make anchor-versions builds it, its .so.debug beside it, into target/anchor-versions/<release>/deploy/: make profile SO= BASE='s known answer
 	cargo run -q -p benches --bin anchor_versions -- copies
 
 anchor-versions-baseline: $(TOOLCHAIN_READY) ## make anchor-versions, then rewrite benches/anchor_versions.json and each release's lockfile
