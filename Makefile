@@ -87,7 +87,7 @@ beside = { $(3); } > $(2) 2>&1 & first=$$!; \
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -179,9 +179,12 @@ build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-p
 	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
 	@$(BUILD) solana-program common/solana-program benches/noop
 
-published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token, and jito-tip-distribution on Anchor 0.31), for make profile SO='s proof, into target/deploy/published/, and benches/token_cpi (a CPI into spl-token) into target/deploy/cpi/
+published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token, spl-token-2022 for make deployed, and jito-tip-distribution on Anchor 0.31), for make profile SO='s proof, into target/deploy/published/, and benches/token_cpi (a CPI into spl-token) into target/deploy/cpi/
 	@$(BUILD) published "" $(PUBLISHED)
 	@$(BUILD) cpi "" benches/token_cpi
+
+deployed: published ## Token-2022 7.0.0 as mainnet runs it (its ELF from mollusk-svm-programs-token-2022) against the same source built here, on the same calls, both profiled: target/benches/deployed/summary.md (DOCS=1: rewrite the README's ratio and docs/toolchain.md's tables)
+	DOCS="$(DOCS)" cargo run -q -p profile-so --bin deployed
 
 build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
 	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
@@ -313,6 +316,7 @@ lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/tip_distribution/Cargo.toml --check
+	cargo fmt --manifest-path benches/published/spl_token_2022/Cargo.toml --check
 	cargo fmt --manifest-path programs/anchor1/Cargo.toml --all --check
 	cd $(ANCHOR1) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
 	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check

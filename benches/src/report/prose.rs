@@ -4,7 +4,8 @@
 //! what is left is read here as a reader sees it: without the run-written
 //! blocks, the experiments (`<!-- experiments -->` to `<!-- /experiments
 //! -->`: modified builds, each described in place with how to reproduce
-//! it), the findings of `make idl` runs ([`IDL_RUNS`]), the figure marks and their numbers, comments, code (fenced,
+//! it), the findings of `make idl` runs ([`IDL_RUNS`]), what `make
+//! deployed` writes ([`DEPLOYED`]), the figure marks and their numbers, comments, code (fenced,
 //! indented, inline), link targets and addresses. Of its numbers, those
 //! whose form says they are no measurement are left out: a list item's
 //! number, a version (`1.2.2`, `0.31`), a name (`Anchor 2`, `LLVM 23`,
@@ -16,6 +17,11 @@ use super::docs::find_figures;
 /// The marks around figures of `make idl` runs: the findings on IDLs,
 /// which a run of their own measures again, not `make bench`.
 pub const IDL_RUNS: (&str, &str) = ("<!-- idl-runs -->", "<!-- /idl-runs -->");
+
+/// Around what `make deployed` writes (`make deployed DOCS=1`): the
+/// README's measured ratio of this route to the deployed Token-2022, and
+/// docs/toolchain.md's tables of it; profile-so's tests hold them.
+pub const DEPLOYED: (&str, &str) = ("<!-- deployed -->", "<!-- /deployed -->");
 
 /// A number in a document's prose.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +55,7 @@ pub fn prose(text: &str) -> Vec<String> {
         // example IDLs' runs): no `results.json` record holds them, and
         // `benches/tests/docs.rs` keeps them to docs/idl-findings.md.
         (IDL_RUNS.0, IDL_RUNS.1),
+        DEPLOYED,
         ("<!--", "-->"),
     ] {
         let mut at = 0;
