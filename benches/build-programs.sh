@@ -36,14 +36,14 @@ progress='^ *(Compiling|Finished|Downloading|Downloaded|Updating|Locking|Adding|
 
 package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
 # Another framework's programs are a workspace of their own
-# (programs/anchor2, programs/typhoon): built from its folder, so that its
+# (programs/anchor2, programs/typhoon, programs/steel): built from its folder, so that its
 # .cargo/config.toml (if any) adds its flags, into a target folder of its
 # own (but for std's sake; below).
 # A published program on a framework of its own (benches/published/
 # tip_distribution: anchor-lang 0.31) is a workspace of one, built from
 # its folder the same way.
 framework_of() {
-	if [[ $1 =~ ^programs/(anchor2|typhoon|anchor1)/ ]]; then
+	if [[ $1 =~ ^programs/(anchor2|typhoon|anchor1|steel)/ ]]; then
 		echo "${BASH_REMATCH[1]}"
 	elif grep -q '^\[workspace\]' "$1/Cargo.toml"; then
 		echo "$1"
@@ -51,7 +51,7 @@ framework_of() {
 }
 # The folder a framework's programs are built from.
 workspace_of() { if [[ $1 == */* ]]; then echo "$1"; else echo "programs/$1"; fi; }
-# What needs `std` (solana-program's programs, Anchor 1.x's) is built for
+# What needs `std` (solana-program's programs, Anchor 1.x's, Steel's) is built for
 # the std target (benches/std/bpfel-solana.json) with std from the patched
 # sources make setup installs; everything else for bpfel-unknown-none with
 # core and alloc.
@@ -72,7 +72,7 @@ btf_crash='BTFDebug|^error: linking with .* failed: signal: '
 split_debug=$PWD/.tools/bin/split-debug
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)
-needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|published)(/|$) ]]; }
+needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|steel|published)(/|$) ]]; }
 # A published program (benches/published/) is a dependency whose own
 # crate-type includes cdylib, so cargo links it alone too, without the
 # memcpy family solana-compiler-builtins gives the final program: that

@@ -7,7 +7,7 @@ use solana_program_error::ProgramError;
 
 use crate::{
     Case, Family, Framework, HarnessError, Input, Program,
-    frameworks::{anchor1, anchor2, solana_program, typhoon},
+    frameworks::{anchor1, anchor2, solana_program, steel, typhoon},
     message, metadata,
 };
 
@@ -44,6 +44,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
         Framework::Anchor1 => return anchor1::expected(program, input),
         Framework::Anchor2 => return anchor2::expected(program, input),
         Framework::Typhoon => return typhoon::expected(program, input),
+        Framework::Steel => return steel::expected(program, input),
         Framework::Pinocchio => {}
     }
     match program.family {
@@ -86,6 +87,7 @@ pub fn framework_cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> 
             Framework::Anchor1 => cases.extend(anchor1::cases(&own)?),
             Framework::Anchor2 => cases.extend(anchor2::cases(&own)?),
             Framework::Typhoon => cases.extend(typhoon::cases(&own)?),
+            Framework::Steel => cases.extend(steel::cases(&own)?),
             Framework::Pinocchio => unreachable!("not another framework"),
         }
     }

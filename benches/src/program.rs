@@ -64,7 +64,8 @@ impl Family {
 /// token family's crates on solana-program's entrypoint (the same program
 /// folders, built with `common/solana-program`); or another framework with
 /// its own dispatch, checks and account types, in `programs/<framework>/`:
-/// Anchor 1.x (`anchor1`), Anchor 2 (`anchor2`), typhoon (`typhoon`).
+/// Anchor 1.x (`anchor1`), Anchor 2 (`anchor2`), typhoon (`typhoon`),
+/// Steel (`steel`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Framework {
@@ -75,22 +76,25 @@ pub enum Framework {
     Anchor1,
     Anchor2,
     Typhoon,
+    Steel,
 }
 
 impl Framework {
-    pub const ALL: [Framework; 5] = [
+    pub const ALL: [Framework; 6] = [
         Framework::Pinocchio,
         Framework::SolanaProgram,
         Framework::Anchor1,
         Framework::Anchor2,
         Framework::Typhoon,
+        Framework::Steel,
     ];
     /// The frameworks beside pinocchio, each measured in its own group.
-    pub const OTHERS: [Framework; 4] = [
+    pub const OTHERS: [Framework; 5] = [
         Framework::SolanaProgram,
         Framework::Anchor1,
         Framework::Anchor2,
         Framework::Typhoon,
+        Framework::Steel,
     ];
 
     /// Its folder under `target/deploy/` and the first part of its
@@ -102,6 +106,7 @@ impl Framework {
             Self::Anchor1 => "anchor1",
             Self::Anchor2 => "anchor2",
             Self::Typhoon => "typhoon",
+            Self::Steel => "steel",
         }
     }
 
@@ -113,6 +118,7 @@ impl Framework {
             Self::Anchor1 => "Anchor 1.x",
             Self::Anchor2 => "Anchor 2",
             Self::Typhoon => "typhoon",
+            Self::Steel => "Steel",
         }
     }
 
@@ -123,6 +129,7 @@ impl Framework {
             Self::SolanaProgram => "solana-program",
             Self::Anchor1 | Self::Anchor2 => "anchor-lang",
             Self::Typhoon => "typhoon",
+            Self::Steel => "steel",
         }
     }
 
@@ -135,6 +142,7 @@ impl Framework {
             Self::Anchor1 => "programs/anchor1",
             Self::Anchor2 => "programs/anchor2",
             Self::Typhoon => "programs/typhoon",
+            Self::Steel => "programs/steel",
         }
     }
 }
@@ -258,6 +266,7 @@ impl Program {
             Framework::Anchor1 => &ANCHOR1_INPUTS,
             Framework::Anchor2 => &ANCHOR2_INPUTS,
             Framework::Typhoon => &TYPHOON_INPUTS,
+            Framework::Steel => &STEEL_INPUTS,
         }
     }
 
@@ -324,6 +333,19 @@ const ANCHOR1_INPUTS: [&str; 9] = [
     "programs/anchor1/Cargo.toml",
     "programs/anchor1/Cargo.lock",
     "programs/anchor1/records",
+    "rust-toolchain.toml",
+    ".cargo/config.toml",
+    ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
+    "benches/std",
+    ".tools/std/.installed",
+];
+
+/// The same for the Steel programs' workspace and the std they are built
+/// with.
+const STEEL_INPUTS: [&str; 8] = [
+    "programs/steel/Cargo.toml",
+    "programs/steel/Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",

@@ -111,7 +111,12 @@ impl Workspace {
     /// token family's calls).
     pub fn framework_programs(&self) -> Vec<Program> {
         let mut programs = self.solana_program_programs();
-        for framework in [Framework::Anchor1, Framework::Anchor2, Framework::Typhoon] {
+        for framework in [
+            Framework::Anchor1,
+            Framework::Anchor2,
+            Framework::Typhoon,
+            Framework::Steel,
+        ] {
             let root = self.root.join("programs").join(framework.name());
             let mut paths = Vec::new();
             for family in Family::ALL {

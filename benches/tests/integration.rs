@@ -20,6 +20,7 @@ mod profile;
 mod properties;
 mod report;
 mod reproducible;
+mod steel;
 mod sweep;
 mod toolchains;
 mod trace;
