@@ -84,7 +84,7 @@ impl Provenance {
     ) -> Self {
         let mut crates = crate_versions(lock, programs);
         // Each other framework's own lock: the framework and the pinocchio
-        // it is built on.
+        // or solana-program it is built on.
         for framework in Framework::OTHERS {
             let own = Lock::of_framework(workspace, framework);
             if let Some(version) = own.version(framework.crate_name()) {
@@ -100,7 +100,8 @@ impl Provenance {
                 // or on neither pinocchio nor wincode (Anchor 1.x).
                 continue;
             }
-            for name in ["pinocchio", "wincode"] {
+            // The entrypoint it is built on (Steel's: solana-program 2.x).
+            for name in ["pinocchio", "wincode", "solana-program"] {
                 if let Some(version) = own.version(name) {
                     crates.insert(format!("{name} ({})", framework.name()), version);
                 }

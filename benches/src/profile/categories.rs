@@ -184,6 +184,11 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         | "try_allocate_in" => Allocation,
         "log" | "msg" | "sol_log" | "log_data" | "emit" => Logging,
         "invoke" | "invoke_signed" | "invoke_signed_unchecked" => Cpi,
+        // Steel's instruction tag and account checks (`as_account` borrows,
+        // checks the owner program, the length and the discriminator, then
+        // casts with bytemuck's `try_from_bytes`, a decode).
+        "parse_instruction" | "has_owner" | "as_account" | "as_account_mut" | "assert"
+        | "assert_mut" | "is_writable" => Checks,
         "full" | "read_owner" | "update_amount" | "update" | "set_amount" | "set_state"
         | "read_blockhash" | "sanitize" | "read_instruction" | "push_key" | "read_collection"
         | "verify_creator" | "read_royalty" | "set_uri" => Operation,
@@ -192,6 +197,8 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             "deserialize",
             "try_deserialize",
             "from_bytes",
+            // bytemuck's checked cast, as Steel's accounts call it.
+            "try_from_bytes",
             "try_from_slice",
             "visit_",
             "next_element",
@@ -388,6 +395,19 @@ mod tests {
         assert_eq!(
             of_frame(
                 "<jito_tip_distribution::state::Config as anchor_lang::AccountDeserialize>::try_deserialize"
+            ),
+            Some(Category::Decode)
+        );
+        // Steel's tag and account checks, and its cast a decode.
+        for frame in [
+            "parse_instruction<steel_noop::TokenInstruction>",
+            "has_owner",
+        ] {
+            assert_eq!(of_frame(frame), Some(Category::Checks), "{frame}");
+        }
+        assert_eq!(
+            of_frame(
+                "<steel_token_account::TokenRecord as steel::AccountDeserialize>::try_from_bytes"
             ),
             Some(Category::Decode)
         );

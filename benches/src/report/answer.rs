@@ -112,7 +112,7 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 15] = [
+const FRAMEWORKS: [FrameworkPath; 17] = [
     FrameworkPath {
         path: "solana-program `entrypoint!` + borsh",
         framework: Framework::SolanaProgram,
@@ -248,6 +248,24 @@ const FRAMEWORKS: [FrameworkPath; 15] = [
         read: "read_owner",
         write: "update_amount",
     },
+    FrameworkPath {
+        path: "Steel `as_account` (zero-copy, on solana-program)",
+        framework: Framework::Steel,
+        family: Family::Token,
+        program: "token/account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Steel's floor",
+        framework: Framework::Steel,
+        family: Family::Token,
+        program: "noop",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
 ];
 
 /// The borsh paths a framework program runs, beside a question's rows:
@@ -344,11 +362,12 @@ pub fn markdown(run: &Run) -> String {
     let version = |name: &str| run.provenance.crates.get(name).map_or("?", String::as_str);
     let _ = write!(
         out,
-        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
+        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}, steel {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
         version("anchor-lang (anchor1)"),
         version("anchor-lang"),
         version("solana-program"),
         version("typhoon"),
+        version("steel"),
     );
     for FrameworkPath {
         path,
