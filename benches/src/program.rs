@@ -65,7 +65,7 @@ impl Family {
 /// folders, built with `common/solana-program`); or another framework with
 /// its own dispatch, checks and account types, in `programs/<framework>/`:
 /// Anchor 1.x (`anchor1`), Anchor 2 (`anchor2`), typhoon (`typhoon`),
-/// Steel (`steel`).
+/// Steel (`steel`), star_frame (`star_frame`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Framework {
@@ -77,24 +77,27 @@ pub enum Framework {
     Anchor2,
     Typhoon,
     Steel,
+    StarFrame,
 }
 
 impl Framework {
-    pub const ALL: [Framework; 6] = [
+    pub const ALL: [Framework; 7] = [
         Framework::Pinocchio,
         Framework::SolanaProgram,
         Framework::Anchor1,
         Framework::Anchor2,
         Framework::Typhoon,
         Framework::Steel,
+        Framework::StarFrame,
     ];
     /// The frameworks beside pinocchio, each measured in its own group.
-    pub const OTHERS: [Framework; 5] = [
+    pub const OTHERS: [Framework; 6] = [
         Framework::SolanaProgram,
         Framework::Anchor1,
         Framework::Anchor2,
         Framework::Typhoon,
         Framework::Steel,
+        Framework::StarFrame,
     ];
 
     /// Its folder under `target/deploy/` and the first part of its
@@ -107,6 +110,7 @@ impl Framework {
             Self::Anchor2 => "anchor2",
             Self::Typhoon => "typhoon",
             Self::Steel => "steel",
+            Self::StarFrame => "star_frame",
         }
     }
 
@@ -119,6 +123,7 @@ impl Framework {
             Self::Anchor2 => "Anchor 2",
             Self::Typhoon => "typhoon",
             Self::Steel => "Steel",
+            Self::StarFrame => "star_frame",
         }
     }
 
@@ -130,6 +135,7 @@ impl Framework {
             Self::Anchor1 | Self::Anchor2 => "anchor-lang",
             Self::Typhoon => "typhoon",
             Self::Steel => "steel",
+            Self::StarFrame => "star_frame",
         }
     }
 
@@ -143,6 +149,7 @@ impl Framework {
             Self::Anchor2 => "programs/anchor2",
             Self::Typhoon => "programs/typhoon",
             Self::Steel => "programs/steel",
+            Self::StarFrame => "programs/star_frame",
         }
     }
 }
@@ -267,6 +274,7 @@ impl Program {
             Framework::Anchor2 => &ANCHOR2_INPUTS,
             Framework::Typhoon => &TYPHOON_INPUTS,
             Framework::Steel => &STEEL_INPUTS,
+            Framework::StarFrame => &STAR_FRAME_INPUTS,
         }
     }
 
@@ -346,6 +354,19 @@ const ANCHOR1_INPUTS: [&str; 9] = [
 const STEEL_INPUTS: [&str; 8] = [
     "programs/steel/Cargo.toml",
     "programs/steel/Cargo.lock",
+    "rust-toolchain.toml",
+    ".cargo/config.toml",
+    ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
+    "benches/std",
+    ".tools/std/.installed",
+];
+
+/// The same for the star_frame programs' workspace and the std they are
+/// built with.
+const STAR_FRAME_INPUTS: [&str; 8] = [
+    "programs/star_frame/Cargo.toml",
+    "programs/star_frame/Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",

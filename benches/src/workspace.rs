@@ -116,6 +116,7 @@ impl Workspace {
             Framework::Anchor2,
             Framework::Typhoon,
             Framework::Steel,
+            Framework::StarFrame,
         ] {
             let root = self.root.join("programs").join(framework.name());
             let mut paths = Vec::new();

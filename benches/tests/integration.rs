@@ -20,6 +20,7 @@ mod profile;
 mod properties;
 mod report;
 mod reproducible;
+mod star_frame;
 mod steel;
 mod sweep;
 mod toolchains;

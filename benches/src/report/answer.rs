@@ -112,7 +112,7 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 17] = [
+const FRAMEWORKS: [FrameworkPath; 19] = [
     FrameworkPath {
         path: "solana-program `entrypoint!` + borsh",
         framework: Framework::SolanaProgram,
@@ -266,6 +266,24 @@ const FRAMEWORKS: [FrameworkPath; 17] = [
         read: "read_owner",
         write: "update_amount",
     },
+    FrameworkPath {
+        path: "star_frame `Account<T>` (zero-copy)",
+        framework: Framework::StarFrame,
+        family: Family::Token,
+        program: "token/account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "star_frame's floor",
+        framework: Framework::StarFrame,
+        family: Family::Token,
+        program: "noop",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
 ];
 
 /// The borsh paths a framework program runs, beside a question's rows:
@@ -362,12 +380,13 @@ pub fn markdown(run: &Run) -> String {
     let version = |name: &str| run.provenance.crates.get(name).map_or("?", String::as_str);
     let _ = write!(
         out,
-        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}, steel {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
+        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}, steel {}, star_frame {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
         version("anchor-lang (anchor1)"),
         version("anchor-lang"),
         version("solana-program"),
         version("typhoon"),
         version("steel"),
+        version("star_frame"),
     );
     for FrameworkPath {
         path,
