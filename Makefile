@@ -30,6 +30,9 @@ STEEL_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STEEL)/token/*/Carg
 # The star_frame programs (a workspace of their own, with std), and its floor.
 STAR_FRAME := programs/star_frame
 STAR_FRAME_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STAR_FRAME)/token/*/Cargo.toml)))
+# The Hopper programs (a workspace of their own, for the std target), and its floor.
+HOPPER := programs/hopper
+HOPPER_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(HOPPER)/token/*/Cargo.toml)))
 # Programs no one here wrote, from their crates.io sources (make published).
 PUBLISHED := $(sort $(patsubst %/Cargo.toml,%,$(wildcard benches/published/*/Cargo.toml)))
 
@@ -93,7 +96,7 @@ beside = { $(3); } > $(2) 2>&1 & first=$$!; \
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -155,7 +158,7 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STAR_FRAME_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STAR_FRAME_TOKEN) $(HOPPER_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
@@ -164,9 +167,9 @@ programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/
 	@# 2's and typhoon's, each in a target folder of its own, on the core
 	@# those leave idle (make all's table: the steps' cores).
 	@$(MAKE) --no-print-directory build-anchor2 build-typhoon & own=$$!; \
-	  $(MAKE) --no-print-directory build-solana-program build-anchor1 build-steel build-star-frame; status=$$?; \
+	  $(MAKE) --no-print-directory build-solana-program build-anchor1 build-steel build-star-frame build-hopper; status=$$?; \
 	  wait $$own && [ $$status = 0 ]
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) noop $(STAR_FRAME_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) noop $(STAR_FRAME_TOKEN) noop $(HOPPER_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape and on solana-program: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
@@ -213,6 +216,10 @@ build-steel: $(TOOLCHAIN_READY) ## Build the Steel programs (programs/steel, wit
 build-star-frame: $(TOOLCHAIN_READY) ## Build the star_frame programs (programs/star_frame, with std) and star_frame's floor
 	@$(BUILD) star_frame/token "" $(STAR_FRAME_TOKEN)
 	@$(BUILD) star_frame "" $(STAR_FRAME)/noop
+
+build-hopper: $(TOOLCHAIN_READY) ## Build the Hopper programs (programs/hopper, for the std target) and Hopper's floor
+	@$(BUILD) hopper/token "" $(HOPPER_TOKEN)
+	@$(BUILD) hopper "" $(HOPPER)/noop
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
 	$(call token_shapes,benches/noop)
@@ -338,8 +345,10 @@ lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/
 	cargo fmt --manifest-path programs/typhoon/Cargo.toml --all --check
 	cargo fmt --manifest-path programs/steel/Cargo.toml --all --check
 	cargo fmt --manifest-path programs/star_frame/Cargo.toml --all --check
+	cargo fmt --manifest-path programs/hopper/Cargo.toml --all --check
 	cd $(STEEL) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
 	cd $(STAR_FRAME) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
+	cd $(HOPPER) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
 	cd $(TYPHOON) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/typhoon -- -D warnings
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- -D warnings

@@ -43,7 +43,7 @@ package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
 # tip_distribution: anchor-lang 0.31) is a workspace of one, built from
 # its folder the same way.
 framework_of() {
-	if [[ $1 =~ ^programs/(anchor2|typhoon|anchor1|steel|star_frame)/ ]]; then
+	if [[ $1 =~ ^programs/(anchor2|typhoon|anchor1|steel|star_frame|hopper)/ ]]; then
 		echo "${BASH_REMATCH[1]}"
 	elif grep -q '^\[workspace\]' "$1/Cargo.toml"; then
 		echo "$1"
@@ -72,7 +72,7 @@ btf_crash='BTFDebug|^error: linking with .* failed: signal: '
 split_debug=$PWD/.tools/bin/split-debug
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)
-needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|steel|star_frame|published)(/|$) ]]; }
+needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|steel|star_frame|hopper|published)(/|$) ]]; }
 # A published program (benches/published/) is a dependency whose own
 # crate-type includes cdylib, so cargo links it alone too, without the
 # memcpy family solana-compiler-builtins gives the final program: that

@@ -7,7 +7,7 @@ use solana_program_error::ProgramError;
 
 use crate::{
     Case, Family, Framework, HarnessError, Input, Program,
-    frameworks::{anchor1, anchor2, solana_program, star_frame, steel, typhoon},
+    frameworks::{anchor1, anchor2, hopper, solana_program, star_frame, steel, typhoon},
     message, metadata,
 };
 
@@ -46,6 +46,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
         Framework::Typhoon => return typhoon::expected(program, input),
         Framework::Steel => return steel::expected(program, input),
         Framework::StarFrame => return star_frame::expected(program, input),
+        Framework::Hopper => return hopper::expected(program, input),
         Framework::Pinocchio => {}
     }
     match program.family {
@@ -90,6 +91,7 @@ pub fn framework_cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> 
             Framework::Typhoon => cases.extend(typhoon::cases(&own)?),
             Framework::Steel => cases.extend(steel::cases(&own)?),
             Framework::StarFrame => cases.extend(star_frame::cases(&own)?),
+            Framework::Hopper => cases.extend(hopper::cases(&own)?),
             Framework::Pinocchio => unreachable!("not another framework"),
         }
     }

@@ -65,7 +65,7 @@ impl Family {
 /// folders, built with `common/solana-program`); or another framework with
 /// its own dispatch, checks and account types, in `programs/<framework>/`:
 /// Anchor 1.x (`anchor1`), Anchor 2 (`anchor2`), typhoon (`typhoon`),
-/// Steel (`steel`), star_frame (`star_frame`).
+/// Steel (`steel`), star_frame (`star_frame`), Hopper (`hopper`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Framework {
@@ -78,10 +78,11 @@ pub enum Framework {
     Typhoon,
     Steel,
     StarFrame,
+    Hopper,
 }
 
 impl Framework {
-    pub const ALL: [Framework; 7] = [
+    pub const ALL: [Framework; 8] = [
         Framework::Pinocchio,
         Framework::SolanaProgram,
         Framework::Anchor1,
@@ -89,15 +90,17 @@ impl Framework {
         Framework::Typhoon,
         Framework::Steel,
         Framework::StarFrame,
+        Framework::Hopper,
     ];
     /// The frameworks beside pinocchio, each measured in its own group.
-    pub const OTHERS: [Framework; 6] = [
+    pub const OTHERS: [Framework; 7] = [
         Framework::SolanaProgram,
         Framework::Anchor1,
         Framework::Anchor2,
         Framework::Typhoon,
         Framework::Steel,
         Framework::StarFrame,
+        Framework::Hopper,
     ];
 
     /// Its folder under `target/deploy/` and the first part of its
@@ -111,6 +114,7 @@ impl Framework {
             Self::Typhoon => "typhoon",
             Self::Steel => "steel",
             Self::StarFrame => "star_frame",
+            Self::Hopper => "hopper",
         }
     }
 
@@ -124,6 +128,7 @@ impl Framework {
             Self::Typhoon => "typhoon",
             Self::Steel => "Steel",
             Self::StarFrame => "star_frame",
+            Self::Hopper => "Hopper",
         }
     }
 
@@ -136,6 +141,7 @@ impl Framework {
             Self::Typhoon => "typhoon",
             Self::Steel => "steel",
             Self::StarFrame => "star_frame",
+            Self::Hopper => "hopper-lang",
         }
     }
 
@@ -150,6 +156,7 @@ impl Framework {
             Self::Typhoon => "programs/typhoon",
             Self::Steel => "programs/steel",
             Self::StarFrame => "programs/star_frame",
+            Self::Hopper => "programs/hopper",
         }
     }
 }
@@ -275,6 +282,7 @@ impl Program {
             Framework::Typhoon => &TYPHOON_INPUTS,
             Framework::Steel => &STEEL_INPUTS,
             Framework::StarFrame => &STAR_FRAME_INPUTS,
+            Framework::Hopper => &HOPPER_INPUTS,
         }
     }
 
@@ -367,6 +375,19 @@ const STEEL_INPUTS: [&str; 8] = [
 const STAR_FRAME_INPUTS: [&str; 8] = [
     "programs/star_frame/Cargo.toml",
     "programs/star_frame/Cargo.lock",
+    "rust-toolchain.toml",
+    ".cargo/config.toml",
+    ".cargo/trim-paths.toml",
+    ".cargo/line-tables.toml",
+    "benches/std",
+    ".tools/std/.installed",
+];
+
+/// The same for the Hopper programs' workspace, built for the std target
+/// (its runtime's `target_os = "solana"` paths) though it uses no `std`.
+const HOPPER_INPUTS: [&str; 8] = [
+    "programs/hopper/Cargo.toml",
+    "programs/hopper/Cargo.lock",
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",

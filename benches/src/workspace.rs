@@ -117,6 +117,7 @@ impl Workspace {
             Framework::Typhoon,
             Framework::Steel,
             Framework::StarFrame,
+            Framework::Hopper,
         ] {
             let root = self.root.join("programs").join(framework.name());
             let mut paths = Vec::new();

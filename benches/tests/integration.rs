@@ -11,6 +11,7 @@ mod contract;
 mod docs;
 mod encodings;
 mod harness;
+mod hopper;
 mod host_features;
 mod layout;
 mod message;

@@ -112,7 +112,7 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 19] = [
+const FRAMEWORKS: [FrameworkPath; 21] = [
     FrameworkPath {
         path: "solana-program `entrypoint!` + borsh",
         framework: Framework::SolanaProgram,
@@ -240,7 +240,7 @@ const FRAMEWORKS: [FrameworkPath; 19] = [
         write: "update_amount",
     },
     FrameworkPath {
-        path: "typhoon's floor",
+        path: "typhoon's floor (a no-op taking the same accounts)",
         framework: Framework::Typhoon,
         family: Family::Token,
         program: "noop",
@@ -258,7 +258,7 @@ const FRAMEWORKS: [FrameworkPath; 19] = [
         write: "update_amount",
     },
     FrameworkPath {
-        path: "Steel's floor",
+        path: "Steel's floor (a no-op taking the same accounts)",
         framework: Framework::Steel,
         family: Family::Token,
         program: "noop",
@@ -276,8 +276,26 @@ const FRAMEWORKS: [FrameworkPath; 19] = [
         write: "update_amount",
     },
     FrameworkPath {
-        path: "star_frame's floor",
+        path: "star_frame's floor (a no-op taking the same accounts)",
         framework: Framework::StarFrame,
+        family: Family::Token,
+        program: "noop",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Hopper `Account<T>` (zero-copy, headered)",
+        framework: Framework::Hopper,
+        family: Family::Token,
+        program: "token/account",
+        shape: Shape::Exact,
+        read: "read_owner",
+        write: "update_amount",
+    },
+    FrameworkPath {
+        path: "Hopper's floor (a no-op taking the same accounts)",
+        framework: Framework::Hopper,
         family: Family::Token,
         program: "noop",
         shape: Shape::Exact,
@@ -380,43 +398,54 @@ pub fn markdown(run: &Run) -> String {
     let version = |name: &str| run.provenance.crates.get(name).map_or("?", String::as_str);
     let _ = write!(
         out,
-        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}, steel {}, star_frame {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
+        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}, steel {}, star_frame {}, hopper-lang {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
         version("anchor-lang (anchor1)"),
         version("anchor-lang"),
         version("solana-program"),
         version("typhoon"),
         version("steel"),
         version("star_frame"),
+        version("hopper-lang"),
     );
-    for FrameworkPath {
-        path,
-        framework,
-        family,
-        program,
-        shape,
-        read,
-        write,
-    } in FRAMEWORKS
-    {
+    // A framework measured with one account type and its floor: one line,
+    // the floor after the account type's.
+    let paths_of =
+        |framework: Framework| FRAMEWORKS.iter().filter(move |p| p.framework == framework);
+    let single = |framework: Framework| paths_of(framework).count() == 2;
+    let figures = |p: &FrameworkPath| {
         let find = |op: &str| {
             measurements.iter().chain(frameworks).find(|m| {
-                m.framework == framework
-                    && m.family == family
-                    && m.program == program
-                    && m.shape == shape
+                m.framework == p.framework
+                    && m.family == p.family
+                    && m.program == p.program
+                    && m.shape == p.shape
                     && m.operation == op
-                    && (family != Family::Metadata || m.instance == Some("typical"))
+                    && (p.family != Family::Metadata || m.instance == Some("typical"))
             })
         };
-        if let (Some(r), Some(w)) = (find(read), find(write)) {
-            let label = crate::Program::label_in(framework, family, shape, program);
-            let _ = writeln!(
-                out,
-                "- {path}: `{label}`, {read} {}, {write} {} CUs",
-                cell(r),
-                cell(w)
-            );
+        let (r, w) = (find(p.read)?, find(p.write)?);
+        let label = crate::Program::label_in(p.framework, p.family, p.shape, p.program);
+        Some(format!(
+            "`{label}`, {} {}, {} {}",
+            p.read,
+            cell(r),
+            p.write,
+            cell(w)
+        ))
+    };
+    for path in &FRAMEWORKS {
+        let floor = path.program == "noop";
+        if floor && single(path.framework) {
+            continue;
         }
+        let Some(own) = figures(path) else { continue };
+        let beside = match paths_of(path.framework).find(|p| p.program == "noop") {
+            Some(f) if !floor && single(path.framework) => figures(f).map_or(String::new(), |f| {
+                format!("; its floor (a no-op taking the same accounts): {f} CUs")
+            }),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "- {}: {own} CUs{beside}", path.path);
     }
     out.push_str("- a pinocchio program: whatever it calls; find the crate's row.\n");
     if marked {

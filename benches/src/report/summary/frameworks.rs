@@ -1,6 +1,6 @@
 //! The report's frameworks section: per family, the same record and
-//! operations in pinocchio (the crates' rows), Anchor 2, typhoon, Steel and
-//! star_frame, each
+//! operations in pinocchio (the crates' rows), Anchor 2, typhoon, Steel,
+//! star_frame and Hopper, each
 //! with the CUs above its own framework's floor.
 
 use std::fmt::Write as _;
@@ -31,7 +31,7 @@ struct Column {
 /// Anchor does (typhoon's cast wants the exact length); the same crates
 /// and SPL's `Pack` on solana-program's entrypoint (the `exact` shape, as
 /// `Pack` checks it).
-const TOKEN: [Column; 20] = [
+const TOKEN: [Column; 22] = [
     column(
         "pinocchio floor",
         Framework::Pinocchio,
@@ -168,6 +168,20 @@ const TOKEN: [Column; 20] = [
     column(
         "star_frame `Account<T>`",
         Framework::StarFrame,
+        Family::Token,
+        Shape::Exact,
+        "token/account",
+    ),
+    column(
+        "Hopper floor",
+        Framework::Hopper,
+        Family::Token,
+        Shape::Exact,
+        "noop",
+    ),
+    column(
+        "Hopper `Account<T>`",
+        Framework::Hopper,
         Family::Token,
         Shape::Exact,
         "token/account",
@@ -314,7 +328,7 @@ impl Run {
             return String::new();
         }
         let mut out = String::from(
-            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2, typhoon, Steel and star_frame beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only), a Steel program (steel 4.0.9 on solana-program 2.3.0, `programs/steel/`, built with `std`, the token record only), a star_frame program (star_frame 0.30.0 on pinocchio 0.9, `programs/star_frame/`, built with `std`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (an 8-byte account discriminator before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2, typhoon, Steel, star_frame and Hopper beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only), a Steel program (steel 4.0.9 on solana-program 2.3.0, `programs/steel/`, built with `std`, the token record only), a star_frame program (star_frame 0.30.0 on pinocchio 0.9, `programs/star_frame/`, built with `std`, the token record only), a Hopper program (hopper-lang 0.5.0 on its own runtime, `programs/hopper/`, the token record only) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (its own discriminator or header before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
         );
         out.push_str(&self.which_path());
         out.push_str("\n### Token record\n\n");
