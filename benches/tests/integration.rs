@@ -10,6 +10,7 @@ mod build;
 mod contract;
 mod docs;
 mod encodings;
+mod framework_token;
 mod harness;
 mod hopper;
 mod host_features;

@@ -4,75 +4,37 @@
 //! hostile input, never a fault, never a change before a failure.
 
 use benches::{
-    Case, Family, Framework, Input, Program, Workspace,
+    Framework,
     frameworks::typhoon::{
         self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION,
     },
-    hostile,
-    token::fixture,
-    vm::LoggedMollusk,
 };
-use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
-use mollusk_svm::Mollusk;
+use common::token::Operation;
 use proptest::{collection::vec, prelude::*};
 use solana_program_error::ProgramError;
-use solana_pubkey::Pubkey;
 
-const WRONG_KEY: [u8; 32] = [0x77; 32];
+use crate::framework_token::{self as shared, Layout};
 
-fn load() -> (Vec<Program>, Mollusk) {
-    Workspace::current()
-        .load_framework(Framework::Typhoon, Family::Token)
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Runs `input` as `label`, once the oracle is known to give `want`: the
-/// program must give it too, with every account unchanged on an error.
-fn assert_outcome(
-    mollusk: &Mollusk,
-    program: &Program,
-    label: &str,
-    input: &Input,
-    want: Result<Vec<u8>, ProgramError>,
-) -> Result<(), String> {
-    Case::expecting(program, label, input, want)?
-        .run(mollusk)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
-}
+const LAYOUT: Layout = Layout {
+    framework: Framework::Typhoon,
+    before_record: 8,
+    account: typhoon::account,
+    valid_input: typhoon::valid_input,
+};
 
 /// `full` and `update_amount` write exactly `state` (8 + 104) and
 /// `amount` (8 + 64..72); `read_owner` nothing; written out by hand.
 #[test]
 fn writes_exactly_state_and_amount() {
-    let (programs, mollusk) = load();
-    let account = programs.iter().find(|p| p.name == "token/account").unwrap();
-    let before = typhoon::account(&fixture());
-    let mut after = before.clone();
-    after[8 + 64..8 + 72].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
-    after[8 + 104] = NEW_STATE;
-    let mut failures = Vec::new();
-    for op in Operation::ALL {
-        let want = if op.writes() {
-            after.clone()
-        } else {
-            before.clone()
-        };
-        let input = typhoon::valid_input(op);
-        assert_eq!(input.data, before);
-        if let Err(e) = assert_outcome(&mollusk, account, op.name(), &input, Ok(want)) {
-            failures.push(e);
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    shared::writes_exactly_state_and_amount(&LAYOUT);
 }
 
 /// Each of typhoon's refusals on an input made for it, and what it
 /// accepts (another owner where none is checked).
 #[test]
 fn errors_are_typhoons_and_change_nothing() {
-    let (programs, mollusk) = load();
-    let account = programs.iter().find(|p| p.name == "token/account").unwrap();
+    let (programs, mollusk) = LAYOUT.load();
+    let account = shared::token_program(&programs);
     let mut failures = Vec::new();
     for op in Operation::ALL {
         let valid = typhoon::valid_input(op);
@@ -120,76 +82,25 @@ fn errors_are_typhoons_and_change_nothing() {
                 Err(wrong_size.clone()),
             ),
         ];
-        cases.push(if op.writes() {
-            (
-                "account [0] read-only",
-                valid.with(|i| i.writable = false),
-                Err(READ_ONLY_WRITE),
-            )
-        } else {
-            (
-                "account [0] read-only",
-                valid.with(|i| i.writable = false),
-                Ok(valid.data.clone()),
-            )
-        });
-        cases.push(if op == Operation::UpdateAmount {
-            (
-                "another owner key (not checked)",
-                valid.with(|i| i.owner_key = WRONG_KEY),
-                Ok(written.clone()),
-            )
-        } else {
-            (
-                "another owner key",
-                valid.with(|i| i.owner_key = WRONG_KEY),
-                Err(HAS_ONE),
-            )
-        });
-        for (label, input, want) in cases {
-            let label = format!("{} ({label})", op.name());
-            if let Err(e) = assert_outcome(&mollusk, account, &label, &input, want) {
-                failures.push(e);
-            }
-        }
-        // An account another program owns: typhoon's owner check.
-        let mut case = Case::with_outcome(
-            account,
-            op.name(),
+        cases.extend(shared::read_only_and_owner(
+            op,
             &valid,
-            Err(ProgramError::InvalidAccountOwner),
-        );
-        case.accounts[0].1.owner = Pubkey::new_from_array([0x55; 32]);
-        if let Err(e) = case.run(&mollusk) {
-            failures.push(format!(
-                "{} (account owned by another program): {e}",
-                op.name()
-            ));
-        }
+            &written,
+            READ_ONLY_WRITE,
+            HAS_ONE,
+        ));
+        shared::run_all(&mollusk, account, op, cases, &mut failures);
+        // typhoon's owner check.
+        let owner = ProgramError::InvalidAccountOwner;
+        failures.extend(shared::foreign_owner(&mollusk, account, op, &valid, owner).err());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// 2,000 random and hostile inputs per program (the floor too): the op
-/// byte, the account count, the writable flag, the owner, and records
-/// behind the discriminator, damaged by the hostile generator or not.
+/// 2,000 random and hostile inputs per program, the floor included.
 #[test]
 fn hostile_input_meets_the_contract() {
-    let (programs, mollusk) = load();
     let op = prop_oneof![8 => 0..=2u8, 1 => any::<u8>()].prop_map(|op| vec![op]);
     let instruction_data = prop_oneof![9 => op, 1 => vec(any::<u8>(), 0..3)];
-    hostile::framework_token_programs(
-        &programs,
-        &LoggedMollusk::new(mollusk),
-        2_000,
-        typhoon::account,
-        instruction_data,
-        |after| {
-            // What a write left, `full` reads and writes again.
-            let mut again = typhoon::valid_input(Operation::Full);
-            again.data = after.to_vec();
-            again.owner_key = after[8 + 32..8 + 64].try_into().unwrap();
-            again
-        },
-    );
+    shared::hostile_input_meets_the_contract(&LAYOUT, instruction_data);
 }

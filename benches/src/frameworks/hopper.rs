@@ -17,19 +17,14 @@
 //! `InvalidAccountData` (the flags are not read); for `full` and
 //! `read_owner`, another owner (`has_one`) `InvalidAccountData`.
 
-use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
+use common::token::Operation;
 use sha2::{Digest, Sha256};
 use solana_program_error::ProgramError;
 
-use crate::{
-    Case, Family, HarnessError, Input, Program,
-    token::record::{ACCOUNT_LEN, Encoding, fixture_owner},
-};
+use crate::{Case, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
 
 const HEADER_LEN: usize = 16;
 const OWNER: std::ops::Range<usize> = HEADER_LEN + 32..HEADER_LEN + 64;
-const AMOUNT: std::ops::Range<usize> = HEADER_LEN + 64..HEADER_LEN + 72;
-const STATE: usize = HEADER_LEN + 104;
 
 /// The record's fields and their wire stems, in order, as `#[account]`
 /// fingerprints them.
@@ -75,40 +70,17 @@ pub fn account(raw: &[u8]) -> Vec<u8> {
 /// The benchmark call of `operation`: the family's op byte, the fixture
 /// behind the header, its owner, both accounts, account [0] writable.
 pub fn valid_input(operation: Operation) -> Input {
-    Input {
-        instruction_data: vec![operation as u8],
-        account_count: 2,
-        writable: true,
-        data: account(&Encoding::Raw.fixture()),
-        owner_key: fixture_owner(),
-    }
+    super::token_input(vec![operation as u8], account)
 }
 
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    let mut cases = Vec::new();
-    for program in programs {
-        if program.family != Family::Token {
-            return Err(HarnessError::Report(format!(
-                "{}: Hopper's contract is written for the token family only",
-                program.label()
-            )));
-        }
-        cases.extend(Operation::ALL.map(|op| Case::new(program, op.name(), &valid_input(op))));
-    }
-    Ok(cases)
+    super::token_cases(programs, "Hopper", valid_input)
 }
 
 /// What a Hopper program must do with `input` (the module's contract; the
 /// floor succeeds wherever the op byte and the accounts do).
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
-    let op = *input
-        .instruction_data
-        .first()
-        .ok_or(ProgramError::InvalidInstructionData)?;
-    let operation = Operation::ALL
-        .into_iter()
-        .find(|o| *o as u8 == op)
-        .ok_or(ProgramError::InvalidInstructionData)?;
+    let operation = super::op_byte(input, ProgramError::InvalidInstructionData)?;
     if input.account_count < 2 {
         return Err(ProgramError::NotEnoughAccountKeys);
     }
@@ -136,8 +108,5 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     if !operation.writes() {
         return Ok(data.clone());
     }
-    let mut after = data.clone();
-    after[STATE] = NEW_STATE;
-    after[AMOUNT].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
-    Ok(after)
+    Ok(super::written(data, HEADER_LEN))
 }

@@ -13,3 +13,69 @@ pub mod solana_program;
 pub mod star_frame;
 pub mod steel;
 pub mod typhoon;
+
+use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
+
+use solana_program_error::ProgramError;
+
+use crate::{
+    Case, Family, HarnessError, Input, Program,
+    token::record::{Encoding, fixture_owner},
+};
+
+/// A benchmark call of the token record: `instruction_data`, the
+/// family's fixture as `account` lays it out, its owner, both accounts,
+/// account [0] writable.
+pub(crate) fn token_input(instruction_data: Vec<u8>, account: fn(&[u8]) -> Vec<u8>) -> Input {
+    Input {
+        instruction_data,
+        account_count: 2,
+        writable: true,
+        data: account(&Encoding::Raw.fixture()),
+        owner_key: fixture_owner(),
+    }
+}
+
+/// The operation a one-byte instruction tag names (the family's op
+/// bytes): no byte `InvalidInstructionData`, an unknown one `unknown`.
+pub(crate) fn op_byte(input: &Input, unknown: ProgramError) -> Result<Operation, ProgramError> {
+    let op = *input
+        .instruction_data
+        .first()
+        .ok_or(ProgramError::InvalidInstructionData)?;
+    Operation::ALL
+        .into_iter()
+        .find(|o| *o as u8 == op)
+        .ok_or(unknown)
+}
+
+/// The benchmark cases of a framework measured on the token record only
+/// (typhoon, Steel, star_frame, Hopper): each program's call of each
+/// operation (`valid_input`); `framework` names it in the refusal of
+/// another family's program.
+pub(crate) fn token_cases(
+    programs: &[Program],
+    framework: &str,
+    valid_input: fn(Operation) -> Input,
+) -> Result<Vec<Case>, HarnessError> {
+    let mut cases = Vec::new();
+    for program in programs {
+        if program.family != Family::Token {
+            return Err(HarnessError::Report(format!(
+                "{}: {framework}'s contract is written for the token family only",
+                program.label()
+            )));
+        }
+        cases.extend(Operation::ALL.map(|op| Case::new(program, op.name(), &valid_input(op))));
+    }
+    Ok(cases)
+}
+
+/// The account after a write of the token record that sits
+/// `before_record` bytes in: `state` and `amount` set, all else kept.
+pub(crate) fn written(data: &[u8], before_record: usize) -> Vec<u8> {
+    let mut after = data.to_vec();
+    after[before_record + 104] = NEW_STATE;
+    after[before_record + 64..before_record + 72].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
+    after
+}

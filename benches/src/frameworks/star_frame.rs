@@ -19,14 +19,11 @@
 //! the bytes (a longer account is accepted: the `at_least` shape), and
 //! another owner `IncorrectAuthority` (the handler's `ensure!`).
 
-use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
+use common::token::Operation;
 use sha2::{Digest, Sha256};
 use solana_program_error::ProgramError;
 
-use crate::{
-    Case, Family, HarnessError, Input, Program,
-    token::record::{ACCOUNT_LEN, Encoding, fixture_owner},
-};
+use crate::{Case, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
 
 /// star_frame's `ErrorCode::ExpectedWritable`.
 pub const EXPECTED_WRITABLE: ProgramError = ProgramError::Custom(1000);
@@ -40,8 +37,6 @@ pub const ADVANCE_ERROR: ProgramError = ProgramError::Custom(9004);
 
 const DISCRIMINANT_LEN: usize = 8;
 const OWNER: std::ops::Range<usize> = DISCRIMINANT_LEN + 32..DISCRIMINANT_LEN + 64;
-const AMOUNT: std::ops::Range<usize> = DISCRIMINANT_LEN + 64..DISCRIMINANT_LEN + 72;
-const STATE: usize = DISCRIMINANT_LEN + 104;
 
 /// `sha256("<namespace>:<name>")[..8]`, star_frame's `sighash!`.
 pub fn sighash(namespace: &str, name: &str) -> [u8; 8] {
@@ -63,27 +58,11 @@ pub fn account(raw: &[u8]) -> Vec<u8> {
 /// The benchmark call of `operation`: its discriminant, the fixture behind
 /// the account's, its owner, both accounts, account [0] writable.
 pub fn valid_input(operation: Operation) -> Input {
-    Input {
-        instruction_data: instruction(operation),
-        account_count: 2,
-        writable: true,
-        data: account(&Encoding::Raw.fixture()),
-        owner_key: fixture_owner(),
-    }
+    super::token_input(instruction(operation), account)
 }
 
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    let mut cases = Vec::new();
-    for program in programs {
-        if program.family != Family::Token {
-            return Err(HarnessError::Report(format!(
-                "{}: star_frame's contract is written for the token family only",
-                program.label()
-            )));
-        }
-        cases.extend(Operation::ALL.map(|op| Case::new(program, op.name(), &valid_input(op))));
-    }
-    Ok(cases)
+    super::token_cases(programs, "star_frame", valid_input)
 }
 
 /// What a star_frame program must do with `input` (the module's contract;
@@ -122,8 +101,5 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     if !operation.writes() {
         return Ok(data.clone());
     }
-    let mut after = data.clone();
-    after[STATE] = NEW_STATE;
-    after[AMOUNT].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
-    Ok(after)
+    Ok(super::written(data, DISCRIMINANT_LEN))
 }

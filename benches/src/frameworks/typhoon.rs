@@ -18,14 +18,11 @@
 //! (`InvalidAccountData`); then, for a write, the writable flag, which the
 //! program checks itself (see [`READ_ONLY_WRITE`]).
 
-use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
+use common::token::Operation;
 use sha2::{Digest, Sha256};
 use solana_program_error::ProgramError;
 
-use crate::{
-    Case, Family, HarnessError, Input, Program,
-    token::record::{ACCOUNT_LEN, Encoding, fixture_owner},
-};
+use crate::{Case, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
 
 /// The `AccountState` type's name in the token program.
 pub const RECORD_TYPE: &str = "TokenRecord";
@@ -44,8 +41,6 @@ pub const READ_ONLY_WRITE: ProgramError = ProgramError::Immutable;
 
 const DISCRIMINATOR_LEN: usize = 8;
 const OWNER: std::ops::Range<usize> = DISCRIMINATOR_LEN + 32..DISCRIMINATOR_LEN + 64;
-const AMOUNT: std::ops::Range<usize> = DISCRIMINATOR_LEN + 64..DISCRIMINATOR_LEN + 72;
-const STATE: usize = DISCRIMINATOR_LEN + 104;
 
 /// typhoon's account discriminator of a type.
 pub fn discriminator(type_name: &str) -> [u8; 8] {
@@ -62,40 +57,17 @@ pub fn account(raw: &[u8]) -> Vec<u8> {
 /// behind the discriminator, its owner, both accounts, account [0]
 /// writable.
 pub fn valid_input(operation: Operation) -> Input {
-    Input {
-        instruction_data: vec![operation as u8],
-        account_count: 2,
-        writable: true,
-        data: account(&Encoding::Raw.fixture()),
-        owner_key: fixture_owner(),
-    }
+    super::token_input(vec![operation as u8], account)
 }
 
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    let mut cases = Vec::new();
-    for program in programs {
-        if program.family != Family::Token {
-            return Err(HarnessError::Report(format!(
-                "{}: typhoon's contract is written for the token family only",
-                program.label()
-            )));
-        }
-        cases.extend(Operation::ALL.map(|op| Case::new(program, op.name(), &valid_input(op))));
-    }
-    Ok(cases)
+    super::token_cases(programs, "typhoon", valid_input)
 }
 
 /// What a typhoon program must do with `input` (the module's contract;
 /// the floor succeeds wherever the op byte and the accounts do).
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
-    let op = *input
-        .instruction_data
-        .first()
-        .ok_or(ProgramError::InvalidInstructionData)?;
-    let operation = Operation::ALL
-        .into_iter()
-        .find(|o| *o as u8 == op)
-        .ok_or(UNKNOWN_INSTRUCTION)?;
+    let operation = super::op_byte(input, UNKNOWN_INSTRUCTION)?;
     if input.account_count < 2 {
         return Err(ProgramError::NotEnoughAccountKeys);
     }
@@ -124,10 +96,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
     if !input.writable {
         return Err(READ_ONLY_WRITE);
     }
-    let mut after = data.clone();
-    after[STATE] = NEW_STATE;
-    after[AMOUNT].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
-    Ok(after)
+    Ok(super::written(data, DISCRIMINATOR_LEN))
 }
 
 #[cfg(test)]
