@@ -358,6 +358,12 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("1,000", "and on 1,000"),
             ("0", "with 0 faults"),
             ("8", "typhoon's 8-byte account discriminator"),
+            // Hopper's own published table (hopper-lang 0.5.0's
+            // bench/framework-comparison/results/RESULTS.txt), quoted.
+            ("111", "pinocchio costs 111 CUs"),
+            ("127", "macro framework 127, so the"),
+            ("16", "framework adds 16; here"),
+            ("127", "(rc.1) at 127 too"),
             ("4", "(the first 4"),
             ("1", "the layout version 1"),
         ],
