@@ -21,6 +21,13 @@ use crate::{
 /// The operations a path is measured on, in the table's order.
 pub const OPERATIONS: [&str; 3] = ["full", "read", "update"];
 
+/// Under an account whose `bytemuck` path was measured: the same cast is
+/// what a Steel or star_frame account of this record would run.
+pub const BYTEMUCK_IN_FRAMEWORKS: &str = "\nThe `bytemuck` path is the cast a Steel account (`account!`, borrowed \
+     with `as_account`) or a star_frame `#[zero_copy(pod)]` `Account<T>` runs over the same fields; each \
+     framework adds its own entrypoint and checks to it (their floors and what their account types add, \
+     on the benchmark's token record: docs/frameworks.md).\n";
+
 /// One path an account can take, measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
@@ -213,6 +220,9 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
                 p.bytes,
                 p.rent
             );
+        }
+        if m.paths.iter().any(|p| p.format == RowFormat::Bytemuck) {
+            out.push_str(BYTEMUCK_IN_FRAMEWORKS);
         }
         if let Some(r) = &m.reorder {
             let _ = writeln!(
