@@ -149,6 +149,18 @@ pub fn of_frame(frame: &str) -> Option<Category> {
     {
         return Some(Entrypoint);
     }
+    // Hopper's input parser: `deserialize_accounts<MAX>` and the account
+    // table it fills (`materialize<MAX>`).
+    if let Some(generic) = frame
+        .strip_prefix("deserialize_accounts<")
+        .or_else(|| frame.strip_prefix("materialize<"))
+        && generic
+            .trim_end_matches('>')
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+    {
+        return Some(Entrypoint);
+    }
     let name = base(frame);
     let starts = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
     Some(match name {
@@ -398,6 +410,10 @@ mod tests {
             ),
             Some(Category::Decode)
         );
+        // Hopper's input parser is the entrypoint's.
+        for frame in ["deserialize_accounts<254>", "materialize<254>"] {
+            assert_eq!(of_frame(frame), Some(Category::Entrypoint), "{frame}");
+        }
         // Steel's tag and account checks, and its cast a decode.
         for frame in [
             "parse_instruction<steel_noop::TokenInstruction>",
