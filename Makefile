@@ -24,15 +24,18 @@ ANCHOR2_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/metad
 # The typhoon programs (a workspace of their own), and typhoon's floor.
 TYPHOON := programs/typhoon
 TYPHOON_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(TYPHOON)/token/*/Cargo.toml)))
-# The Steel programs (a workspace of their own, with std), and Steel's floor.
+# The Steel programs (a workspace of their own, with std): per family, and Steel's floor.
 STEEL := programs/steel
 STEEL_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STEEL)/token/*/Cargo.toml)))
-# The star_frame programs (a workspace of their own, with std), and its floor.
+STEEL_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STEEL)/metadata/*/Cargo.toml)))
+# The star_frame programs (a workspace of their own, with std): per family, and its floor.
 STAR_FRAME := programs/star_frame
 STAR_FRAME_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STAR_FRAME)/token/*/Cargo.toml)))
-# The Hopper programs (a workspace of their own, for the std target), and its floor.
+STAR_FRAME_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STAR_FRAME)/metadata/*/Cargo.toml)))
+# The Hopper programs (a workspace of their own, for the std target): per family, and its floor.
 HOPPER := programs/hopper
 HOPPER_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(HOPPER)/token/*/Cargo.toml)))
+HOPPER_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(HOPPER)/metadata/*/Cargo.toml)))
 # Programs no one here wrote, from their crates.io sources (make published).
 PUBLISHED := $(sort $(patsubst %/Cargo.toml,%,$(wildcard benches/published/*/Cargo.toml)))
 
@@ -158,7 +161,7 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 
 programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STAR_FRAME_TOKEN) $(HOPPER_TOKEN)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STEEL_METADATA) $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) $(HOPPER_TOKEN) $(HOPPER_METADATA)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
@@ -169,7 +172,7 @@ programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/
 	@$(MAKE) --no-print-directory build-anchor2 build-typhoon & own=$$!; \
 	  $(MAKE) --no-print-directory build-solana-program build-anchor1 build-steel build-star-frame build-hopper; status=$$?; \
 	  wait $$own && [ $$status = 0 ]
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) noop $(STAR_FRAME_TOKEN) noop $(HOPPER_TOKEN) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) $(STEEL_METADATA) noop $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) noop $(HOPPER_TOKEN) $(HOPPER_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape and on solana-program: make build-token-<name>
 	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
@@ -211,14 +214,17 @@ build-typhoon: $(TOOLCHAIN_READY) ## Build the typhoon programs (programs/typhoo
 
 build-steel: $(TOOLCHAIN_READY) ## Build the Steel programs (programs/steel, with std) and Steel's floor
 	@$(BUILD) steel/token "" $(STEEL_TOKEN)
+	@$(BUILD) steel/metadata "" $(STEEL_METADATA)
 	@$(BUILD) steel "" $(STEEL)/noop
 
 build-star-frame: $(TOOLCHAIN_READY) ## Build the star_frame programs (programs/star_frame, with std) and star_frame's floor
 	@$(BUILD) star_frame/token "" $(STAR_FRAME_TOKEN)
+	@$(BUILD) star_frame/metadata "" $(STAR_FRAME_METADATA)
 	@$(BUILD) star_frame "" $(STAR_FRAME)/noop
 
 build-hopper: $(TOOLCHAIN_READY) ## Build the Hopper programs (programs/hopper, for the std target) and Hopper's floor
 	@$(BUILD) hopper/token "" $(HOPPER_TOKEN)
+	@$(BUILD) hopper/metadata "" $(HOPPER_METADATA)
 	@$(BUILD) hopper "" $(HOPPER)/noop
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape

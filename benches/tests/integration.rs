@@ -10,6 +10,7 @@ mod build;
 mod contract;
 mod docs;
 mod encodings;
+mod framework_metadata;
 mod framework_token;
 mod harness;
 mod hopper;

@@ -5,15 +5,20 @@
 //! failure.
 
 use benches::{
-    Framework,
+    Case, Framework,
     frameworks::steel::{self, READ_ONLY_WRITE},
+    metadata::instance,
     token::fixture,
 };
-use common::token::Operation;
+use common::{metadata::Metadata, token::Operation};
 use proptest::{collection::vec, prelude::*};
 use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
 
-use crate::framework_token::{self as shared, Layout};
+use crate::{
+    framework_metadata as metadata,
+    framework_token::{self as shared, Layout},
+};
 
 const LAYOUT: Layout = Layout {
     framework: Framework::Steel,
@@ -108,4 +113,136 @@ fn hostile_input_meets_the_contract() {
     let op = prop_oneof![8 => 0..=2u8, 1 => any::<u8>()].prop_map(|op| vec![op]);
     let instruction_data = prop_oneof![9 => op, 1 => vec(any::<u8>(), 0..3)];
     shared::hostile_input_meets_the_contract(&LAYOUT, instruction_data);
+}
+
+const METADATA: metadata::Layout = metadata::Layout {
+    framework: Framework::Steel,
+    header: || steel::account(&[]),
+    valid_input: steel::metadata_input,
+    set_uri: |uri, record| {
+        steel::metadata_input("set_uri", record)
+            .with(|i| i.instruction_data = [&[4][..], uri].concat())
+    },
+    read_only: READ_ONLY_WRITE,
+};
+
+/// `read_royalty` writes nothing; `set_uri` exactly the uri's slot and
+/// length.
+#[test]
+fn metadata_calls_leave_exact_bytes() {
+    metadata::benchmark_calls_leave_exact_bytes(&METADATA);
+}
+
+/// Steel's refusals before the record (the tag, `read_royalty`'s
+/// `instruction!` record before the accounts, the accounts, the writable
+/// flag, `as_account`'s length and discriminator and owner), then the
+/// record's own, each with every account unchanged.
+#[test]
+fn metadata_errors_are_steels_and_change_nothing() {
+    let record = instance("typical");
+    let royalty = steel::metadata_input("read_royalty", &record);
+    let set_uri = steel::metadata_input("set_uri", &record);
+    let data = Err(ProgramError::InvalidInstructionData);
+    let refused = Err(ProgramError::InvalidAccountData);
+    let mut cases = vec![
+        (
+            "no instruction data",
+            royalty.with(|i| i.instruction_data.clear()),
+            data.clone(),
+        ),
+        (
+            "the token family's op byte",
+            royalty.with(|i| i.instruction_data = vec![0]),
+            data.clone(),
+        ),
+        (
+            "read_royalty: one byte of argument",
+            royalty.with(|i| i.instruction_data.truncate(2)),
+            data.clone(),
+        ),
+        (
+            "read_royalty: a third byte of argument",
+            royalty.with(|i| i.instruction_data.push(0)),
+            data.clone(),
+        ),
+        (
+            "read_royalty: a short argument and one account (the argument first)",
+            royalty.with(|i| {
+                i.instruction_data.truncate(2);
+                i.account_count = 1;
+            }),
+            data,
+        ),
+        (
+            "read_royalty: one account",
+            royalty.with(|i| i.account_count = 1),
+            Err(ProgramError::NotEnoughAccountKeys),
+        ),
+        (
+            "set_uri: one account",
+            set_uri.with(|i| i.account_count = 1),
+            Err(ProgramError::NotEnoughAccountKeys),
+        ),
+        (
+            "set_uri: another discriminator",
+            set_uri.with(|i| i.data[0] = 2),
+            refused.clone(),
+        ),
+        (
+            "set_uri: a record one byte short",
+            set_uri.with(|i| {
+                i.data.pop();
+            }),
+            refused.clone(),
+        ),
+        (
+            "set_uri: a longer account",
+            set_uri.with(|i| i.data.push(0)),
+            refused.clone(),
+        ),
+        (
+            "read_royalty: no data",
+            royalty.with(|i| i.data.clear()),
+            refused,
+        ),
+    ];
+    cases.extend(metadata::record_refusals(&METADATA));
+    metadata::run_all(&METADATA, cases);
+    let (program, mollusk) = METADATA.load();
+    let mut case = Case::with_outcome(
+        &program,
+        "set_uri",
+        &set_uri,
+        Err(ProgramError::InvalidAccountOwner),
+    );
+    case.accounts[0].1.owner = Pubkey::new_from_array([0x55; 32]);
+    case.run(&mollusk)
+        .unwrap_or_else(|e| panic!("set_uri (account owned by another program): {e}"));
+}
+
+/// 2,000 random and hostile inputs: tags 3 and 4 with arguments of any
+/// length, or random bytes.
+#[test]
+fn metadata_hostile_input_meets_the_contract() {
+    let tagged = (
+        prop_oneof![4 => 3..=4u8, 1 => any::<u8>()],
+        vec(any::<u8>(), 0..4),
+    )
+        .prop_map(|(tag, args)| [&[tag][..], &args].concat());
+    let instruction_data = prop_oneof![3 => tagged, 1 => vec(any::<u8>(), 0..3)];
+    metadata::hostile_input_meets_the_contract(&METADATA, instruction_data);
+}
+
+/// The record behind the discriminator: its first byte the account type,
+/// then the record at fixed capacity.
+#[test]
+fn metadata_account_is_the_discriminator_then_the_record() {
+    let record: Metadata = instance("minimal");
+    let input = steel::metadata_input("read_royalty", &record);
+    assert_eq!(input.data[..8], [1, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(input.data.len(), 8 + 586);
+    assert_eq!(
+        input.instruction_data,
+        [&[3][..], &record.seller_fee_basis_points.to_le_bytes()].concat()
+    );
 }

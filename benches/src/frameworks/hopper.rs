@@ -74,7 +74,14 @@ pub fn valid_input(operation: Operation) -> Input {
 }
 
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    super::token_cases(programs, "Hopper", valid_input)
+    super::cases(
+        programs,
+        &super::Calls {
+            framework: "Hopper",
+            token: valid_input,
+            metadata: None,
+        },
+    )
 }
 
 /// What a Hopper program must do with `input` (the module's contract; the

@@ -8,6 +8,7 @@
 
 pub mod anchor1;
 pub mod anchor2;
+pub mod fixed_metadata;
 pub mod hopper;
 pub mod solana_program;
 pub mod star_frame;
@@ -49,24 +50,45 @@ pub(crate) fn op_byte(input: &Input, unknown: ProgramError) -> Result<Operation,
         .ok_or(unknown)
 }
 
-/// The benchmark cases of a framework measured on the token record only
-/// (typhoon, Steel, star_frame, Hopper): each program's call of each
-/// operation (`valid_input`); `framework` names it in the refusal of
-/// another family's program.
-pub(crate) fn token_cases(
-    programs: &[Program],
-    framework: &str,
-    valid_input: fn(Operation) -> Input,
-) -> Result<Vec<Case>, HarnessError> {
+/// How a framework whose programs hold the token record (typhoon, Steel,
+/// star_frame, Hopper), and for some the metadata record at fixed
+/// capacity, lays out its benchmark calls.
+pub(crate) struct Calls {
+    /// The framework's name, for the refusal of a family it has no
+    /// contract for.
+    pub framework: &'static str,
+    /// The call of a token operation.
+    pub token: fn(Operation) -> Input,
+    /// The bytes before the metadata record and the call of a metadata
+    /// operation, where the framework has a metadata program.
+    pub metadata: Option<(usize, fn(&str, &common::metadata::Metadata) -> Input)>,
+}
+
+/// The benchmark cases of such a framework: each token program's call of
+/// each operation, each metadata program's of each of its operations on
+/// each instance.
+pub(crate) fn cases(programs: &[Program], calls: &Calls) -> Result<Vec<Case>, HarnessError> {
     let mut cases = Vec::new();
     for program in programs {
-        if program.family != Family::Token {
-            return Err(HarnessError::Report(format!(
-                "{}: {framework}'s contract is written for the token family only",
-                program.label()
-            )));
+        match (program.family, calls.metadata) {
+            (Family::Token, _) => cases
+                .extend(Operation::ALL.map(|op| Case::new(program, op.name(), &(calls.token)(op)))),
+            (Family::Metadata, Some((before_record, input))) => {
+                cases.extend(fixed_metadata::cases(program, before_record, input));
+            }
+            _ => {
+                return Err(HarnessError::Report(format!(
+                    "{}: {}'s contract is written for the {} only",
+                    program.label(),
+                    calls.framework,
+                    if calls.metadata.is_some() {
+                        "token and metadata families"
+                    } else {
+                        "token family"
+                    }
+                )));
+            }
         }
-        cases.extend(Operation::ALL.map(|op| Case::new(program, op.name(), &valid_input(op))));
     }
     Ok(cases)
 }

@@ -62,7 +62,14 @@ pub fn valid_input(operation: Operation) -> Input {
 }
 
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    super::token_cases(programs, "star_frame", valid_input)
+    super::cases(
+        programs,
+        &super::Calls {
+            framework: "star_frame",
+            token: valid_input,
+            metadata: None,
+        },
+    )
 }
 
 /// What a star_frame program must do with `input` (the module's contract;

@@ -15,11 +15,26 @@
 //! byte, and for `full` and `read_owner` the owner in the program's
 //! `assert`, each refusal `InvalidAccountData` (each logged with Steel's
 //! `trace`).
+//!
+//! The metadata record (`programs/steel/metadata/account`) is the same
+//! account type over the record at fixed capacity
+//! ([`super::fixed_metadata`]), its discriminator 1 too. Its instructions:
+//! the family's op byte (3 `read_royalty`, 4 `set_uri`; any other is
+//! `InvalidInstructionData`), then `read_royalty`'s `instruction!` record,
+//! exactly its two bytes (`try_from_bytes`: any other length is
+//! `InvalidInstructionData`, checked before the accounts, as Steel's
+//! examples parse arguments first), or `set_uri`'s uri, the bytes after
+//! the tag; then the accounts as for the token record (`set_uri` a write);
+//! then the record's own checks, the family's errors.
 
-use common::token::Operation;
+use common::{metadata::Metadata, token::Operation};
 use solana_program_error::ProgramError;
 
-use crate::{Case, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
+use super::fixed_metadata::{self, Call};
+use crate::{
+    Case, Family, HarnessError, Input, Program, metadata::instruction_data,
+    token::record::ACCOUNT_LEN,
+};
 
 /// The record's discriminator, `TokenAccount::TokenRecord` in the program.
 pub const DISCRIMINATOR: u8 = 1;
@@ -44,13 +59,36 @@ pub fn valid_input(operation: Operation) -> Input {
     super::token_input(vec![operation as u8], account)
 }
 
+/// The benchmark call of a metadata `operation` on `metadata`: the
+/// family's instruction data (Steel's tag and arguments are its bytes),
+/// the record behind the discriminator.
+pub fn metadata_input(operation: &str, metadata: &Metadata) -> Input {
+    let header = account(&[]);
+    fixed_metadata::input(
+        instruction_data(operation, metadata),
+        &header,
+        operation,
+        metadata,
+    )
+}
+
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    super::token_cases(programs, "Steel", valid_input)
+    super::cases(
+        programs,
+        &super::Calls {
+            framework: "Steel",
+            token: valid_input,
+            metadata: Some((DISCRIMINATOR_LEN, metadata_input)),
+        },
+    )
 }
 
 /// What a Steel program must do with `input` (the module's contract; the
 /// floor succeeds wherever the op byte and the accounts do).
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    if program.family == Family::Metadata {
+        return expected_metadata(input);
+    }
     let operation = super::op_byte(input, ProgramError::InvalidInstructionData)?;
     if input.account_count < 2 {
         return Err(ProgramError::NotEnoughAccountKeys);
@@ -72,4 +110,33 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
         return Ok(data.clone());
     }
     Ok(super::written(data, DISCRIMINATOR_LEN))
+}
+
+/// What the Steel metadata program must do with `input`.
+fn expected_metadata(input: &Input) -> Result<Vec<u8>, ProgramError> {
+    let (tag, args) = input
+        .instruction_data
+        .split_first()
+        .ok_or(ProgramError::InvalidInstructionData)?;
+    let call = match tag {
+        3 => Call::ReadRoyalty(u16::from_le_bytes(
+            args.try_into()
+                .map_err(|_| ProgramError::InvalidInstructionData)?,
+        )),
+        4 => Call::SetUri(args.to_vec()),
+        _ => return Err(ProgramError::InvalidInstructionData),
+    };
+    if input.account_count < 2 {
+        return Err(ProgramError::NotEnoughAccountKeys);
+    }
+    if call.writes() && !input.writable {
+        return Err(READ_ONLY_WRITE);
+    }
+    let data = &input.data;
+    if data.len() != DISCRIMINATOR_LEN + common::metadata::FIXED_CAPACITY_LEN
+        || data[0] != DISCRIMINATOR
+    {
+        return Err(ProgramError::InvalidAccountData);
+    }
+    fixed_metadata::apply(data, DISCRIMINATOR_LEN, &call, &input.owner_key)
 }

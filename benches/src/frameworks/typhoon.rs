@@ -61,7 +61,14 @@ pub fn valid_input(operation: Operation) -> Input {
 }
 
 pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
-    super::token_cases(programs, "typhoon", valid_input)
+    super::cases(
+        programs,
+        &super::Calls {
+            framework: "typhoon",
+            token: valid_input,
+            metadata: None,
+        },
+    )
 }
 
 /// What a typhoon program must do with `input` (the module's contract;

@@ -1,0 +1,240 @@
+//! What the metadata-record tests of the frameworks whose accounts are
+//! `Pod` records (Steel, star_frame, Hopper) share: the record at fixed
+//! capacity behind each framework's discriminator or header
+//! (benches/src/frameworks/fixed_metadata.rs), the exact bytes after each
+//! benchmark call, the record's own refusals, and the hostile run. Each
+//! framework's file keeps the refusals of its own checks.
+
+use benches::{
+    Family, Framework, Input, Program, Workspace,
+    frameworks::fixed_metadata::{OPERATIONS, record},
+    hostile,
+    metadata::{INSTANCES, instance, new_uri},
+    vm::LoggedMollusk,
+};
+use common::metadata::{MAX_URI, Metadata};
+use mollusk_svm::Mollusk;
+use proptest::prelude::*;
+use solana_program_error::ProgramError;
+
+use crate::framework_token::{Call, WRONG_KEY, assert_outcome};
+
+/// How a framework lays the metadata record out and calls it.
+pub struct Layout {
+    pub framework: Framework,
+    /// What goes before the record: the discriminator or header.
+    pub header: fn() -> Vec<u8>,
+    /// The benchmark call of an operation on a record.
+    pub valid_input: fn(&str, &Metadata) -> Input,
+    /// The call of `set_uri` with these uri bytes, on a record.
+    pub set_uri: fn(&[u8], &Metadata) -> Input,
+    /// What a write to account [0] passed read-only gives.
+    pub read_only: ProgramError,
+}
+
+impl Layout {
+    pub fn load(&self) -> (Program, Mollusk) {
+        let (programs, mollusk) = Workspace::current()
+            .load_framework(self.framework, Family::Metadata)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let program = programs
+            .into_iter()
+            .find(|p| p.name == "metadata/account")
+            .expect("the framework's metadata program");
+        (program, mollusk)
+    }
+
+    /// The account holding `metadata`.
+    pub fn account(&self, metadata: &Metadata) -> Vec<u8> {
+        [(self.header)(), record(metadata)].concat()
+    }
+}
+
+fn report(failures: Vec<String>) {
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `read_royalty` leaves the account as it was; `set_uri` writes the new
+/// uri in its slot (zeroing what a shorter one frees) and nothing else.
+/// Written out from the record, not from the oracle.
+pub fn benchmark_calls_leave_exact_bytes(layout: &Layout) {
+    let (program, mollusk) = layout.load();
+    let mut failures = Vec::new();
+    for name in INSTANCES {
+        let metadata = instance(name);
+        for op in OPERATIONS {
+            let want = match op {
+                "set_uri" => Metadata {
+                    uri: new_uri(&metadata),
+                    ..metadata.clone()
+                },
+                _ => metadata.clone(),
+            };
+            let input = (layout.valid_input)(op, &metadata);
+            assert_eq!(input.data, layout.account(&metadata));
+            let label = format!("{op} on `{name}`");
+            let want = Ok(layout.account(&want));
+            failures.extend(assert_outcome(&mollusk, &program, &label, &input, want).err());
+        }
+    }
+    report(failures);
+}
+
+/// The record's own refusals, the same in every framework (the family's
+/// errors), and what the operations accept, on the `typical` record.
+pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
+    let metadata = instance("typical");
+    let at = (layout.header)().len();
+    let royalty = (layout.valid_input)("read_royalty", &metadata);
+    let set_uri = (layout.valid_input)("set_uri", &metadata);
+    let written = |uri: &str| {
+        Ok(layout.account(&Metadata {
+            uri: uri.into(),
+            ..metadata.clone()
+        }))
+    };
+    let with_uri = |uri: &[u8]| (layout.set_uri)(uri, &metadata);
+    let invalid = Err(ProgramError::InvalidAccountData);
+    let argument = Err(ProgramError::InvalidArgument);
+    let uri_len = at + 1 + 32 + 32 + 1 + 32 + 1 + 10;
+    let is_mutable = uri_len + 1 + MAX_URI + 2 + 1 + 5 * 34 + 1;
+    let bound = "u".repeat(MAX_URI);
+    let wrong_royalty = (layout.valid_input)(
+        "read_royalty",
+        &Metadata {
+            seller_fee_basis_points: metadata.seller_fee_basis_points + 1,
+            ..metadata.clone()
+        },
+    )
+    .with(|i| i.data = royalty.data.clone());
+    vec![
+        (
+            "read_royalty: another key",
+            royalty.with(|i| i.data[at] = 3),
+            invalid.clone(),
+        ),
+        (
+            "read_royalty: another royalty",
+            wrong_royalty,
+            argument.clone(),
+        ),
+        (
+            "read_royalty: account [0] read-only (a read)",
+            royalty.with(|i| i.writable = false),
+            Ok(royalty.data.clone()),
+        ),
+        (
+            "set_uri: account [0] read-only",
+            set_uri.with(|i| i.writable = false),
+            Err(layout.read_only.clone()),
+        ),
+        (
+            "set_uri: another key",
+            set_uri.with(|i| i.data[at] = 3),
+            invalid.clone(),
+        ),
+        (
+            "set_uri: the old uri's length past its slot",
+            set_uri.with(|i| i.data[uri_len] = 201),
+            invalid.clone(),
+        ),
+        (
+            "set_uri: the mutable flag not a bool",
+            set_uri.with(|i| i.data[is_mutable] = 2),
+            invalid.clone(),
+        ),
+        (
+            "set_uri: another authority",
+            set_uri.with(|i| i.owner_key = WRONG_KEY),
+            Err(ProgramError::IncorrectAuthority),
+        ),
+        (
+            "set_uri: an immutable record",
+            set_uri.with(|i| i.data[is_mutable] = 0),
+            argument.clone(),
+        ),
+        (
+            "set_uri: a uri past the bound",
+            with_uri("u".repeat(MAX_URI + 1).as_bytes()),
+            argument.clone(),
+        ),
+        (
+            "set_uri: a uri that is not UTF-8",
+            with_uri(&[b'a', 0xff]),
+            argument,
+        ),
+        (
+            "set_uri: a uri at the bound",
+            with_uri(bound.as_bytes()),
+            written(&bound),
+        ),
+        (
+            "set_uri: an empty uri (zeroes the old)",
+            with_uri(b""),
+            written(""),
+        ),
+    ]
+}
+
+/// Runs each labelled input with its outcome; every failure reported.
+pub fn run_all(layout: &Layout, cases: Vec<Call>) {
+    let (program, mollusk) = layout.load();
+    let failures = cases
+        .into_iter()
+        .filter_map(|(label, input, want)| {
+            assert_outcome(&mollusk, &program, label, &input, want).err()
+        })
+        .collect();
+    report(failures);
+}
+
+/// 2,000 random and hostile inputs: an operation's benchmark call on each
+/// instance, its record damaged by the hostile generator (the header kept)
+/// or not, its instruction data from `instruction_data` a third of the
+/// time, 0 to 3 accounts, either writable flag, the authority or another;
+/// what a write left, `set_uri` reads and writes again.
+pub fn hostile_input_meets_the_contract(
+    layout: &Layout,
+    instruction_data: impl Strategy<Value = Vec<u8>>,
+) {
+    let (program, mollusk) = layout.load();
+    let mollusk = LoggedMollusk::new(mollusk);
+    let records = INSTANCES.map(instance);
+    let header = (layout.header)();
+    let strategy = (
+        0..records.len(),
+        prop_oneof![2 => hostile::mutation().prop_map(Some), 1 => Just(None)],
+        0..OPERATIONS.len(),
+        instruction_data,
+        prop::bool::weighted(0.35),
+        prop_oneof![1 => 0..=1usize, 6 => 2..=3usize],
+        prop::bool::weighted(0.85),
+        prop::bool::weighted(0.8),
+    );
+    hostile::run_cases(
+        &program.label(),
+        2_000,
+        strategy,
+        |(which, mutation, op, random_data, use_random, account_count, writable, right_key)| {
+            let metadata = &records[which];
+            let mut input = (layout.valid_input)(OPERATIONS[op], metadata);
+            if let Some(mutation) = mutation {
+                let damaged = mutation.apply(&record(metadata));
+                input.data = [&header[..], &damaged].concat();
+            }
+            if use_random {
+                input.instruction_data = random_data;
+            }
+            input.account_count = account_count;
+            input.writable = writable;
+            if !right_key {
+                input.owner_key = WRONG_KEY;
+            }
+            hostile::check_call(&mollusk, &program, &input, |after| {
+                let mut again = (layout.valid_input)("set_uri", metadata);
+                again.data = after.to_vec();
+                again
+            })
+        },
+    );
+}
