@@ -6,7 +6,7 @@
 //! framework's file keeps the refusals of its own checks.
 
 use benches::{
-    Family, Framework, Input, Program, Workspace,
+    Case, Family, Framework, Input, Program, Workspace,
     frameworks::fixed_metadata::{OPERATIONS, record},
     hostile,
     metadata::{INSTANCES, instance, new_uri},
@@ -16,6 +16,7 @@ use common::metadata::{MAX_URI, Metadata};
 use mollusk_svm::Mollusk;
 use proptest::prelude::*;
 use solana_program_error::ProgramError;
+use solana_pubkey::Pubkey;
 
 use crate::framework_token::{Call, WRONG_KEY, assert_outcome};
 
@@ -30,6 +31,9 @@ pub struct Layout {
     pub set_uri: fn(&[u8], &Metadata) -> Input,
     /// What a write to account [0] passed read-only gives.
     pub read_only: ProgramError,
+    /// What `set_uri` with another account than the update authority
+    /// gives.
+    pub wrong_authority: ProgramError,
 }
 
 impl Layout {
@@ -146,7 +150,7 @@ pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
         (
             "set_uri: another authority",
             set_uri.with(|i| i.owner_key = WRONG_KEY),
-            Err(ProgramError::IncorrectAuthority),
+            Err(layout.wrong_authority.clone()),
         ),
         (
             "set_uri: an immutable record",
@@ -186,6 +190,17 @@ pub fn run_all(layout: &Layout, cases: Vec<Call>) {
         })
         .collect();
     report(failures);
+}
+
+/// `set_uri`'s benchmark call with account [0] owned by another program:
+/// `want`, nothing changed.
+pub fn foreign_owner(layout: &Layout, want: ProgramError) {
+    let (program, mollusk) = layout.load();
+    let input = (layout.valid_input)("set_uri", &instance("typical"));
+    let mut case = Case::with_outcome(&program, "set_uri", &input, Err(want));
+    case.accounts[0].1.owner = Pubkey::new_from_array([0x55; 32]);
+    case.run(&mollusk)
+        .unwrap_or_else(|e| panic!("set_uri (account owned by another program): {e}"));
 }
 
 /// 2,000 random and hostile inputs: an operation's benchmark call on each

@@ -4,12 +4,15 @@
 //! random or hostile input, never a fault, never a change before a
 //! failure.
 
-use benches::{Framework, frameworks::hopper};
+use benches::{Framework, frameworks::hopper, metadata::instance};
 use common::token::Operation;
 use proptest::{collection::vec, prelude::*};
 use solana_program_error::ProgramError;
 
-use crate::framework_token::{self as shared, Layout};
+use crate::{
+    framework_metadata as metadata,
+    framework_token::{self as shared, Layout},
+};
 
 const LAYOUT: Layout = Layout {
     framework: Framework::Hopper,
@@ -127,4 +130,118 @@ fn hostile_input_meets_the_contract() {
     let op = prop_oneof![8 => 0..=2u8, 1 => any::<u8>()].prop_map(|op| vec![op]);
     let instruction_data = prop_oneof![9 => op, 1 => vec(any::<u8>(), 0..3)];
     shared::hostile_input_meets_the_contract(&LAYOUT, instruction_data);
+}
+
+const METADATA: metadata::Layout = metadata::Layout {
+    framework: Framework::Hopper,
+    header: || hopper::metadata_header().to_vec(),
+    valid_input: hopper::metadata_input,
+    set_uri: |uri, record| {
+        hopper::metadata_input("set_uri", record)
+            .with(|i| i.instruction_data = [&[4][..], uri].concat())
+    },
+    read_only: ProgramError::Immutable,
+    wrong_authority: ProgramError::InvalidAccountData,
+};
+
+/// `read_royalty` writes nothing; `set_uri` exactly the uri's slot and
+/// length, behind the header the harness computes as Hopper's derive does
+/// (its fingerprint from the record's 32 fields).
+#[test]
+fn metadata_calls_leave_exact_bytes() {
+    metadata::benchmark_calls_leave_exact_bytes(&METADATA);
+}
+
+/// Hopper's refusals before the record (the op byte and its arguments
+/// before the accounts, the accounts, the writable flag, the length, the
+/// header, `has_one`), then the record's own, each with every account
+/// unchanged; and what it accepts (a longer account, the flags).
+#[test]
+fn metadata_errors_are_hoppers_and_change_nothing() {
+    let record = instance("typical");
+    let royalty = hopper::metadata_input("read_royalty", &record);
+    let set_uri = hopper::metadata_input("set_uri", &record);
+    let data = Err(ProgramError::InvalidInstructionData);
+    let refused = Err(ProgramError::InvalidAccountData);
+    let mut cases = vec![
+        (
+            "no instruction data",
+            royalty.with(|i| i.instruction_data.clear()),
+            data.clone(),
+        ),
+        (
+            "the token family's op byte",
+            royalty.with(|i| i.instruction_data = vec![1]),
+            data.clone(),
+        ),
+        (
+            "read_royalty: one byte of argument",
+            royalty.with(|i| i.instruction_data.truncate(2)),
+            data.clone(),
+        ),
+        (
+            "read_royalty: a third byte of argument",
+            royalty.with(|i| i.instruction_data.push(0)),
+            data.clone(),
+        ),
+        (
+            "read_royalty: a long argument and one account (the argument first)",
+            royalty.with(|i| {
+                i.instruction_data.push(0);
+                i.account_count = 1;
+            }),
+            data,
+        ),
+        (
+            "set_uri: one account",
+            set_uri.with(|i| i.account_count = 1),
+            Err(ProgramError::NotEnoughAccountKeys),
+        ),
+        (
+            "set_uri: a record one byte short",
+            set_uri.with(|i| {
+                i.data.pop();
+            }),
+            Err(ProgramError::AccountDataTooSmall),
+        ),
+        (
+            "set_uri: another discriminator",
+            set_uri.with(|i| i.data[0] = 2),
+            refused.clone(),
+        ),
+        (
+            "set_uri: another layout fingerprint",
+            set_uri.with(|i| i.data[4] ^= 1),
+            refused.clone(),
+        ),
+        (
+            "read_royalty: the token record's header",
+            royalty.with(|i| i.data[..16].copy_from_slice(&hopper::header())),
+            refused,
+        ),
+        (
+            "set_uri: a longer account (accepted)",
+            set_uri.with(|i| i.data.push(7)),
+            hopper::expected(&METADATA.load().0, &set_uri).map(|mut after| {
+                after.push(7);
+                after
+            }),
+        ),
+    ];
+    cases.extend(metadata::record_refusals(&METADATA));
+    metadata::run_all(&METADATA, cases);
+    metadata::foreign_owner(&METADATA, ProgramError::IncorrectProgramId);
+}
+
+/// 2,000 random and hostile inputs: op bytes 3 and 4 with arguments of
+/// any length, or random bytes.
+#[test]
+fn metadata_hostile_input_meets_the_contract() {
+    let tagged = (
+        prop_oneof![4 => 3..=4u8, 1 => any::<u8>()],
+        vec(any::<u8>(), 0..4),
+    )
+        .prop_map(|(tag, args)| [&[tag][..], &args].concat());
+    let instruction_data = prop_oneof![3 => tagged, 1 => vec(any::<u8>(), 0..3)];
+    metadata::hostile_input_meets_the_contract(&METADATA, instruction_data);
 }

@@ -5,7 +5,7 @@
 //! failure.
 
 use benches::{
-    Case, Framework,
+    Framework,
     frameworks::steel::{self, READ_ONLY_WRITE},
     metadata::instance,
     token::fixture,
@@ -13,7 +13,6 @@ use benches::{
 use common::{metadata::Metadata, token::Operation};
 use proptest::{collection::vec, prelude::*};
 use solana_program_error::ProgramError;
-use solana_pubkey::Pubkey;
 
 use crate::{
     framework_metadata as metadata,
@@ -124,6 +123,7 @@ const METADATA: metadata::Layout = metadata::Layout {
             .with(|i| i.instruction_data = [&[4][..], uri].concat())
     },
     read_only: READ_ONLY_WRITE,
+    wrong_authority: ProgramError::IncorrectAuthority,
 };
 
 /// `read_royalty` writes nothing; `set_uri` exactly the uri's slot and
@@ -208,16 +208,7 @@ fn metadata_errors_are_steels_and_change_nothing() {
     ];
     cases.extend(metadata::record_refusals(&METADATA));
     metadata::run_all(&METADATA, cases);
-    let (program, mollusk) = METADATA.load();
-    let mut case = Case::with_outcome(
-        &program,
-        "set_uri",
-        &set_uri,
-        Err(ProgramError::InvalidAccountOwner),
-    );
-    case.accounts[0].1.owner = Pubkey::new_from_array([0x55; 32]);
-    case.run(&mollusk)
-        .unwrap_or_else(|e| panic!("set_uri (account owned by another program): {e}"));
+    metadata::foreign_owner(&METADATA, ProgramError::InvalidAccountOwner);
 }
 
 /// 2,000 random and hostile inputs: tags 3 and 4 with arguments of any

@@ -46,6 +46,21 @@ impl Call {
         }
     }
 
+    /// The call in the family's instruction data, parsed as Steel's and
+    /// Hopper's own argument decoders parse it: the op byte, then
+    /// `read_royalty`'s `u16`, exactly two bytes, or `set_uri`'s uri, the
+    /// rest; anything else `InvalidInstructionData`.
+    pub fn parse_exact(instruction_data: &[u8]) -> Result<Self, ProgramError> {
+        let invalid = ProgramError::InvalidInstructionData;
+        match instruction_data.split_first() {
+            Some((3, args)) => Ok(Self::ReadRoyalty(u16::from_le_bytes(
+                args.try_into().map_err(|_| invalid)?,
+            ))),
+            Some((4, uri)) => Ok(Self::SetUri(uri.to_vec())),
+            _ => Err(invalid),
+        }
+    }
+
     pub fn writes(&self) -> bool {
         matches!(self, Self::SetUri(_))
     }

@@ -114,18 +114,7 @@ pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramErro
 
 /// What the Steel metadata program must do with `input`.
 fn expected_metadata(input: &Input) -> Result<Vec<u8>, ProgramError> {
-    let (tag, args) = input
-        .instruction_data
-        .split_first()
-        .ok_or(ProgramError::InvalidInstructionData)?;
-    let call = match tag {
-        3 => Call::ReadRoyalty(u16::from_le_bytes(
-            args.try_into()
-                .map_err(|_| ProgramError::InvalidInstructionData)?,
-        )),
-        4 => Call::SetUri(args.to_vec()),
-        _ => return Err(ProgramError::InvalidInstructionData),
-    };
+    let call = Call::parse_exact(&input.instruction_data)?;
     if input.account_count < 2 {
         return Err(ProgramError::NotEnoughAccountKeys);
     }
