@@ -1,16 +1,17 @@
-//! What the metadata-record tests of the frameworks whose accounts are
-//! `Pod` records (Steel, star_frame, Hopper) share: the record at fixed
-//! capacity behind each framework's discriminator or header
-//! (benches/src/frameworks/fixed_metadata.rs), the exact bytes after each
-//! benchmark call, the record's own refusals, and the hostile run. Each
-//! framework's file keeps the refusals of its own checks.
+//! What the metadata-record tests of Steel, star_frame and Hopper share:
+//! the exact bytes after each benchmark call, the record's own refusals,
+//! and the hostile run, whatever the layout (the record at fixed capacity
+//! behind Steel's discriminator or Hopper's header,
+//! benches/src/frameworks/fixed_metadata.rs; star_frame's unsized types).
+//! Each framework's file keeps the refusals of its own checks.
 
 use benches::{
     Case, Family, Framework, Input, Program, Workspace,
-    frameworks::fixed_metadata::{OPERATIONS, record},
+    frameworks::fixed_metadata::{self, OPERATIONS},
+    frameworks::{ABORTS, MAY_ABORT},
     hostile,
     metadata::{INSTANCES, instance, new_uri},
-    vm::LoggedMollusk,
+    vm::{LoggedMollusk, Outcome},
 };
 use common::metadata::{MAX_URI, Metadata};
 use mollusk_svm::Mollusk;
@@ -23,8 +24,12 @@ use crate::framework_token::{Call, WRONG_KEY, assert_outcome};
 /// How a framework lays the metadata record out and calls it.
 pub struct Layout {
     pub framework: Framework,
-    /// What goes before the record: the discriminator or header.
-    pub header: fn() -> Vec<u8>,
+    /// The account holding a record.
+    pub account: fn(&Metadata) -> Vec<u8>,
+    /// The bytes before the record: the discriminator or header.
+    pub before_record: usize,
+    /// Where the mutable flag is in the record.
+    pub is_mutable: usize,
     /// The benchmark call of an operation on a record.
     pub valid_input: fn(&str, &Metadata) -> Input,
     /// The call of `set_uri` with these uri bytes, on a record.
@@ -34,6 +39,8 @@ pub struct Layout {
     /// What `set_uri` with another account than the update authority
     /// gives.
     pub wrong_authority: ProgramError,
+    /// What a new uri that is not UTF-8 gives.
+    pub not_utf8: ProgramError,
 }
 
 impl Layout {
@@ -50,7 +57,7 @@ impl Layout {
 
     /// The account holding `metadata`.
     pub fn account(&self, metadata: &Metadata) -> Vec<u8> {
-        [(self.header)(), record(metadata)].concat()
+        (self.account)(metadata)
     }
 }
 
@@ -88,7 +95,7 @@ pub fn benchmark_calls_leave_exact_bytes(layout: &Layout) {
 /// errors), and what the operations accept, on the `typical` record.
 pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
     let metadata = instance("typical");
-    let at = (layout.header)().len();
+    let at = layout.before_record;
     let royalty = (layout.valid_input)("read_royalty", &metadata);
     let set_uri = (layout.valid_input)("set_uri", &metadata);
     let written = |uri: &str| {
@@ -100,8 +107,7 @@ pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
     let with_uri = |uri: &[u8]| (layout.set_uri)(uri, &metadata);
     let invalid = Err(ProgramError::InvalidAccountData);
     let argument = Err(ProgramError::InvalidArgument);
-    let uri_len = at + 1 + 32 + 32 + 1 + 32 + 1 + 10;
-    let is_mutable = uri_len + 1 + MAX_URI + 2 + 1 + 5 * 34 + 1;
+    let is_mutable = at + layout.is_mutable;
     let bound = "u".repeat(MAX_URI);
     let wrong_royalty = (layout.valid_input)(
         "read_royalty",
@@ -138,11 +144,6 @@ pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
             invalid.clone(),
         ),
         (
-            "set_uri: the old uri's length past its slot",
-            set_uri.with(|i| i.data[uri_len] = 201),
-            invalid.clone(),
-        ),
-        (
             "set_uri: the mutable flag not a bool",
             set_uri.with(|i| i.data[is_mutable] = 2),
             invalid.clone(),
@@ -165,7 +166,7 @@ pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
         (
             "set_uri: a uri that is not UTF-8",
             with_uri(&[b'a', 0xff]),
-            argument,
+            Err(layout.not_utf8.clone()),
         ),
         (
             "set_uri: a uri at the bound",
@@ -178,6 +179,18 @@ pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
             written(""),
         ),
     ]
+}
+
+/// The fixed-capacity record's own refusal: the old uri's length past its
+/// slot (`set_uri` checks it before it writes there).
+pub fn uri_past_its_slot(layout: &Layout) -> Call<'static> {
+    let set_uri = (layout.valid_input)("set_uri", &instance("typical"));
+    let at = layout.before_record + fixed_metadata::URI_LEN;
+    (
+        "set_uri: the old uri's length past its slot",
+        set_uri.with(|i| i.data[at] = 201),
+        Err(ProgramError::InvalidAccountData),
+    )
 }
 
 /// Runs each labelled input with its outcome; every failure reported.
@@ -203,8 +216,40 @@ pub fn foreign_owner(layout: &Layout, want: ProgramError) {
         .unwrap_or_else(|e| panic!("set_uri (account owned by another program): {e}"));
 }
 
+/// An input the oracle says aborts the program ([`ABORTS`]: borsh's
+/// preallocation for a uri whose length prefix claims more than the heap)
+/// or may ([`MAY_ABORT`], within the heap's margin: an abort or
+/// `decode_error`): the runtime's "SBF program panicked", nothing changed.
+fn aborts(
+    mollusk: &LoggedMollusk,
+    program: &Program,
+    input: &Input,
+    want: Result<Vec<u8>, ProgramError>,
+    decode_error: &ProgramError,
+) -> Result<String, String> {
+    let case = Case::new(program, "hostile input", input);
+    match (want, mollusk.run(&case).1) {
+        (_, Outcome::Fault(line)) if line.ends_with("failed: SBF program panicked") => {
+            Ok("abort (as the oracle says)".into())
+        }
+        (Err(MAY_ABORT), Outcome::Error(e)) if &e == decode_error => Ok(e.to_string()),
+        (_, other) => Err(format!("want an abort, got {other:?}")),
+    }
+}
+
+/// `input`, which the oracle says aborts the program, aborts it with
+/// nothing changed.
+pub fn assert_aborts(layout: &Layout, input: &Input) {
+    let (program, mollusk) = layout.load();
+    let want = benches::families::expected(&program, input);
+    assert_eq!(want, Err(ABORTS), "the oracle");
+    let mollusk = LoggedMollusk::new(mollusk);
+    aborts(&mollusk, &program, input, want, &layout.not_utf8).unwrap();
+}
+
 /// 2,000 random and hostile inputs: an operation's benchmark call on each
-/// instance, its record damaged by the hostile generator (the header kept)
+/// instance, its record damaged by the hostile generator (what goes before
+/// it kept)
 /// or not, its instruction data from `instruction_data` a third of the
 /// time, 0 to 3 accounts, either writable flag, the authority or another;
 /// what a write left, `set_uri` reads and writes again.
@@ -215,7 +260,7 @@ pub fn hostile_input_meets_the_contract(
     let (program, mollusk) = layout.load();
     let mollusk = LoggedMollusk::new(mollusk);
     let records = INSTANCES.map(instance);
-    let header = (layout.header)();
+    let at = layout.before_record;
     let strategy = (
         0..records.len(),
         prop_oneof![2 => hostile::mutation().prop_map(Some), 1 => Just(None)],
@@ -234,8 +279,9 @@ pub fn hostile_input_meets_the_contract(
             let metadata = &records[which];
             let mut input = (layout.valid_input)(OPERATIONS[op], metadata);
             if let Some(mutation) = mutation {
-                let damaged = mutation.apply(&record(metadata));
-                input.data = [&header[..], &damaged].concat();
+                let account = layout.account(metadata);
+                let damaged = mutation.apply(&account[at..]);
+                input.data = [&account[..at], &damaged].concat();
             }
             if use_random {
                 input.instruction_data = random_data;
@@ -244,6 +290,10 @@ pub fn hostile_input_meets_the_contract(
             input.writable = writable;
             if !right_key {
                 input.owner_key = WRONG_KEY;
+            }
+            let want = benches::families::expected(&program, &input);
+            if matches!(want, Err(ABORTS) | Err(MAY_ABORT)) {
+                return aborts(&mollusk, &program, &input, want, &layout.not_utf8);
             }
             hostile::check_call(&mollusk, &program, &input, |after| {
                 let mut again = (layout.valid_input)("set_uri", metadata);

@@ -4,7 +4,11 @@
 //! random or hostile input, never a fault, never a change before a
 //! failure.
 
-use benches::{Framework, frameworks::hopper, metadata::instance};
+use benches::{
+    Framework,
+    frameworks::{fixed_metadata, hopper},
+    metadata::instance,
+};
 use common::token::Operation;
 use proptest::{collection::vec, prelude::*};
 use solana_program_error::ProgramError;
@@ -132,15 +136,18 @@ fn hostile_input_meets_the_contract() {
     shared::hostile_input_meets_the_contract(&LAYOUT, instruction_data);
 }
 
-const METADATA: metadata::Layout = metadata::Layout {
+pub const METADATA: metadata::Layout = metadata::Layout {
     framework: Framework::Hopper,
-    header: || hopper::metadata_header().to_vec(),
+    account: |record| fixed_metadata::account(&hopper::metadata_header(), record),
+    before_record: 16,
+    is_mutable: fixed_metadata::IS_MUTABLE,
     valid_input: hopper::metadata_input,
     set_uri: |uri, record| {
         hopper::metadata_input("set_uri", record)
             .with(|i| i.instruction_data = [&[4][..], uri].concat())
     },
     read_only: ProgramError::Immutable,
+    not_utf8: ProgramError::InvalidArgument,
     wrong_authority: ProgramError::InvalidAccountData,
 };
 
@@ -229,6 +236,7 @@ fn metadata_errors_are_hoppers_and_change_nothing() {
         ),
     ];
     cases.extend(metadata::record_refusals(&METADATA));
+    cases.push(metadata::uri_past_its_slot(&METADATA));
     metadata::run_all(&METADATA, cases);
     metadata::foreign_owner(&METADATA, ProgramError::IncorrectProgramId);
 }

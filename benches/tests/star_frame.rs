@@ -6,16 +6,25 @@
 
 use benches::{
     Framework,
-    frameworks::star_frame::{
-        self, ADVANCE_ERROR, DISCRIMINANT_MISMATCH, EXPECTED_WRITABLE, RAW_SLICE_ADVANCE,
-        instruction,
+    frameworks::{
+        fixed_metadata::Call,
+        star_frame::{
+            self, ADVANCE_ERROR, DISCRIMINANT_MISMATCH, EXPECTED_WRITABLE, RAW_SLICE_ADVANCE,
+            instruction,
+            metadata::{self as unsized_metadata, IO_ERROR, SIZED_LEN, call_data},
+            sighash,
+        },
     },
+    metadata::instance,
 };
-use common::token::Operation;
+use common::{metadata::Metadata, token::Operation};
 use proptest::{collection::vec, prelude::*};
 use solana_program_error::ProgramError;
 
-use crate::framework_token::{self as shared, Layout};
+use crate::{
+    framework_metadata as metadata,
+    framework_token::{self as shared, Layout},
+};
 
 const LAYOUT: Layout = Layout {
     framework: Framework::StarFrame,
@@ -114,4 +123,163 @@ fn hostile_input_meets_the_contract() {
     let known = prop::sample::select(Operation::ALL.to_vec()).prop_map(instruction);
     let instruction_data = prop_oneof![8 => known, 2 => vec(any::<u8>(), 0..12)];
     shared::hostile_input_meets_the_contract(&LAYOUT, instruction_data);
+}
+
+const METADATA: metadata::Layout = metadata::Layout {
+    framework: Framework::StarFrame,
+    account: unsized_metadata::account,
+    before_record: 8,
+    is_mutable: 68,
+    valid_input: unsized_metadata::valid_input,
+    set_uri: |uri, record| {
+        unsized_metadata::valid_input("set_uri", record)
+            .with(|i| i.instruction_data = call_data(&Call::SetUri(uri.to_vec())))
+    },
+    read_only: EXPECTED_WRITABLE,
+    wrong_authority: ProgramError::IncorrectAuthority,
+    not_utf8: IO_ERROR,
+};
+
+/// `read_royalty` writes nothing; `set_uri` leaves the record with the
+/// new uri at its own length (the account 17 bytes longer, or shorter,
+/// what followed the uri moved), written out from the record.
+#[test]
+fn metadata_calls_leave_exact_bytes() {
+    let record = instance("typical");
+    let input = unsized_metadata::valid_input("set_uri", &record);
+    let written = unsized_metadata::expected(&input).unwrap();
+    assert_eq!(written.len(), input.data.len() + 17);
+    metadata::benchmark_calls_leave_exact_bytes(&METADATA);
+}
+
+/// star_frame's refusals before the record (the discriminant, the borsh
+/// arguments before the accounts, the accounts, the account's
+/// discriminant, the writable flag, each length the record counts), then
+/// the record's own, each with every account unchanged; and what it
+/// accepts (trailing argument bytes, bytes past the record, which
+/// `set_uri` keeps after it).
+#[test]
+fn metadata_errors_are_star_frames_and_change_nothing() {
+    let record: Metadata = instance("typical");
+    let royalty = unsized_metadata::valid_input("read_royalty", &record);
+    let set_uri = unsized_metadata::valid_input("set_uri", &record);
+    let written = unsized_metadata::expected(&set_uri).unwrap();
+    let name_len = 8 + SIZED_LEN;
+    let mut cases = vec![
+        (
+            "seven bytes of instruction data",
+            royalty.with(|i| i.instruction_data.truncate(7)),
+            Err(ADVANCE_ERROR),
+        ),
+        (
+            "the token family's discriminant",
+            royalty.with(|i| i.instruction_data = sighash("global", "full").to_vec()),
+            Err(ProgramError::InvalidInstructionData),
+        ),
+        (
+            "read_royalty: one byte of argument",
+            royalty.with(|i| i.instruction_data.truncate(9)),
+            Err(IO_ERROR),
+        ),
+        (
+            "read_royalty: a third byte of argument (ignored)",
+            royalty.with(|i| i.instruction_data.push(0)),
+            Ok(royalty.data.clone()),
+        ),
+        (
+            "set_uri: a length past the bytes",
+            set_uri.with(|i| i.instruction_data[8] += 1),
+            Err(IO_ERROR),
+        ),
+        (
+            "set_uri: a short argument and one account (the argument first)",
+            set_uri.with(|i| {
+                i.instruction_data.truncate(10);
+                i.account_count = 1;
+            }),
+            Err(IO_ERROR),
+        ),
+        (
+            "set_uri: one account",
+            set_uri.with(|i| i.account_count = 1),
+            Err(ADVANCE_ERROR),
+        ),
+        (
+            "set_uri: seven bytes of data",
+            set_uri.with(|i| i.data.truncate(7)),
+            Err(ProgramError::AccountDataTooSmall),
+        ),
+        (
+            "set_uri: another discriminant",
+            set_uri.with(|i| i.data[0] ^= 1),
+            Err(DISCRIMINANT_MISMATCH),
+        ),
+        (
+            "set_uri: the fixed-size fields cut short",
+            set_uri.with(|i| i.data.truncate(name_len - 1)),
+            Err(RAW_SLICE_ADVANCE),
+        ),
+        (
+            "read_royalty: a name longer than the account",
+            royalty
+                .with(|i| i.data[name_len..name_len + 4].copy_from_slice(&u32::MAX.to_le_bytes())),
+            Err(RAW_SLICE_ADVANCE),
+        ),
+        (
+            "read_royalty: the creators' list cut short",
+            royalty.with(|i| {
+                i.data.pop();
+            }),
+            Err(RAW_SLICE_ADVANCE),
+        ),
+        (
+            "set_uri: bytes past the record (kept after it)",
+            set_uri.with(|i| i.data.extend([7, 7])),
+            Ok([&written[..], &[7, 7]].concat()),
+        ),
+    ];
+    cases.extend(metadata::record_refusals(&METADATA));
+    metadata::run_all(&METADATA, cases);
+    metadata::foreign_owner(&METADATA, ProgramError::InvalidAccountOwner);
+    // A uri whose length prefix claims 1 MiB: borsh preallocates it before
+    // it reads, past the 32 KiB heap, and the program aborts.
+    let claim =
+        set_uri.with(|i| i.instruction_data[8..12].copy_from_slice(&(1u32 << 20).to_le_bytes()));
+    metadata::assert_aborts(&METADATA, &claim);
+}
+
+/// 2,000 random and hostile inputs: each operation's discriminant with
+/// arguments of any length (a uri's length prefix among them), or random
+/// bytes; records damaged anywhere, their lengths included.
+#[test]
+fn metadata_hostile_input_meets_the_contract() {
+    let discriminant = prop_oneof![
+        Just(sighash("global", "read_royalty").to_vec()),
+        Just(sighash("global", "set_uri").to_vec()),
+    ];
+    let tagged =
+        (discriminant, vec(any::<u8>(), 0..12)).prop_map(|(tag, args)| [tag, args].concat());
+    let instruction_data = prop_oneof![3 => tagged, 1 => vec(any::<u8>(), 0..10)];
+    metadata::hostile_input_meets_the_contract(&METADATA, instruction_data);
+}
+
+/// What `set_uri` costs per byte of the new uri, from two ASCII uris (40
+/// and 200 bytes) on the `typical` record: star_frame's `UnsizedString::set`
+/// writes the uri one byte at a time (`List::insert_all` copies each item
+/// through a bounds-checked slice), about 16 CUs a byte; Hopper's
+/// `copy_from_slice` into its slot, under 1 (docs/frameworks.md).
+#[test]
+fn metadata_set_uri_costs_16_cus_a_byte() {
+    let record = instance("typical");
+    let cus = |layout: &metadata::Layout, len: usize| {
+        let (program, mollusk) = layout.load();
+        let input = (layout.set_uri)("u".repeat(len).as_bytes(), &record);
+        let case = benches::Case::new(&program, "set_uri", &input);
+        let (result, _) = benches::vm::LoggedMollusk::new(mollusk).run(&case);
+        case.check(&result).unwrap();
+        result.compute_units_consumed as f64
+    };
+    let per_byte = |layout| (cus(layout, 200) - cus(layout, 40)) / 160.0;
+    assert_eq!(per_byte(&METADATA).round(), 16.0);
+    assert!(per_byte(&crate::hopper::METADATA) < 1.0);
 }

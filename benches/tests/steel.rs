@@ -6,7 +6,10 @@
 
 use benches::{
     Framework,
-    frameworks::steel::{self, READ_ONLY_WRITE},
+    frameworks::{
+        fixed_metadata,
+        steel::{self, READ_ONLY_WRITE},
+    },
     metadata::instance,
     token::fixture,
 };
@@ -116,13 +119,16 @@ fn hostile_input_meets_the_contract() {
 
 const METADATA: metadata::Layout = metadata::Layout {
     framework: Framework::Steel,
-    header: || steel::account(&[]),
+    account: |record| fixed_metadata::account(&steel::account(&[]), record),
+    before_record: 8,
+    is_mutable: fixed_metadata::IS_MUTABLE,
     valid_input: steel::metadata_input,
     set_uri: |uri, record| {
         steel::metadata_input("set_uri", record)
             .with(|i| i.instruction_data = [&[4][..], uri].concat())
     },
     read_only: READ_ONLY_WRITE,
+    not_utf8: ProgramError::InvalidArgument,
     wrong_authority: ProgramError::IncorrectAuthority,
 };
 
@@ -207,6 +213,7 @@ fn metadata_errors_are_steels_and_change_nothing() {
         ),
     ];
     cases.extend(metadata::record_refusals(&METADATA));
+    cases.push(metadata::uri_past_its_slot(&METADATA));
     metadata::run_all(&METADATA, cases);
     metadata::foreign_owner(&METADATA, ProgramError::InvalidAccountOwner);
 }

@@ -22,10 +22,10 @@ pub const OPERATIONS: [&str; 2] = ["read_royalty", "set_uri"];
 /// `Key::MetadataV1`'s variant, the record's first byte.
 const METADATA_V1: u8 = 4;
 /// Where the fields the operations read sit in the record.
-const URI_LEN: usize = 1 + 32 + 32 + 1 + 32 + 1 + 10;
+pub const URI_LEN: usize = 1 + 32 + 32 + 1 + 32 + 1 + 10;
 const URI: usize = URI_LEN + 1;
 const ROYALTY: usize = URI + MAX_URI;
-const IS_MUTABLE: usize = ROYALTY + 2 + 1 + 5 * 34 + 1;
+pub const IS_MUTABLE: usize = ROYALTY + 2 + 1 + 5 * 34 + 1;
 const AUTHORITY: std::ops::Range<usize> = 1..33;
 
 /// A call of one of [`OPERATIONS`], its argument decoded.
@@ -91,6 +91,11 @@ pub fn cases(
     cases
 }
 
+/// The account holding `metadata` behind `header`.
+pub fn account(header: &[u8], metadata: &Metadata) -> Vec<u8> {
+    [header, &record(metadata)].concat()
+}
+
 /// A framework's benchmark call of `operation` on `metadata`: its
 /// `instruction_data`, the record behind `header`, the family's signer.
 pub fn input(
@@ -103,7 +108,7 @@ pub fn input(
         instruction_data,
         account_count: 2,
         writable: true,
-        data: [header, &record(metadata)].concat(),
+        data: account(header, metadata),
         owner_key: signer_of(operation, metadata),
     }
 }

@@ -165,7 +165,7 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
         &super::Calls {
             framework: "Hopper",
             token: valid_input,
-            metadata: Some((HEADER_LEN, metadata_input)),
+            metadata: Some(|program| fixed_metadata::cases(program, HEADER_LEN, metadata_input)),
         },
     )
 }

@@ -24,6 +24,41 @@ use crate::{
     token::record::{Encoding, fixture_owner},
 };
 
+/// What the oracle answers where a program aborts instead of returning an
+/// error: a panic in its framework's own code (Anchor 1.x's
+/// `LazyAccount<T>` loaders slice the data unchecked) or an allocation the
+/// heap cannot hold (borsh, in Anchor 1.x and star_frame arguments,
+/// preallocates up to 1 MiB for a `String` whose length prefix claims more
+/// than the data holds). No program error has this code, so a
+/// test that meets it expects an abort (`SBF program panicked`).
+pub const ABORTS: ProgramError = ProgramError::Custom(u32::MAX);
+/// What the oracle answers where a `String`'s claimed length is within
+/// [`HEAP_BAND`] below the heap: whether borsh's preallocation fits depends
+/// on what the entrypoint and earlier decodes took from the heap, so the
+/// program either aborts or refuses the bytes as they do not decode.
+pub const MAY_ABORT: ProgramError = ProgramError::Custom(u32::MAX - 1);
+/// solana-program's and pinocchio's allocators: 32 KiB (`HEAP_LENGTH`),
+/// whatever frame the transaction requests.
+pub const HEAP: usize = 32 * 1024;
+/// How much of [`HEAP`] the oracle allows the entrypoint and earlier
+/// decodes to have taken before a `String`'s preallocation.
+pub const HEAP_BAND: usize = 2 * 1024;
+
+/// What a `String` whose length prefix claims `len` bytes, more than the
+/// data holds, does to borsh in a program on such an allocator: an allocation of
+/// `min(len, 1 MiB)` bytes that aborts where it cannot fit, else the
+/// decode's `error`.
+pub fn string_claim(len: usize, error: ProgramError) -> ProgramError {
+    let preallocated = len.min(1 << 20);
+    if preallocated >= HEAP {
+        ABORTS
+    } else if preallocated >= HEAP - HEAP_BAND {
+        MAY_ABORT
+    } else {
+        error
+    }
+}
+
 /// A benchmark call of the token record: `instruction_data`, the
 /// family's fixture as `account` lays it out, its owner, both accounts,
 /// account [0] writable.
@@ -59,9 +94,8 @@ pub(crate) struct Calls {
     pub framework: &'static str,
     /// The call of a token operation.
     pub token: fn(Operation) -> Input,
-    /// The bytes before the metadata record and the call of a metadata
-    /// operation, where the framework has a metadata program.
-    pub metadata: Option<(usize, fn(&str, &common::metadata::Metadata) -> Input)>,
+    /// A metadata program's benchmark cases, where the framework has one.
+    pub metadata: Option<fn(&Program) -> Vec<Case>>,
 }
 
 /// The benchmark cases of such a framework: each token program's call of
@@ -73,9 +107,7 @@ pub(crate) fn cases(programs: &[Program], calls: &Calls) -> Result<Vec<Case>, Ha
         match (program.family, calls.metadata) {
             (Family::Token, _) => cases
                 .extend(Operation::ALL.map(|op| Case::new(program, op.name(), &(calls.token)(op)))),
-            (Family::Metadata, Some((before_record, input))) => {
-                cases.extend(fixed_metadata::cases(program, before_record, input));
-            }
+            (Family::Metadata, Some(metadata)) => cases.extend(metadata(program)),
             _ => {
                 return Err(HarnessError::Report(format!(
                     "{}: {}'s contract is written for the {} only",

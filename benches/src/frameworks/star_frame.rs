@@ -18,12 +18,16 @@
 //! 160 bytes `RawSliceAdvance` where `data()` or `data_mut()` lays it over
 //! the bytes (a longer account is accepted: the `at_least` shape), and
 //! another owner `IncorrectAuthority` (the handler's `ensure!`).
+//!
+//! The metadata record, in star_frame's unsized types: [`metadata`].
+
+pub mod metadata;
 
 use common::token::Operation;
 use sha2::{Digest, Sha256};
 use solana_program_error::ProgramError;
 
-use crate::{Case, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
+use crate::{Case, Family, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
 
 /// star_frame's `ErrorCode::ExpectedWritable`.
 pub const EXPECTED_WRITABLE: ProgramError = ProgramError::Custom(1000);
@@ -67,7 +71,7 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
         &super::Calls {
             framework: "star_frame",
             token: valid_input,
-            metadata: None,
+            metadata: Some(metadata::cases),
         },
     )
 }
@@ -75,6 +79,9 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
 /// What a star_frame program must do with `input` (the module's contract;
 /// the floor succeeds wherever the discriminant and the accounts do).
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    if program.family == Family::Metadata {
+        return metadata::expected(input);
+    }
     let tag = input
         .instruction_data
         .get(..DISCRIMINANT_LEN)

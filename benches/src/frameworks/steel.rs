@@ -78,7 +78,9 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
         &super::Calls {
             framework: "Steel",
             token: valid_input,
-            metadata: Some((DISCRIMINATOR_LEN, metadata_input)),
+            metadata: Some(|program| {
+                fixed_metadata::cases(program, DISCRIMINATOR_LEN, metadata_input)
+            }),
         },
     )
 }

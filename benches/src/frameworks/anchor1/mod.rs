@@ -45,39 +45,7 @@ pub const NOT_ENOUGH_KEYS: ProgramError = ProgramError::Custom(3005);
 /// `AccountOwnedByWrongProgram`.
 pub const OWNED_BY_WRONG_PROGRAM: ProgramError = ProgramError::Custom(3007);
 
-/// What the oracle answers where an Anchor 1.x program aborts instead of
-/// returning an error: a panic in Anchor's own code (`LazyAccount<T>`'s
-/// loaders slice the data unchecked) or an allocation the heap cannot hold
-/// (borsh preallocates up to 1 MiB for a `String` whose length prefix
-/// claims more than the data holds). No program error has this code, so a
-/// test that meets it expects an abort (`SBF program panicked`).
-pub const ABORTS: ProgramError = ProgramError::Custom(u32::MAX);
-/// What the oracle answers where a `String`'s claimed length is within
-/// [`HEAP_BAND`] below the heap: whether borsh's preallocation fits depends
-/// on what the entrypoint and earlier decodes took from the heap, so the
-/// program either aborts or refuses the bytes as they do not decode.
-pub const MAY_ABORT: ProgramError = ProgramError::Custom(u32::MAX - 1);
-/// solana-program's allocator: 32 KiB (`HEAP_LENGTH`), whatever frame the
-/// transaction requests.
-pub const HEAP: usize = 32 * 1024;
-/// How much of [`HEAP`] the oracle allows the entrypoint and earlier
-/// decodes to have taken before a `String`'s preallocation.
-pub const HEAP_BAND: usize = 2 * 1024;
-
-/// What a `String` whose length prefix claims `len` bytes, more than the
-/// data holds, does to borsh in an Anchor 1.x program: an allocation of
-/// `min(len, 1 MiB)` bytes that aborts where it cannot fit, else the
-/// decode's `error`.
-pub fn string_claim(len: usize, error: ProgramError) -> ProgramError {
-    let preallocated = len.min(1 << 20);
-    if preallocated >= HEAP {
-        ABORTS
-    } else if preallocated >= HEAP - HEAP_BAND {
-        MAY_ABORT
-    } else {
-        error
-    }
-}
+pub use super::{ABORTS, HEAP, HEAP_BAND, MAY_ABORT, string_claim};
 
 /// Anchor 1.x's answer to data that no handler's discriminator leads:
 /// `EventInstructionStub` for Anchor's event tag (in a program built

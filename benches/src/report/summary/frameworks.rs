@@ -190,9 +190,11 @@ const TOKEN: [Column; 22] = [
 
 /// The metadata record: pinocchio with wincode in borsh's format (the
 /// codec `BorshAccount<T>` runs) and with borsh, Anchor 1.x and Anchor 2;
-/// then the record at fixed capacity, cast in place: pinocchio with
-/// bytemuck, Steel and Hopper (`read_royalty` and `set_uri`).
-const METADATA: [Column; 8] = [
+/// then star_frame's unsized types (the record at its own length, the
+/// account resized by `set_uri`); then the record at fixed capacity, cast
+/// in place: pinocchio with bytemuck, Steel and Hopper (those three
+/// frameworks run `read_royalty` and `set_uri`).
+const METADATA: [Column; 9] = [
     column(
         "pinocchio + wincode",
         Framework::Pinocchio,
@@ -227,6 +229,13 @@ const METADATA: [Column; 8] = [
         Family::Metadata,
         Shape::Exact,
         "metadata/borsh_account",
+    ),
+    column(
+        "star_frame `Account<T>` (unsized types)",
+        Framework::StarFrame,
+        Family::Metadata,
+        Shape::Exact,
+        "metadata/account",
     ),
     column(
         "pinocchio + bytemuck (fixed capacity)",
@@ -351,7 +360,7 @@ impl Run {
             return String::new();
         }
         let mut out = String::from(
-            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2, typhoon, Steel, star_frame and Hopper beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only), Steel programs (steel 4.0.9 on solana-program 2.3.0, `programs/steel/`, built with `std`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`), a star_frame program (star_frame 0.30.0 on pinocchio 0.9, `programs/star_frame/`, built with `std`, the token record only), Hopper programs (hopper-lang 0.5.0 on its own runtime, `programs/hopper/`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (its own discriminator or header before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2, typhoon, Steel, star_frame and Hopper beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only), Steel programs (steel 4.0.9 on solana-program 2.3.0, `programs/steel/`, built with `std`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`), star_frame programs (star_frame 0.30.0 on pinocchio 0.9, `programs/star_frame/`, built with `std`: the token record, and the metadata record in its unsized types for `read_royalty` and `set_uri`, its arguments borsh), Hopper programs (hopper-lang 0.5.0 on its own runtime, `programs/hopper/`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (its own discriminator or header before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
         );
         out.push_str(&self.which_path());
         out.push_str("\n### Token record\n\n");
