@@ -277,6 +277,9 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("2", "Within 2 KiB under the heap"),
             ("2", "about 2^*n* times"),
             ("32", "solana-program's 32 KiB heap"),
+            // borsh's preallocation for a `String` (its source) and the heap.
+            ("1", "preallocate up to 1 MiB before it reads"),
+            ("32", "the 32 KiB heap aborts the program"),
         ],
     ),
     // The runtime's budget and the compute budget program's cost, the
@@ -330,6 +333,13 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
         "docs/frameworks.md",
         &[
             ("32", "bump allocator (32 KiB"),
+            // star_frame's `set` per byte of a uri, and Hopper's: held by
+            // `star_frame::metadata_set_uri_costs_16_cus_a_byte`.
+            ("16", "about 16 CUs a byte of the uri"),
+            ("1", "against under 1 CU a"),
+            // borsh's preallocation for a `String` (its source) and the heap.
+            ("1", "up to 1 MiB, which past the 32 KiB heap"),
+            ("32", "up to 1 MiB, which past the 32 KiB heap"),
             ("10%", "within 10%"),
             ("1,000", "and 1,000 hostile calls a program"),
             ("32", "the whole 32 KiB frame"),
@@ -501,6 +511,11 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("3", "from 3 to 255"),
             ("255", "from 3 to 255"),
             ("2,000", "2,000 random and hostile inputs"),
+            (
+                "2,000",
+                "and 2,000 hostile inputs, every write read back with",
+            ),
+            ("1", "1 MiB aborts the program, as the oracle says"),
             ("0", "length 0..=512"),
             ("512", "length 0..=512"),
             ("40", "up to 40 more"),

@@ -112,7 +112,7 @@ struct FrameworkPath {
     write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 21] = [
+const FRAMEWORKS: [FrameworkPath; 24] = [
     FrameworkPath {
         path: "solana-program `entrypoint!` + borsh",
         framework: Framework::SolanaProgram,
@@ -258,6 +258,15 @@ const FRAMEWORKS: [FrameworkPath; 21] = [
         write: "update_amount",
     },
     FrameworkPath {
+        path: "the metadata record at fixed capacity",
+        framework: Framework::Steel,
+        family: Family::Metadata,
+        program: "metadata/account",
+        shape: Shape::Exact,
+        read: "read_royalty",
+        write: "set_uri",
+    },
+    FrameworkPath {
         path: "Steel's floor (a no-op taking the same accounts)",
         framework: Framework::Steel,
         family: Family::Token,
@@ -276,6 +285,15 @@ const FRAMEWORKS: [FrameworkPath; 21] = [
         write: "update_amount",
     },
     FrameworkPath {
+        path: "the metadata record in its unsized types",
+        framework: Framework::StarFrame,
+        family: Family::Metadata,
+        program: "metadata/account",
+        shape: Shape::Exact,
+        read: "read_royalty",
+        write: "set_uri",
+    },
+    FrameworkPath {
         path: "star_frame's floor (a no-op taking the same accounts)",
         framework: Framework::StarFrame,
         family: Family::Token,
@@ -292,6 +310,15 @@ const FRAMEWORKS: [FrameworkPath; 21] = [
         shape: Shape::Exact,
         read: "read_owner",
         write: "update_amount",
+    },
+    FrameworkPath {
+        path: "the metadata record at fixed capacity",
+        framework: Framework::Hopper,
+        family: Family::Metadata,
+        program: "metadata/account",
+        shape: Shape::Exact,
+        read: "read_royalty",
+        write: "set_uri",
     },
     FrameworkPath {
         path: "Hopper's floor (a no-op taking the same accounts)",
@@ -407,11 +434,13 @@ pub fn markdown(run: &Run) -> String {
         version("star_frame"),
         version("hopper-lang"),
     );
-    // A framework measured with one account type and its floor: one line,
-    // the floor after the account type's.
+    // A framework measured with one account type of the token record: one
+    // line, its metadata record's program (if any) and then its floor after
+    // the account type's.
     let paths_of =
         |framework: Framework| FRAMEWORKS.iter().filter(move |p| p.framework == framework);
-    let single = |framework: Framework| paths_of(framework).count() == 2;
+    let token_type = |p: &FrameworkPath| p.family == Family::Token && p.program != "noop";
+    let single = |framework: Framework| paths_of(framework).filter(|p| token_type(p)).count() == 1;
     let figures = |p: &FrameworkPath| {
         let find = |op: &str| {
             measurements.iter().chain(frameworks).find(|m| {
@@ -434,17 +463,25 @@ pub fn markdown(run: &Run) -> String {
         ))
     };
     for path in &FRAMEWORKS {
-        let floor = path.program == "noop";
-        if floor && single(path.framework) {
+        if single(path.framework) && !token_type(path) {
             continue;
         }
         let Some(own) = figures(path) else { continue };
-        let beside = match paths_of(path.framework).find(|p| p.program == "noop") {
-            Some(f) if !floor && single(path.framework) => figures(f).map_or(String::new(), |f| {
-                format!("; its floor (a no-op taking the same accounts): {f} CUs")
-            }),
-            _ => String::new(),
-        };
+        let mut beside = String::new();
+        if single(path.framework) {
+            for other in paths_of(path.framework).filter(|p| !token_type(p)) {
+                let Some(figures) = figures(other) else {
+                    continue;
+                };
+                let _ = match other.program {
+                    "noop" => write!(
+                        beside,
+                        "; its floor (a no-op taking the same accounts): {figures} CUs"
+                    ),
+                    _ => write!(beside, "; {}: {figures} CUs", other.path),
+                };
+            }
+        }
         let _ = writeln!(out, "- {}: {own} CUs{beside}", path.path);
     }
     out.push_str("- a pinocchio program: whatever it calls; find the crate's row.\n");
