@@ -376,6 +376,16 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("127", "(rc.1) at 127 too"),
             ("4", "(the first 4"),
             ("1", "the layout version 1"),
+            // typhoon's published benchmark (exotic-markets-labs/typhoon's
+            // benches/BENCHMARK.md at 007e80d), quoted.
+            ("007", "commit 007e80d: each program built"),
+            ("11", "costs 11 CUs"),
+            ("99", "costs 99, 101 and 104"),
+            ("101", "costs 99, 101 and 104"),
+            ("104", "costs 99, 101 and 104"),
+            ("323", "323 CUs in pinocchio, 292"),
+            ("292", "323 CUs in pinocchio, 292"),
+            ("356", "in typhoon and 356 in star_frame"),
         ],
     ),
     // The metadata record's bounds and instances, its operations' bytes,
