@@ -144,7 +144,7 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker
 	  cargo install --path benches/split-debug --root $(TOOLS) --target-dir $(TOOLS)/split-debug-build --force --quiet >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not compile benches/split-debug (whole output: $(SETUP_LOG))." >&2; exit 1; }; \
 	  echo "$$want" > $(TOOLS)/split-debug.installed; }
 	@$(ANCHOR2)/install-anchor-lang.sh $(ANCHOR2)/.anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
-	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
+	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/std-frameworks/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
 
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
@@ -165,12 +165,14 @@ programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@# Two at a time: those with std one after the other in cargo's target
-	@# folder (its lock would have them take turns), and beside them Anchor
-	@# 2's and typhoon's, each in a target folder of its own, on the core
-	@# those leave idle (make all's table: the steps' cores).
-	@$(MAKE) --no-print-directory build-anchor2 build-typhoon & own=$$!; \
-	  $(MAKE) --no-print-directory build-solana-program build-anchor1 build-steel build-star-frame build-hopper; status=$$?; \
+	@# Two at a time: solana-program's and Anchor 1.x's, with std, one after
+	@# the other in cargo's target folder (its lock would have them take
+	@# turns), and beside them Anchor 2's, typhoon's, then Steel's,
+	@# star_frame's and Hopper's (std in a folder of their own), each in a
+	@# target folder of its own, on the core those leave idle (make all's
+	@# table: the steps' cores).
+	@$(MAKE) --no-print-directory build-anchor2 build-typhoon build-steel build-star-frame build-hopper & own=$$!; \
+	  $(MAKE) --no-print-directory build-solana-program build-anchor1; status=$$?; \
 	  wait $$own && [ $$status = 0 ]
 	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) $(STEEL_METADATA) noop $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) noop $(HOPPER_TOKEN) $(HOPPER_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 

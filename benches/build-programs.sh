@@ -158,6 +158,12 @@ for dir in "$@"; do
 			# rustflags would rebuild core over the workspace's.
 			own_target=$(basename "$framework")
 			needs_std && own_target=.
+			# Steel's, star_frame's and Hopper's share a folder of their own
+			# (std built there a second time): make programs builds them
+			# beside Anchor 1.x, on the core Anchor 2's and typhoon's leave
+			# idle, where in the workspace's folder cargo's lock would have
+			# them wait for it.
+			[[ $framework =~ ^(steel|star_frame|hopper)$ ]] && own_target=std-frameworks
 			abs_target=$(realpath -m "$target_dir/$own_target")
 			workspace=${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}
 			flags=("${line_tables[@]}")
