@@ -181,6 +181,59 @@ pub fn record_refusals(layout: &Layout) -> Vec<Call<'static>> {
     ]
 }
 
+/// The refusals of the family's instruction data as Steel's and Hopper's
+/// argument decoders read it, before the accounts: no data, an op byte no
+/// metadata handler has (the token family's `full`), `read_royalty`'s
+/// argument a byte short or long (with one account too: the argument is
+/// read first); then one account.
+pub fn op_byte_and_argument(layout: &Layout) -> Vec<Call<'static>> {
+    let record = instance("typical");
+    let royalty = (layout.valid_input)("read_royalty", &record);
+    let set_uri = (layout.valid_input)("set_uri", &record);
+    let data = Err(ProgramError::InvalidInstructionData);
+    let accounts = Err(ProgramError::NotEnoughAccountKeys);
+    vec![
+        (
+            "no instruction data",
+            royalty.with(|i| i.instruction_data.clear()),
+            data.clone(),
+        ),
+        (
+            "the token family's op byte",
+            royalty.with(|i| i.instruction_data = vec![0]),
+            data.clone(),
+        ),
+        (
+            "read_royalty: one byte of argument",
+            royalty.with(|i| i.instruction_data.truncate(2)),
+            data.clone(),
+        ),
+        (
+            "read_royalty: a third byte of argument",
+            royalty.with(|i| i.instruction_data.push(0)),
+            data.clone(),
+        ),
+        (
+            "read_royalty: a long argument and one account (the argument first)",
+            royalty.with(|i| {
+                i.instruction_data.push(0);
+                i.account_count = 1;
+            }),
+            data,
+        ),
+        (
+            "read_royalty: one account",
+            royalty.with(|i| i.account_count = 1),
+            accounts.clone(),
+        ),
+        (
+            "set_uri: one account",
+            set_uri.with(|i| i.account_count = 1),
+            accounts,
+        ),
+    ]
+}
+
 /// The fixed-capacity record's own refusal: the old uri's length past its
 /// slot (`set_uri` checks it before it writes there).
 pub fn uri_past_its_slot(layout: &Layout) -> Call<'static> {

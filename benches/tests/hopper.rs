@@ -168,42 +168,9 @@ fn metadata_errors_are_hoppers_and_change_nothing() {
     let record = instance("typical");
     let royalty = hopper::metadata_input("read_royalty", &record);
     let set_uri = hopper::metadata_input("set_uri", &record);
-    let data = Err(ProgramError::InvalidInstructionData);
     let refused = Err(ProgramError::InvalidAccountData);
-    let mut cases = vec![
-        (
-            "no instruction data",
-            royalty.with(|i| i.instruction_data.clear()),
-            data.clone(),
-        ),
-        (
-            "the token family's op byte",
-            royalty.with(|i| i.instruction_data = vec![1]),
-            data.clone(),
-        ),
-        (
-            "read_royalty: one byte of argument",
-            royalty.with(|i| i.instruction_data.truncate(2)),
-            data.clone(),
-        ),
-        (
-            "read_royalty: a third byte of argument",
-            royalty.with(|i| i.instruction_data.push(0)),
-            data.clone(),
-        ),
-        (
-            "read_royalty: a long argument and one account (the argument first)",
-            royalty.with(|i| {
-                i.instruction_data.push(0);
-                i.account_count = 1;
-            }),
-            data,
-        ),
-        (
-            "set_uri: one account",
-            set_uri.with(|i| i.account_count = 1),
-            Err(ProgramError::NotEnoughAccountKeys),
-        ),
+    let mut cases = metadata::op_byte_and_argument(&METADATA);
+    cases.extend([
         (
             "set_uri: a record one byte short",
             set_uri.with(|i| {
@@ -234,7 +201,7 @@ fn metadata_errors_are_hoppers_and_change_nothing() {
                 after
             }),
         ),
-    ];
+    ]);
     cases.extend(metadata::record_refusals(&METADATA));
     cases.push(metadata::uri_past_its_slot(&METADATA));
     metadata::run_all(&METADATA, cases);

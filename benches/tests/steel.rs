@@ -148,47 +148,9 @@ fn metadata_errors_are_steels_and_change_nothing() {
     let record = instance("typical");
     let royalty = steel::metadata_input("read_royalty", &record);
     let set_uri = steel::metadata_input("set_uri", &record);
-    let data = Err(ProgramError::InvalidInstructionData);
     let refused = Err(ProgramError::InvalidAccountData);
-    let mut cases = vec![
-        (
-            "no instruction data",
-            royalty.with(|i| i.instruction_data.clear()),
-            data.clone(),
-        ),
-        (
-            "the token family's op byte",
-            royalty.with(|i| i.instruction_data = vec![0]),
-            data.clone(),
-        ),
-        (
-            "read_royalty: one byte of argument",
-            royalty.with(|i| i.instruction_data.truncate(2)),
-            data.clone(),
-        ),
-        (
-            "read_royalty: a third byte of argument",
-            royalty.with(|i| i.instruction_data.push(0)),
-            data.clone(),
-        ),
-        (
-            "read_royalty: a short argument and one account (the argument first)",
-            royalty.with(|i| {
-                i.instruction_data.truncate(2);
-                i.account_count = 1;
-            }),
-            data,
-        ),
-        (
-            "read_royalty: one account",
-            royalty.with(|i| i.account_count = 1),
-            Err(ProgramError::NotEnoughAccountKeys),
-        ),
-        (
-            "set_uri: one account",
-            set_uri.with(|i| i.account_count = 1),
-            Err(ProgramError::NotEnoughAccountKeys),
-        ),
+    let mut cases = metadata::op_byte_and_argument(&METADATA);
+    cases.extend([
         (
             "set_uri: another discriminator",
             set_uri.with(|i| i.data[0] = 2),
@@ -211,7 +173,7 @@ fn metadata_errors_are_steels_and_change_nothing() {
             royalty.with(|i| i.data.clear()),
             refused,
         ),
-    ];
+    ]);
     cases.extend(metadata::record_refusals(&METADATA));
     cases.push(metadata::uri_past_its_slot(&METADATA));
     metadata::run_all(&METADATA, cases);
