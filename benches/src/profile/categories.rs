@@ -226,6 +226,11 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             // solana-program-pack's `Pack::unpack` and its helpers (SPL's
             // programs).
             "unpack",
+            // star_frame's unsized types laid over an account's bytes: each
+            // part's pointer (`get_ptr`), each length checked against what
+            // is left (`try_advance`).
+            "get_ptr",
+            "try_advance",
         ]) =>
         {
             Decode
@@ -427,6 +432,14 @@ mod tests {
             ),
             Some(Category::Decode)
         );
+        // star_frame's unsized record laid over the bytes: a decode.
+        for frame in [
+            "get_ptr<star_frame_metadata_account::Creator, u32>",
+            "get_ptr",
+            "try_advance",
+        ] {
+            assert_eq!(of_frame(frame), Some(Category::Decode), "{frame}");
+        }
     }
 
     /// A copy inside a decode is the decode's; a syscall is its own; the
