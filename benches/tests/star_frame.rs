@@ -7,9 +7,10 @@
 use benches::{
     Framework,
     frameworks::{
+        ABORTS, MAY_ABORT,
         fixed_metadata::Call,
         star_frame::{
-            self, ADVANCE_ERROR, DISCRIMINANT_MISMATCH, EXPECTED_WRITABLE, RAW_SLICE_ADVANCE,
+            self, ADVANCE_ERROR, DISCRIMINANT_MISMATCH, EXPECTED_WRITABLE, RAW_SLICE_ADVANCE, args,
             instruction,
             metadata::{self as unsized_metadata, IO_ERROR, SIZED_LEN, call_data},
             sighash,
@@ -282,4 +283,157 @@ fn metadata_set_uri_costs_16_cus_a_byte() {
     let per_byte = |layout| (cus(layout, 200) - cus(layout, 40)) / 160.0;
     assert_eq!(per_byte(&METADATA).round(), 16.0);
     assert!(per_byte(&crate::hopper::METADATA) < 1.0);
+}
+
+/// The star_frame programs of the metadata family and their Mollusk.
+fn load_args() -> (benches::Program, mollusk_svm::Mollusk) {
+    let (programs, mollusk) = benches::Workspace::current()
+        .load_framework(Framework::StarFrame, benches::Family::Metadata)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let program = programs
+        .into_iter()
+        .find(|p| p.name == args::NAME)
+        .expect("star_frame's arguments program");
+    (program, mollusk)
+}
+
+/// `set_record` on each instance stores the record's royalty in account
+/// [0]'s first two bytes and nothing else; each refusal on an input made
+/// for it changes nothing: the discriminant, the argument's encoding
+/// (before the accounts), a string claiming 1 MiB (an abort), the
+/// account, its writable flag, its length.
+#[test]
+fn args_store_the_royalty_and_refuse_what_does_not_decode() {
+    let (program, mollusk) = load_args();
+    let mut failures = Vec::new();
+    for name in benches::metadata::INSTANCES {
+        let record = instance(name);
+        let input = args::valid_input(&record);
+        let mut want = vec![0x77; 48];
+        want[..2].copy_from_slice(&record.seller_fee_basis_points.to_le_bytes());
+        let label = format!("set_record on `{name}`");
+        failures.extend(shared::assert_outcome(&mollusk, &program, &label, &input, Ok(want)).err());
+    }
+    let valid = args::valid_input(&instance("typical"));
+    // The name's length prefix: after the discriminant, the key and two keys.
+    let name_len = 8 + 1 + 64;
+    let cases = [
+        (
+            "seven bytes",
+            valid.with(|i| i.instruction_data.truncate(7)),
+            Err(ADVANCE_ERROR),
+        ),
+        (
+            "another discriminant",
+            valid.with(|i| i.instruction_data[..8].copy_from_slice(&sighash("global", "full"))),
+            Err(ProgramError::InvalidInstructionData),
+        ),
+        (
+            "the record cut short, and no account (the argument first)",
+            valid.with(|i| {
+                i.instruction_data.pop();
+                i.account_count = 0;
+            }),
+            Err(IO_ERROR),
+        ),
+        (
+            "a key past its variants",
+            valid.with(|i| i.instruction_data[8] = 5),
+            Err(IO_ERROR),
+        ),
+        (
+            "trailing bytes (ignored)",
+            valid.with(|i| i.instruction_data.push(9)),
+            args::expected(&valid),
+        ),
+        (
+            "no account",
+            valid.with(|i| i.account_count = 0),
+            Err(ADVANCE_ERROR),
+        ),
+        (
+            "account [0] read-only",
+            valid.with(|i| i.writable = false),
+            Err(EXPECTED_WRITABLE),
+        ),
+        (
+            "account [0] one byte long",
+            valid.with(|i| i.data.truncate(1)),
+            Err(ProgramError::AccountDataTooSmall),
+        ),
+    ];
+    for (label, input, want) in cases {
+        failures.extend(shared::assert_outcome(&mollusk, &program, label, &input, want).err());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let claim = valid.with(|i| {
+        i.instruction_data[name_len..name_len + 4].copy_from_slice(&(1u32 << 20).to_le_bytes())
+    });
+    assert_eq!(args::expected(&claim), Err(ABORTS));
+    let case = benches::Case::new(&program, "set_record", &claim);
+    let (_, outcome) = benches::vm::LoggedMollusk::new(mollusk).run(&case);
+    assert!(
+        matches!(&outcome, benches::vm::Outcome::Fault(line) if line.ends_with("failed: SBF program panicked")),
+        "a 1 MiB string claim: want an abort, got {outcome:?}"
+    );
+}
+
+/// 2,000 random and hostile inputs: the record's encoding damaged by the
+/// hostile generator (its lengths and tags included) or random bytes after
+/// the discriminant, 0 to 2 accounts, either writable flag, account [0]
+/// 0 to 3 bytes or 48; no fault, nothing changed before an error, an abort
+/// only where the oracle says so.
+#[test]
+fn args_hostile_input_meets_the_contract() {
+    let (program, mollusk) = load_args();
+    let mollusk = benches::vm::LoggedMollusk::new(mollusk);
+    let records: Vec<Vec<u8>> = benches::metadata::INSTANCES
+        .map(|name| borsh::to_vec(&instance(name)).unwrap())
+        .to_vec();
+    let strategy = (
+        0..records.len(),
+        prop_oneof![4 => benches::hostile::mutation().prop_map(Some), 1 => Just(None)],
+        vec(any::<u8>(), 0..40),
+        prop::bool::weighted(0.2),
+        prop_oneof![1 => Just(0usize), 6 => 1..=2usize],
+        prop::bool::weighted(0.85),
+        prop_oneof![1 => 0..=3usize, 5 => Just(48usize)],
+    );
+    benches::hostile::run_cases(
+        &program.label(),
+        2_000,
+        strategy,
+        |(which, mutation, random, use_random, account_count, writable, len)| {
+            let record = match (use_random, mutation) {
+                (true, _) => random,
+                (false, Some(mutation)) => mutation.apply(&records[which]),
+                (false, None) => records[which].clone(),
+            };
+            let input = benches::Input {
+                instruction_data: [&sighash("global", args::OPERATION)[..], &record].concat(),
+                account_count,
+                writable,
+                data: vec![0x77; len],
+                owner_key: [0; 32],
+            };
+            let want = args::expected(&input);
+            if matches!(want, Err(ABORTS) | Err(MAY_ABORT)) {
+                let case = benches::Case::new(&program, "hostile input", &input);
+                return match (want, mollusk.run(&case).1) {
+                    (_, benches::vm::Outcome::Fault(line))
+                        if line.ends_with("failed: SBF program panicked") =>
+                    {
+                        Ok("abort (as the oracle says)".into())
+                    }
+                    (Err(MAY_ABORT), benches::vm::Outcome::Error(e)) if e == IO_ERROR => {
+                        Ok(e.to_string())
+                    }
+                    (_, other) => Err(format!("want an abort, got {other:?}")),
+                };
+            }
+            benches::hostile::check_call(&mollusk, &program, &input, |after| {
+                args::valid_input(&instance("typical")).with(|i| i.data = after.to_vec())
+            })
+        },
+    );
 }

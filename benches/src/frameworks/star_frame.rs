@@ -19,8 +19,10 @@
 //! the bytes (a longer account is accepted: the `at_least` shape), and
 //! another owner `IncorrectAuthority` (the handler's `ensure!`).
 //!
-//! The metadata record, in star_frame's unsized types: [`metadata`].
+//! The metadata record, in star_frame's unsized types: [`metadata`]; as
+//! an instruction's argument: [`args`].
 
+pub mod args;
 pub mod metadata;
 
 use common::token::Operation;
@@ -71,7 +73,13 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
         &super::Calls {
             framework: "star_frame",
             token: valid_input,
-            metadata: Some(metadata::cases),
+            metadata: Some(|program| {
+                if program.name == args::NAME {
+                    args::cases(program)
+                } else {
+                    metadata::cases(program)
+                }
+            }),
         },
     )
 }
@@ -79,6 +87,9 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
 /// What a star_frame program must do with `input` (the module's contract;
 /// the floor succeeds wherever the discriminant and the accounts do).
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
+    if program.name == args::NAME {
+        return args::expected(input);
+    }
     if program.family == Family::Metadata {
         return metadata::expected(input);
     }

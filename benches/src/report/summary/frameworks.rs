@@ -9,6 +9,7 @@ use crate::{
     frameworks::{
         anchor1,
         anchor2::calls::{FOLDER, Handler},
+        star_frame,
     },
     metadata::INSTANCES,
     program::{Family, Framework, Shape},
@@ -360,7 +361,7 @@ impl Run {
             return String::new();
         }
         let mut out = String::from(
-            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2, typhoon, Steel, star_frame and Hopper beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only), Steel programs (steel 4.0.9 on solana-program 2.3.0, `programs/steel/`, built with `std`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`), star_frame programs (star_frame 0.30.0 on pinocchio 0.9, `programs/star_frame/`, built with `std`: the token record, and the metadata record in its unsized types for `read_royalty` and `set_uri`, its arguments borsh), Hopper programs (hopper-lang 0.5.0 on its own runtime, `programs/hopper/`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (its own discriminator or header before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2, typhoon, Steel, star_frame and Hopper beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only), Steel programs (steel 4.0.9 on solana-program 2.3.0, `programs/steel/`, built with `std`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`), star_frame programs (star_frame 0.30.0 on pinocchio 0.9, `programs/star_frame/`, built with `std`: the token record, and the metadata record in its unsized types for `read_royalty` and `set_uri`, its arguments borsh, and the whole record as an instruction's argument), Hopper programs (hopper-lang 0.5.0 on its own runtime, `programs/hopper/`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (its own discriminator or header before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
         );
         out.push_str(&self.which_path());
         out.push_str("\n### Token record\n\n");
@@ -396,6 +397,7 @@ impl Run {
         }
         out.push_str(&self.calls_section());
         out.push_str(&self.anchor1_calls_section());
+        out.push_str(&self.star_frame_arguments());
         out
     }
 }
@@ -510,6 +512,46 @@ impl Run {
                 emit.cus - base.cus,
                 cpi.cus,
                 cpi.cus - base.cus
+            );
+        }
+        out
+    }
+}
+
+impl Run {
+    /// star_frame's `set_record` (the metadata record as its instruction's
+    /// borsh argument) beside Anchor 1.x's and Anchor 2's, per instance.
+    fn star_frame_arguments(&self) -> String {
+        let find = |framework: Framework, program: String, instance: &str| {
+            self.frameworks.iter().find(|m| {
+                m.framework == framework
+                    && m.program == program
+                    && m.operation == star_frame::args::OPERATION
+                    && m.instance == Some(instance)
+            })
+        };
+        let mut out = String::new();
+        for instance in INSTANCES {
+            let Some(own) = find(
+                Framework::StarFrame,
+                star_frame::args::NAME.into(),
+                instance,
+            ) else {
+                continue;
+            };
+            if out.is_empty() {
+                out.push_str("\nstar_frame (`programs/star_frame/metadata/args`, star_frame 0.30.0): the metadata record as its instruction's argument (borsh, star_frame's instruction arguments), stored the same way, beside Anchor 1.x's and Anchor 2's `set_record`.\n\n| record | star_frame `set_record` | Anchor 1.x `set_record` | Anchor 2 `set_record` |\n|---|---:|---:|---:|\n");
+            }
+            let anchor = |framework, folder: &str| {
+                find(framework, format!("metadata/{folder}"), instance)
+                    .map_or("-".to_string(), |m| m.cus.to_string())
+            };
+            let _ = writeln!(
+                out,
+                "| metadata / {instance} | {} | {} | {} |",
+                own.cus,
+                anchor(Framework::Anchor1, anchor1::calls::FOLDER),
+                anchor(Framework::Anchor2, FOLDER),
             );
         }
         out
