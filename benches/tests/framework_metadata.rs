@@ -273,7 +273,7 @@ pub fn foreign_owner(layout: &Layout, want: ProgramError) {
 /// preallocation for a uri whose length prefix claims more than the heap)
 /// or may ([`MAY_ABORT`], within the heap's margin: an abort or
 /// `decode_error`): the runtime's "SBF program panicked", nothing changed.
-fn aborts(
+pub fn aborts(
     mollusk: &LoggedMollusk,
     program: &Program,
     input: &Input,

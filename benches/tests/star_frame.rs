@@ -370,12 +370,9 @@ fn args_store_the_royalty_and_refuse_what_does_not_decode() {
         i.instruction_data[name_len..name_len + 4].copy_from_slice(&(1u32 << 20).to_le_bytes())
     });
     assert_eq!(args::expected(&claim), Err(ABORTS));
-    let case = benches::Case::new(&program, "set_record", &claim);
-    let (_, outcome) = benches::vm::LoggedMollusk::new(mollusk).run(&case);
-    assert!(
-        matches!(&outcome, benches::vm::Outcome::Fault(line) if line.ends_with("failed: SBF program panicked")),
-        "a 1 MiB string claim: want an abort, got {outcome:?}"
-    );
+    let mollusk = benches::vm::LoggedMollusk::new(mollusk);
+    metadata::aborts(&mollusk, &program, &claim, Err(ABORTS), &IO_ERROR)
+        .unwrap_or_else(|e| panic!("a 1 MiB string claim: {e}"));
 }
 
 /// 2,000 random and hostile inputs: the record's encoding damaged by the
@@ -418,18 +415,7 @@ fn args_hostile_input_meets_the_contract() {
             };
             let want = args::expected(&input);
             if matches!(want, Err(ABORTS) | Err(MAY_ABORT)) {
-                let case = benches::Case::new(&program, "hostile input", &input);
-                return match (want, mollusk.run(&case).1) {
-                    (_, benches::vm::Outcome::Fault(line))
-                        if line.ends_with("failed: SBF program panicked") =>
-                    {
-                        Ok("abort (as the oracle says)".into())
-                    }
-                    (Err(MAY_ABORT), benches::vm::Outcome::Error(e)) if e == IO_ERROR => {
-                        Ok(e.to_string())
-                    }
-                    (_, other) => Err(format!("want an abort, got {other:?}")),
-                };
+                return metadata::aborts(&mollusk, &program, &input, want, &IO_ERROR);
             }
             benches::hostile::check_call(&mollusk, &program, &input, |after| {
                 args::valid_input(&instance("typical")).with(|i| i.data = after.to_vec())
