@@ -41,6 +41,7 @@ use crate::{
     Case, Family, HarnessError, Input, Program, metadata::instruction_data,
     token::record::ACCOUNT_LEN,
 };
+
 const HEADER_LEN: usize = 16;
 const OWNER: std::ops::Range<usize> = HEADER_LEN + 32..HEADER_LEN + 64;
 
