@@ -318,10 +318,10 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   stack sweep, beside the tests (which write under target/benches/
 	@#   only their make idl runs and report.html, which the page's test
 	@#   writes again, and read nothing the profile writes);
-	@# - make idl's tip-distribution run (one program at a time) beside the
-	@#   families' LiteSVM replay (mostly LiteSVM's build, in a target
-	@#   folder of its own) and make anchor-copies (two anchor-lang
-	@#   releases' builds of one program, for make profile SO= BASE=);
+	@# - make idl's tip-distribution run beside the families' LiteSVM
+	@#   replay (mostly LiteSVM's build, in a target folder of its own) and
+	@#   make anchor-copies (two anchor-lang releases' builds of one
+	@#   program, for make profile SO= BASE=);
 	@# - after the profile's tests (one reads the tip run's summary.md,
 	@#   which the replay rewrites), the page in Chromium (which reads each
 	@#   make idl run's results.json, not what the replay writes) beside

@@ -1,12 +1,13 @@
-//! Building: each crate with its own cargo invocation (a link refused for
-//! one cannot hide another), what the same files came to before reused
-//! (a `.so` or a refusal), and a compiler's or linker's refusal put in a
-//! few words.
+//! Building: the crates whose manifests are alike with one cargo
+//! invocation (cargo goes on past a refused one, and its messages say
+//! which crate each refusal is of, so a link refused for one cannot hide
+//! another), what the same files came to before reused (a `.so` or a
+//! refusal), and a compiler's or linker's refusal put in a few words.
 
 use std::{
     fs,
     path::{Path, PathBuf},
-    time::Instant,
+    time::{Instant, SystemTime},
 };
 
 use benches::{files::write_whole, reproducible::is_btf_crash};
@@ -26,24 +27,24 @@ pub enum Built {
     Refused(String),
 }
 
-/// Builds one planned crate with the project's toolchain (the repository's
-/// `.cargo/config.toml`), its output appended to `build.log`. What the
-/// same files came to (a `.so` or a refusal, [`BUILDS`]) is reused where it
-/// is newer than everything else it is built from: a second run with
-/// nothing changed builds nothing, a refused program's bisection included.
-pub fn build(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
-    let inputs = [
-        dir.join("Cargo.toml"),
-        root.join("common/src"),
-        root.join("common/Cargo.toml"),
-    ];
-    reuse_or(root, dir, dir, name, &inputs, || {
-        compile(root, dir, name, package, Route::Core)
-    })
+/// One generated crate: its name (the `.so`'s, in `deploy/`), its
+/// package and its format (which workspace and route build it).
+#[derive(Clone, Debug)]
+pub struct Crate {
+    pub name: String,
+    pub package: String,
+    pub format: RowFormat,
 }
 
-/// Builds one planned crate of `format`: in the run's pinocchio workspace
-/// ([`build`]) or its Anchor one ([`build_anchor1`]).
+/// Builds one planned crate of `format` with the project's toolchain (the
+/// repository's `.cargo/config.toml`), in the run's pinocchio workspace or
+/// its Anchor one (as `make all` builds `programs/anchor1/`: the std
+/// target, std's patched sources), its output appended to `build.log`.
+/// What the same files came to (a `.so` or a refusal, [`BUILDS`]) is
+/// reused where it is newer than everything else it is built from: a
+/// second run with nothing changed builds nothing, a refused program's
+/// bisection included, and a crate [`build_together`] built is not built
+/// again.
 pub fn build_format(
     root: &Path,
     dir: &Path,
@@ -51,25 +52,95 @@ pub fn build_format(
     package: &str,
     format: RowFormat,
 ) -> Built {
-    if format.is_anchor1() {
-        build_anchor1(root, dir, name, package)
-    } else {
-        build(root, dir, name, package)
+    let (workspace, inputs, route) = site(root, dir, format);
+    reuse_or(root, dir, &workspace, name, &inputs, || {
+        compile(root, &workspace, name, package, route)
+    })
+}
+
+/// Builds every crate of `crates` that has no current record ([`BUILDS`])
+/// with as few cargo invocations as their manifests allow, and records
+/// what each came to, so that [`build_format`] then finds it: one
+/// invocation for the crates of one workspace whose manifests are alike
+/// but for the package's name (cargo unifies the features of what one
+/// invocation builds, so crates whose dependencies differ are never built
+/// together: each is built as it would be alone). cargo then compiles
+/// and links them on every core, and goes on past a crate it cannot build
+/// (`--keep-going`); its messages (`--message-format=json`) say which
+/// crate each refusal is of.
+pub fn build_together(root: &Path, dir: &Path, crates: &[Crate]) {
+    let mut groups: Vec<((PathBuf, String), Route, Vec<&Crate>)> = Vec::new();
+    for krate in crates {
+        let (workspace, inputs, route) = site(root, dir, krate.format);
+        if Record::of(root, dir, &workspace, &krate.name, &inputs)
+            .current()
+            .is_some()
+        {
+            continue;
+        }
+        let manifest = workspace
+            .join("programs")
+            .join(&krate.name)
+            .join("Cargo.toml");
+        let key = (
+            workspace,
+            alike(&fs::read_to_string(manifest).unwrap_or_default()),
+        );
+        match groups.iter_mut().find(|(k, ..)| *k == key) {
+            Some((.., members)) => members.push(krate),
+            None => groups.push((key, route, vec![krate])),
+        }
+    }
+    for ((workspace, _), route, members) in groups {
+        let (_, inputs, _) = site(root, dir, members[0].format);
+        let packages: Vec<(&str, &str)> = members
+            .iter()
+            .map(|c| (c.name.as_str(), c.package.as_str()))
+            .collect();
+        let built = compile_with(root, &workspace, &packages, (route, true));
+        for (krate, built) in members.iter().zip(built) {
+            let built = match built {
+                Built::Refused(reason) if reason == BTF_CRASHED => {
+                    let one = [(krate.name.as_str(), krate.package.as_str())];
+                    let mut again = compile_with(root, &workspace, &one, (route, false));
+                    again.remove(0)
+                }
+                built => built,
+            };
+            Record::of(root, dir, &workspace, &krate.name, &inputs).keep(&built);
+        }
     }
 }
 
-/// Builds one Anchor 1.x crate of the run's Anchor workspace as
-/// `make all` builds `programs/anchor1/` (the std target, std's patched
-/// sources), reused as [`build`]'s are.
-pub fn build_anchor1(root: &Path, dir: &Path, name: &str, package: &str) -> Built {
-    let workspace = dir.join(ANCHOR1);
-    let inputs = [
-        workspace.join("Cargo.toml"),
-        root.join("benches/std/bpfel-solana.json"),
-    ];
-    reuse_or(root, dir, &workspace, name, &inputs, || {
-        compile(root, &workspace, name, package, Route::Std)
-    })
+/// A manifest without its package's name: two crates whose manifests are
+/// alike build their dependencies with the same features.
+fn alike(manifest: &str) -> String {
+    manifest
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("name ="))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Where a crate of `format` is built: its workspace (the run's, or its
+/// Anchor workspace), what else its build reads (a newer file builds it
+/// again), and how.
+fn site(root: &Path, dir: &Path, format: RowFormat) -> (PathBuf, Vec<PathBuf>, Route) {
+    if format.is_anchor1() {
+        let workspace = dir.join(ANCHOR1);
+        let inputs = vec![
+            workspace.join("Cargo.toml"),
+            root.join("benches/std/bpfel-solana.json"),
+        ];
+        (workspace, inputs, Route::Std)
+    } else {
+        let inputs = vec![
+            dir.join("Cargo.toml"),
+            root.join("common/src"),
+            root.join("common/Cargo.toml"),
+        ];
+        (dir.to_path_buf(), inputs, Route::Core)
+    }
 }
 
 /// Where a run keeps what each crate it built came to (`<hash>.so` or
@@ -80,10 +151,67 @@ pub fn build_anchor1(root: &Path, dir: &Path, name: &str, package: &str) -> Buil
 /// is of, and a second run would build every part again.
 pub const BUILDS: &str = "builds";
 
+/// What the same files of one crate came to, kept in the run's
+/// [`BUILDS`].
+struct Record {
+    /// Where the crate's `.so` goes (`deploy/<name>.so`).
+    deployed: PathBuf,
+    so: PathBuf,
+    refused: PathBuf,
+    /// The newest of the toolchain's files and the crate's other inputs.
+    inputs: SystemTime,
+}
+
+impl Record {
+    fn of(root: &Path, dir: &Path, workspace: &Path, name: &str, inputs: &[PathBuf]) -> Self {
+        let mut paths = vec![root.join(".cargo"), root.join("rust-toolchain.toml")];
+        paths.extend_from_slice(inputs);
+        let hash = crate_hash(&workspace.join("programs").join(name));
+        let builds = dir.join(BUILDS);
+        Self {
+            deployed: dir.join("deploy").join(format!("{name}.so")),
+            so: builds.join(format!("{hash}.so")),
+            refused: builds.join(format!("{hash}.refused")),
+            inputs: newest(&paths),
+        }
+    }
+
+    /// What the files came to, where that is newer than the inputs (a
+    /// `.so` is put back in `deploy/`).
+    fn current(&self) -> Option<Built> {
+        if modified(&self.so).is_some_and(|when| when > self.inputs)
+            && install(&self.so, &self.deployed).is_ok()
+        {
+            return Some(Built::Program(self.deployed.clone()));
+        }
+        if modified(&self.refused).is_some_and(|when| when > self.inputs)
+            && let Ok(reason) = fs::read_to_string(&self.refused)
+        {
+            return Some(Built::Refused(reason));
+        }
+        None
+    }
+
+    /// Keeps what the files came to. Recorded whole (runs of one IDL at
+    /// once share the folder); a record that cannot be written only means
+    /// building again next time.
+    fn keep(&self, built: &Built) {
+        let _ = match built {
+            Built::Program(so) => install(so, &self.so),
+            Built::Refused(reason) => self
+                .refused
+                .parent()
+                .map_or(Ok(()), |builds| {
+                    fs::create_dir_all(builds).map_err(|e| e.to_string())
+                })
+                .and_then(|()| write_whole(&self.refused, reason)),
+        };
+    }
+}
+
 /// The `.so` (copied to `dir`'s `deploy/`) or the refusal that the same
-/// files of the crate in `workspace` came to, where that is newer than
-/// the toolchain's files and `inputs`; else what `compile` builds,
-/// recorded.
+/// files of the crate in `workspace` came to, where that is current
+/// ([`Record`]); else what `compile` builds, recorded.
 fn reuse_or(
     root: &Path,
     dir: &Path,
@@ -92,33 +220,12 @@ fn reuse_or(
     inputs: &[PathBuf],
     compile: impl FnOnce() -> Built,
 ) -> Built {
-    let so = dir.join("deploy").join(format!("{name}.so"));
-    let mut paths = vec![root.join(".cargo"), root.join("rust-toolchain.toml")];
-    paths.extend_from_slice(inputs);
-    let inputs = newest(&paths);
-    let hash = crate_hash(&workspace.join("programs").join(name));
-    let builds = dir.join(BUILDS);
-    let (built_so, refused) = (
-        builds.join(format!("{hash}.so")),
-        builds.join(format!("{hash}.refused")),
-    );
-    if modified(&built_so).is_some_and(|when| when > inputs) && install(&built_so, &so).is_ok() {
-        return Built::Program(so);
-    }
-    if modified(&refused).is_some_and(|when| when > inputs)
-        && let Ok(reason) = fs::read_to_string(&refused)
-    {
-        return Built::Refused(reason);
+    let record = Record::of(root, dir, workspace, name, inputs);
+    if let Some(built) = record.current() {
+        return built;
     }
     let built = compile();
-    // Recorded whole (runs of one IDL at once share the folder); a record
-    // that cannot be written only means building again next time.
-    let _ = match &built {
-        Built::Program(so) => install(so, &built_so),
-        Built::Refused(reason) => fs::create_dir_all(&builds)
-            .map_err(|e| e.to_string())
-            .and_then(|()| write_whole(&refused, reason)),
-    };
+    record.keep(&built);
     built
 }
 
@@ -188,13 +295,13 @@ enum Route {
     Std,
 }
 
-fn modified(path: &Path) -> Option<std::time::SystemTime> {
+fn modified(path: &Path) -> Option<SystemTime> {
     fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// The newest modification time of the files under `paths`.
-fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
-    let mut newest = std::time::SystemTime::UNIX_EPOCH;
+fn newest(paths: &[PathBuf]) -> SystemTime {
+    let mut newest = SystemTime::UNIX_EPOCH;
     let mut stack: Vec<PathBuf> = paths.to_vec();
     while let Some(path) = stack.pop() {
         if let Ok(entries) = fs::read_dir(&path) {
@@ -210,10 +317,10 @@ fn newest(paths: &[PathBuf]) -> std::time::SystemTime {
 /// the run's `deploy/<name>.so` (the run's folder is the workspace's, or
 /// its parent for the Anchor workspace).
 fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
-    let built = compile_with(root, workspace, name, package, (route, true));
-    match built {
+    let one = [(name, package)];
+    match compile_with(root, workspace, &one, (route, true)).remove(0) {
         Built::Refused(reason) if reason == BTF_CRASHED => {
-            compile_with(root, workspace, name, package, (route, false))
+            compile_with(root, workspace, &one, (route, false)).remove(0)
         }
         built => built,
     }
@@ -222,29 +329,33 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
 /// Why a build with line tables is built again without them.
 const BTF_CRASHED: &str = "LLVM crashed linking the BTF of its line tables";
 
-/// [`compile`], with line tables or (where LLVM crashed writing their
-/// BTF) without: that program is then named by function.
+/// Builds `packages` (each `(name, package)`) of the workspace in
+/// `workspace` with one cargo invocation, with line tables or (where LLVM
+/// crashed writing their BTF) without: that program is then named by
+/// function. What each came to, in order: its `.so` (copied to the run's
+/// `deploy/<name>.so`; the run's folder is the workspace's, or its parent
+/// for the Anchor workspace), or its refusal in the words of the
+/// compiler's and linker's messages about it.
 fn compile_with(
     root: &Path,
     workspace: &Path,
-    name: &str,
-    package: &str,
+    packages: &[(&str, &str)],
     (route, line_tables): (Route, bool),
-) -> Built {
+) -> Vec<Built> {
     let started = Instant::now();
     let mut command = if line_tables {
         benches::reproducible::cargo_build(root)
     } else {
         benches::reproducible::cargo_build_without_line_tables(root)
     };
-    let (target_dir, triple) = match route {
+    let target_dir = match route {
         Route::Core => {
             command.args(["-Z", "build-std=core,alloc", "--release"]);
             command.args(["--target", "bpfel-unknown-none"]);
             // `make all`'s target folder: core, alloc and the crates the
             // families' programs build (same sources, flags and profile)
             // are reused rather than built again.
-            (root.join("target"), "bpfel-unknown-none")
+            root.join("target")
         }
         Route::Std => {
             // Where -Zbuild-std reads std's patched sources (make setup).
@@ -257,54 +368,141 @@ fn compile_with(
             // `make all`'s target folder for what needs std: std and
             // anchor-lang's crates (same sources, flags and profile) are
             // reused rather than built again.
-            (root.join("target"), "bpfel-solana")
+            root.join("target")
         }
     };
-    let output = command
+    command
         .env("CARGO_TARGET_DIR", &target_dir)
         .arg("--manifest-path")
         .arg(workspace.join("Cargo.toml"))
-        .args(["-p", package])
-        .output();
-    let output = match output {
+        .args(["--keep-going", "--message-format=json"]);
+    for (_, package) in packages {
+        command.args(["-p", package]);
+    }
+    let output = match command.output() {
         Ok(output) => output,
-        Err(e) => return Built::Refused(format!("cargo did not start: {e}")),
+        Err(e) => {
+            let reason = format!("cargo did not start: {e}");
+            return packages
+                .iter()
+                .map(|_| Built::Refused(reason.clone()))
+                .collect();
+        }
     };
     let dir = if route == Route::Std {
         workspace.parent().unwrap_or(workspace)
     } else {
         workspace
     };
+    let messages = Messages::read(&String::from_utf8_lossy(&output.stdout));
     let stderr = String::from_utf8_lossy(&output.stderr);
     let log = dir.join("build.log");
     let previous = fs::read_to_string(&log).unwrap_or_default();
+    let names: Vec<&str> = packages.iter().map(|(name, _)| *name).collect();
     let _ = fs::write(
         &log,
         format!(
-            "{previous}=== {} ({:.1} s)\n{stderr}\n",
-            name,
-            started.elapsed().as_secs_f64()
+            "{previous}=== {} ({:.1} s)\n{}{stderr}\n",
+            names.join(", "),
+            started.elapsed().as_secs_f64(),
+            messages.all(),
         ),
     );
-    if !output.status.success() {
-        return Built::Refused(if line_tables && is_btf_crash(&stderr) {
-            BTF_CRASHED.to_string()
-        } else {
-            refusal(&stderr)
-        });
-    }
-    let built = target_dir
-        .join(triple)
-        .join("release")
-        .join(format!("lib{}.so", package.replace('-', "_")));
     let deploy = dir.join("deploy");
-    let so = deploy.join(format!("{name}.so"));
-    match fs::create_dir_all(&deploy)
-        .map_err(|e| e.to_string())
-        .and_then(|()| split_debug::write(&built, &so))
-    {
-        Ok(()) => Built::Program(so),
-        Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),
+    packages
+        .iter()
+        .map(|(name, package)| {
+            let lib = package.replace('-', "_");
+            let Some(built) = messages.program(&lib) else {
+                // Its own messages; where it has none (a dependency
+                // failed), everything cargo said.
+                let own = messages.of(&lib);
+                let words = if own.is_empty() {
+                    format!("{}{stderr}", messages.all())
+                } else {
+                    own
+                };
+                return Built::Refused(if line_tables && is_btf_crash(&words) {
+                    BTF_CRASHED.to_string()
+                } else {
+                    refusal(&words)
+                });
+            };
+            let so = deploy.join(format!("{name}.so"));
+            match fs::create_dir_all(&deploy)
+                .map_err(|e| e.to_string())
+                .and_then(|()| split_debug::write(&built, &so))
+            {
+                Ok(()) => Built::Program(so),
+                Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),
+            }
+        })
+        .collect()
+}
+
+/// What cargo said about each crate it built (`--message-format=json`):
+/// the compiler's and the linker's messages, as the compiler renders them,
+/// and the programs it wrote, by the crate's library name.
+#[derive(Default)]
+struct Messages {
+    /// (library name, the message as rendered), in cargo's order.
+    rendered: Vec<(String, String)>,
+    /// (library name, the linked `.so`).
+    programs: Vec<(String, PathBuf)>,
+}
+
+impl Messages {
+    fn read(stdout: &str) -> Self {
+        let mut messages = Self::default();
+        for line in stdout.lines() {
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let target = value["target"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            match value["reason"].as_str() {
+                Some("compiler-message") => {
+                    if let Some(text) = value["message"]["rendered"].as_str() {
+                        messages.rendered.push((target, text.to_string()));
+                    }
+                }
+                Some("compiler-artifact") => {
+                    let so = value["filenames"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|f| f.as_str())
+                        .find(|f| f.ends_with(".so"));
+                    if let Some(so) = so {
+                        messages.programs.push((target, PathBuf::from(so)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        messages
+    }
+
+    /// The `.so` cargo linked for library `lib`.
+    fn program(&self, lib: &str) -> Option<PathBuf> {
+        let found = self.programs.iter().find(|(name, _)| name == lib);
+        found.map(|(_, so)| so.clone())
+    }
+
+    /// Library `lib`'s messages, one after the other.
+    fn of(&self, lib: &str) -> String {
+        let own = self.rendered.iter().filter(|(name, _)| name == lib);
+        own.map(|(_, text)| text.as_str()).collect()
+    }
+
+    /// Every message, one after the other.
+    fn all(&self) -> String {
+        self.rendered
+            .iter()
+            .map(|(_, text)| text.as_str())
+            .collect()
     }
 }
 

@@ -47,7 +47,10 @@ fn render_taking_out<F: Copy + Into<RowFormat>, D>(
             Ok(lib) => return Some(lib),
             Err(reason) => reason,
         };
-        let found = culprits(&all, reason, &mut |some| render(some, planned).map(drop));
+        let found = culprits(&all, reason, &mut |parts| {
+            let rendered = parts.iter().map(|some| render(some, planned).map(drop));
+            rendered.collect()
+        });
         let format = planned.format.into();
         take_out(
             &mut planned.items,

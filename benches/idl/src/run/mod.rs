@@ -116,6 +116,13 @@ pub fn run(
         })
         .collect();
     let (lengths, items) = (options.lengths, (root, dir.as_path(), &program));
+    // Every program's first build, together: both cores, and cargo's
+    // start paid once for the crates whose manifests are alike.
+    guard::stage("building", &shown);
+    let mut crates = site::crates(items, &accounts)?;
+    crates.extend(site::crates(items, &arguments)?);
+    crates.extend(site::crates(items, &events)?);
+    generate::build_together(root, &dir, &crates);
     let mut measured = (&mut skipped, &mut tally);
     site::build_and_measure(items, accounts, lengths, &mut measured, progress)?;
     site::build_and_measure(items, arguments, lengths, &mut measured, progress)?;

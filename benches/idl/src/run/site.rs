@@ -12,7 +12,7 @@ use std::{
 
 use super::tally::Tally;
 use crate::{
-    generate::{self, Built},
+    generate::{self, Built, Crate},
     guard,
     measure::{self, Instance},
     model::{Program, Site, Struct},
@@ -226,6 +226,27 @@ impl Items for PlannedEvents {
     }
 }
 
+/// The crates `plans` build first, each written (on a copy: the driver
+/// writes it again, the same files), to be built together
+/// ([`generate::build_together`]) before the sites walk their steps.
+pub(super) fn crates<P: Items>(
+    (root, dir, program): (&Path, &Path, &Program),
+    plans: &[P],
+) -> Result<Vec<Crate>, String> {
+    let mut crates = Vec::new();
+    for planned in plans {
+        let mut planned = planned.clone();
+        if planned.write(root, dir, program, &mut Vec::new())? {
+            crates.push(Crate {
+                name: planned.name().to_string(),
+                package: planned.package().to_string(),
+                format: planned.format(),
+            });
+        }
+    }
+    Ok(crates)
+}
+
 /// Builds each planned program of items and measures what was built. A link
 /// refused in one item's code (a stack frame past 4 KiB) takes that item
 /// out, with the linker's words as its reason, and builds the rest again.
@@ -297,10 +318,10 @@ fn build<P: Items>(
                 ));
                 let probe = Probe::new(planned.name(), planned.package(), planned.format());
                 let count = planned.items().len();
-                let found = probe.culprits(root, dir, count, reason, |some| {
+                let found = probe.culprits(root, dir, count, reason, |some, name, package| {
                     let mut part = planned.clone();
                     *part.items_mut() = some.iter().map(|i| planned.items()[*i].clone()).collect();
-                    part.rename(&probe.name, &probe.package);
+                    part.rename(name, package);
                     part.write(root, dir, program, &mut Vec::new())
                 });
                 found
@@ -346,8 +367,8 @@ fn by_value(args: &Struct) -> String {
     }
 }
 
-/// A crate that holds part of a refused program while its culprits are
-/// found; removed after.
+/// The crates that hold the parts of a refused program while its culprits
+/// are found (one a part of a round, built together); removed after.
 struct Probe {
     name: String,
     package: String,
@@ -363,39 +384,76 @@ impl Probe {
         }
     }
 
+    /// The name and package of the crate that holds a round's part `k`.
+    fn part(&self, k: usize) -> (String, String) {
+        (format!("{}{k}", self.name), format!("{}{k}", self.package))
+    }
+
     /// The items (of `count`) that cause `reason`, found by building parts
-    /// of the program alone in this crate: `write` writes the part of the
-    /// items given (`false` where it has none left). The crate is removed
-    /// after.
+    /// of the program alone, each round's parts together
+    /// ([`generate::build_together`]): `write` writes the part of the
+    /// items given as the crate named (`false` where it has none left).
+    /// The crates are removed after.
     fn culprits(
         &self,
         root: &Path,
         dir: &Path,
         count: usize,
         reason: String,
-        mut write: impl FnMut(&[usize]) -> Result<bool, String>,
+        mut write: impl FnMut(&[usize], &str, &str) -> Result<bool, String>,
     ) -> Vec<(usize, String)> {
         let all: Vec<usize> = (0..count).collect();
-        let found = generate::culprits(&all, reason, &mut |some| {
-            if !write(some)? {
-                return Err(guard::bug("no part of it renders"));
+        let mut written = 0;
+        let found = generate::culprits(&all, reason, &mut |parts| {
+            written = written.max(parts.len());
+            let mut crates = Vec::new();
+            let mut outcomes = Vec::new();
+            for (k, some) in parts.iter().enumerate() {
+                let (name, package) = self.part(k);
+                outcomes.push(match write(some, &name, &package) {
+                    Ok(true) => {
+                        let format = self.format;
+                        crates.push(Crate {
+                            name,
+                            package,
+                            format,
+                        });
+                        None
+                    }
+                    Ok(false) => Some(Err(guard::bug("no part of it renders"))),
+                    Err(reason) => Some(Err(reason)),
+                });
             }
-            match generate::build_format(root, dir, &self.name, &self.package, self.format) {
-                Built::Program(_) => Ok(()),
-                Built::Refused(reason) => Err(reason),
-            }
+            generate::build_together(root, dir, &crates);
+            let built = |k: usize| {
+                let (name, package) = self.part(k);
+                match generate::build_format(root, dir, &name, &package, self.format) {
+                    Built::Program(_) => Ok(()),
+                    Built::Refused(reason) => Err(reason),
+                }
+            };
+            let outcomes = outcomes.into_iter().enumerate();
+            outcomes
+                .map(|(k, written)| written.unwrap_or_else(|| built(k)))
+                .collect()
         });
-        self.remove(dir);
+        self.remove(dir, written);
         found
     }
 
-    fn remove(&self, dir: &Path) {
+    /// Removes the crates of parts `0..parts`.
+    fn remove(&self, dir: &Path, parts: usize) {
         let workspace = if self.format.is_anchor1() {
             dir.join(generate::ANCHOR1)
         } else {
             dir.to_path_buf()
         };
-        let _ = fs::remove_dir_all(workspace.join("programs").join(&self.name));
-        let _ = fs::remove_file(dir.join("deploy").join(format!("{}.so", self.name)));
+        for k in 0..parts {
+            let (name, _) = self.part(k);
+            let _ = fs::remove_dir_all(workspace.join("programs").join(&name));
+            let so = dir.join("deploy").join(format!("{name}.so"));
+            let _ = fs::remove_file(split_debug::debug_path(&so));
+            let _ = fs::remove_file(so);
+        }
     }
 }
