@@ -2,16 +2,17 @@
 //! `idls/huge_argument.json` has one instruction whose argument is 8 KiB
 //! by value, past SBF's 4 KiB stack frame once borsh decodes it. The
 //! linker names `entrypoint` (the handler is inlined), not the
-//! instruction, so the run builds parts of the program alone to find it;
-//! that instruction is refused by name with the reason, and every other
-//! handler of the format is measured. The IDL is Anchor's, so its Anchor
+//! instruction, so the run builds the program once more with its
+//! handlers out of line, where the linker names it, and confirms it by
+//! building it alone; that instruction is refused by name with the
+//! reason, and every other handler of the format is measured. The IDL is Anchor's, so its Anchor
 //! 1.x program is refused it too: there the linker names the handler's
 //! wrapper, and it is taken out at once.
 
 use crate::support;
 
 use idl::{measure::Measured, model::Site, render::RowFormat, run::Options};
-use support::run_idl;
+use support::{run_idl, run_idl_heard};
 
 /// Whether `run` has a row of instruction `name` in `format` that ran.
 fn ran(run: &idl::run::Run, name: &str, format: RowFormat) -> bool {
@@ -25,8 +26,19 @@ fn ran(run: &idl::run::Run, name: &str, format: RowFormat) -> bool {
 
 #[test]
 fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
-    let run = run_idl("huge_argument.json", &Options::default());
+    let mut heard = Vec::new();
+    let run = run_idl_heard("huge_argument.json", &Options::default(), &mut heard);
     let ran = |name: &str, format: RowFormat| ran(&run, name, format);
+    // Found by the linker's words on the handlers built out of line, not
+    // by building halves.
+    let found = "  instructions_borsh: link refused: a stack frame past 4,096 bytes (in \
+                 `entrypoint`); the linker named 1 of its instructions built out of line, each \
+                 refused alone";
+    assert!(heard.iter().any(|l| l == found), "{heard:#?}");
+    assert!(
+        !heard.iter().any(|l| l.contains("building parts")),
+        "{heard:#?}"
+    );
     for name in ["deposit", "withdraw"] {
         assert!(ran(name, RowFormat::Borsh), "{name} not measured in borsh");
     }

@@ -98,12 +98,12 @@ pub fn build_together(root: &Path, dir: &Path, crates: &[Crate]) {
             .map(|c| (c.name.as_str(), c.package.as_str()))
             .collect();
         let built = compile_with(root, &workspace, &packages, (route, true));
-        for (krate, built) in members.iter().zip(built) {
+        for (krate, (built, _)) in members.iter().zip(built) {
             let built = match built {
                 Built::Refused(reason) if reason == BTF_CRASHED => {
                     let one = [(krate.name.as_str(), krate.package.as_str())];
                     let mut again = compile_with(root, &workspace, &one, (route, false));
-                    again.remove(0)
+                    again.remove(0).0
                 }
                 built => built,
             };
@@ -318,9 +318,14 @@ fn newest(paths: &[PathBuf]) -> SystemTime {
 /// its parent for the Anchor workspace).
 fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
     let one = [(name, package)];
-    match compile_with(root, workspace, &one, (route, true)).remove(0) {
+    match compile_with(root, workspace, &one, (route, true))
+        .remove(0)
+        .0
+    {
         Built::Refused(reason) if reason == BTF_CRASHED => {
-            compile_with(root, workspace, &one, (route, false)).remove(0)
+            compile_with(root, workspace, &one, (route, false))
+                .remove(0)
+                .0
         }
         built => built,
     }
@@ -335,13 +340,13 @@ const BTF_CRASHED: &str = "LLVM crashed linking the BTF of its line tables";
 /// function. What each came to, in order: its `.so` (copied to the run's
 /// `deploy/<name>.so`; the run's folder is the workspace's, or its parent
 /// for the Anchor workspace), or its refusal in the words of the
-/// compiler's and linker's messages about it.
+/// compiler's and linker's messages about it; and those words.
 fn compile_with(
     root: &Path,
     workspace: &Path,
     packages: &[(&str, &str)],
     (route, line_tables): (Route, bool),
-) -> Vec<Built> {
+) -> Vec<(Built, String)> {
     let started = Instant::now();
     let mut command = if line_tables {
         benches::reproducible::cargo_build(root)
@@ -383,10 +388,8 @@ fn compile_with(
         Ok(output) => output,
         Err(e) => {
             let reason = format!("cargo did not start: {e}");
-            return packages
-                .iter()
-                .map(|_| Built::Refused(reason.clone()))
-                .collect();
+            let refused = (Built::Refused(reason.clone()), reason);
+            return packages.iter().map(|_| refused.clone()).collect();
         }
     };
     let dir = if route == Route::Std {
@@ -413,29 +416,31 @@ fn compile_with(
         .iter()
         .map(|(name, package)| {
             let lib = package.replace('-', "_");
+            // Its own messages; where it has none (a dependency failed),
+            // everything cargo said.
+            let own = messages.of(&lib);
+            let words = if own.is_empty() {
+                format!("{}{stderr}", messages.all())
+            } else {
+                own
+            };
             let Some(built) = messages.program(&lib) else {
-                // Its own messages; where it has none (a dependency
-                // failed), everything cargo said.
-                let own = messages.of(&lib);
-                let words = if own.is_empty() {
-                    format!("{}{stderr}", messages.all())
-                } else {
-                    own
-                };
-                return Built::Refused(if line_tables && is_btf_crash(&words) {
+                let reason = if line_tables && is_btf_crash(&words) {
                     BTF_CRASHED.to_string()
                 } else {
                     refusal(&words)
-                });
+                };
+                return (Built::Refused(reason), words);
             };
             let so = deploy.join(format!("{name}.so"));
-            match fs::create_dir_all(&deploy)
+            let built = match fs::create_dir_all(&deploy)
                 .map_err(|e| e.to_string())
                 .and_then(|()| split_debug::write(&built, &so))
             {
                 Ok(()) => Built::Program(so),
                 Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),
-            }
+            };
+            (built, words)
         })
         .collect()
 }
@@ -506,23 +511,52 @@ impl Messages {
     }
 }
 
+/// Every function whose stack frame the linker refused (past 4,096
+/// bytes) when building crate `name` of `format` alone, each named as
+/// [`refusal`] names the first, in the order the linker named them (none
+/// where it linked). Nothing is recorded: the crate is a probe.
+pub fn frames_refused(
+    root: &Path,
+    dir: &Path,
+    name: &str,
+    package: &str,
+    format: RowFormat,
+) -> Vec<String> {
+    let (workspace, _, route) = site(root, dir, format);
+    let one = [(name, package)];
+    let (built, words) = compile_with(root, &workspace, &one, (route, true)).remove(0);
+    if matches!(built, Built::Program(_)) {
+        return Vec::new();
+    }
+    let mut functions: Vec<String> = Vec::new();
+    for function in words.lines().filter_map(refused_frame) {
+        if !functions.contains(&function) {
+            functions.push(function);
+        }
+    }
+    functions
+}
+
+/// The function a linker's line refuses the stack frame of, as Rust names
+/// it (`None` where the line refuses none).
+fn refused_frame(line: &str) -> Option<String> {
+    if !line.contains("BPF stack limit is exceeded") {
+        return None;
+    }
+    let function = line
+        .split("in function ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or("?");
+    Some(short_symbol(function))
+}
+
 /// Why a build failed, in a line: a stack frame the linker refuses (past
 /// 4,096 bytes, in which function), else the compiler's errors as the
 /// toolchain matrix records them.
 fn refusal(stderr: &str) -> String {
-    if let Some(line) = stderr
-        .lines()
-        .find(|l| l.contains("BPF stack limit is exceeded"))
-    {
-        let function = line
-            .split("in function ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or("?");
-        return format!(
-            "link refused: a stack frame past 4,096 bytes (in `{}`)",
-            short_symbol(function)
-        );
+    if let Some(function) = stderr.lines().find_map(refused_frame) {
+        return format!("link refused: a stack frame past 4,096 bytes (in `{function}`)");
     }
     // On one line: the report's tables hold it in a cell.
     benches::build_error::error_of(stderr).replace('\n', " / ")

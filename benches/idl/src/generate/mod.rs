@@ -12,7 +12,8 @@ pub mod build;
 pub mod write;
 
 pub use bisect::{culprits, take_out};
-pub use build::{Built, Crate, build_format, build_together};
+pub use build::{Built, Crate, build_format, build_together, frames_refused};
 pub use write::{
-    ANCHOR1, arguments_source, events_source, out_dir, source, write, write_arguments, write_events,
+    ANCHOR1, arguments_source, events_source, out_dir, source, write, write_arguments,
+    write_arguments_placed, write_events,
 };

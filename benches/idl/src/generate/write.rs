@@ -20,7 +20,7 @@ use crate::{
     render::{
         self, AccountFormat, ArgumentFormat, EventFormat, RowFormat, Target,
         anchor1::Release,
-        arguments::{self, Handler},
+        arguments::{self, Handler, Placement},
         events::{self, Emitter},
     },
 };
@@ -78,11 +78,30 @@ pub fn write_arguments(
     planned: &mut PlannedArguments,
     skipped: &mut Vec<NoRow>,
 ) -> Result<bool, String> {
+    write_arguments_placed(root, dir, program, planned, skipped, Placement::AsCompiled)
+}
+
+/// [`write_arguments`], a pinocchio program's handlers placed as
+/// `placement` says (Anchor's are Anchor's).
+pub fn write_arguments_placed(
+    root: &Path,
+    dir: &Path,
+    program: &Program,
+    planned: &mut PlannedArguments,
+    skipped: &mut Vec<NoRow>,
+    placement: Placement,
+) -> Result<bool, String> {
     let render = |handlers: &[usize], planned: &PlannedArguments| {
         guard::caught(|| {
             let all = planned.handlers(program);
             let chosen: Vec<Handler> = handlers.iter().map(|i| all[*i].clone()).collect();
-            arguments_source(program, &chosen, planned.format)
+            match planned.format {
+                ArgumentFormat::Pinocchio(codec) => {
+                    let (name, path) = (&program.name, &program.path);
+                    arguments::placed(name, path, &chosen, codec, placement)
+                }
+                format => arguments_source(program, &chosen, format),
+            }
         })
     };
     // A handler the format cannot decode is still written (walked).

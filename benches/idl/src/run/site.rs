@@ -17,7 +17,10 @@ use crate::{
     measure::{self, Instance},
     model::{Program, Site, Struct},
     plan::{NoRow, Planned, PlannedArguments, PlannedEvents, PlannedItem, PlannedProgram},
-    render::{self, AccountFormat, ArgumentFormat, EventFormat, RowFormat, anchor1::Release},
+    render::{
+        self, AccountFormat, ArgumentFormat, EventFormat, RowFormat, anchor1::Release,
+        arguments::Placement,
+    },
     value::Lengths,
 };
 
@@ -53,6 +56,13 @@ pub(super) trait Items: Clone {
     /// What a refusal found by bisection adds about item `i`.
     fn why(&self, _program: &Program, _i: usize) -> String {
         String::new()
+    }
+    /// The items whose own stack frames the linker refuses when each is
+    /// built out of line (a probe of the program, never measured), where
+    /// the program's linker names none of them (its items inlined into
+    /// `entrypoint`).
+    fn out_of_line(&self, _root: &Path, _dir: &Path, _program: &Program) -> Vec<usize> {
+        Vec::new()
     }
     /// Runs every call of the built program (`elf`).
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked;
@@ -194,6 +204,43 @@ impl Items for PlannedArguments {
     fn why(&self, program: &Program, i: usize) -> String {
         by_value(&self.handlers(program)[i].instruction.args)
     }
+    /// A pinocchio program's handlers each a function of its own
+    /// ([`Placement::OutOfLine`]), built once: the handlers the linker
+    /// names. (Anchor's linker already names a handler's wrapper.)
+    fn out_of_line(&self, root: &Path, dir: &Path, program: &Program) -> Vec<usize> {
+        let ArgumentFormat::Pinocchio(_) = self.format else {
+            return Vec::new();
+        };
+        let mut probe = self.clone();
+        let (name, package) = (
+            format!("{}_frames", self.name),
+            format!("{}-frames", self.package),
+        );
+        probe.rename(&name, &package);
+        let placed = Placement::OutOfLine;
+        let written = generate::write_arguments_placed(
+            root,
+            dir,
+            program,
+            &mut probe,
+            &mut Vec::new(),
+            placed,
+        );
+        let functions = match written {
+            Ok(true) => generate::frames_refused(root, dir, &name, &package, self.format.into()),
+            _ => Vec::new(),
+        };
+        remove_crate(dir, &name, self.format.into());
+        let handlers = self.handlers(program);
+        (0..handlers.len())
+            .filter(|i| {
+                let instruction = handlers[*i].instruction;
+                let named =
+                    |f: &String| render::arguments::named_in(instruction, &format!("`{f}`"));
+                functions.iter().any(named)
+            })
+            .collect()
+    }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
         measure::arguments::check(self.format, &self.handlers(program), elf, lengths)
     }
@@ -311,19 +358,33 @@ fn build<P: Items>(
         let found = match planned.named_in(program, &reason) {
             Some(i) => vec![(i, reason)],
             None => {
-                progress(&format!(
-                    "  {}: {reason}; building parts of it alone to find the {} that cause it",
-                    planned.name(),
-                    P::WHAT
-                ));
                 let probe = Probe::new(planned.name(), planned.package(), planned.format());
-                let count = planned.items().len();
-                let found = probe.culprits(root, dir, count, reason, |some, name, package| {
+                let mut write = |some: &[usize], name: &str, package: &str| {
                     let mut part = planned.clone();
                     *part.items_mut() = some.iter().map(|i| planned.items()[*i].clone()).collect();
                     part.rename(name, package);
                     part.write(root, dir, program, &mut Vec::new())
-                });
+                };
+                // The items whose own frames the linker names, each
+                // confirmed by building it alone; else halves.
+                let named = planned.out_of_line(root, dir, program);
+                let mut found = probe.alone(root, dir, &named, &mut write);
+                if found.is_empty() {
+                    progress(&format!(
+                        "  {}: {reason}; building parts of it alone to find the {} that cause it",
+                        planned.name(),
+                        P::WHAT
+                    ));
+                    let count = planned.items().len();
+                    found = probe.culprits(root, dir, count, reason, &mut write);
+                } else {
+                    progress(&format!(
+                        "  {}: {reason}; the linker named {} of its {} built out of line, each refused alone",
+                        planned.name(),
+                        found.len(),
+                        P::WHAT
+                    ));
+                }
                 found
                     .into_iter()
                     .map(|(i, reason)| (i, format!("{reason}{}", planned.why(program, i))))
@@ -367,6 +428,10 @@ fn by_value(args: &Struct) -> String {
     }
 }
 
+/// Writes the part of a program's items given as the crate named (its
+/// name, its package): `false` where it has none left.
+type WritePart<'a> = dyn FnMut(&[usize], &str, &str) -> Result<bool, String> + 'a;
+
 /// The crates that hold the parts of a refused program while its culprits
 /// are found (one a part of a round, built together); removed after.
 struct Probe {
@@ -389,10 +454,75 @@ impl Probe {
         (format!("{}{k}", self.name), format!("{}{k}", self.package))
     }
 
+    /// Builds each of `parts` (indices of items) alone in a crate of its own,
+    /// all together ([`generate::build_together`]): `write` writes the
+    /// part of the items given as the crate named (`false` where it has
+    /// none left). Whether each could be built, or why not; `written`
+    /// keeps the most crates written, to remove after.
+    fn attempt(
+        &self,
+        (root, dir): (&Path, &Path),
+        parts: &[&[usize]],
+        write: &mut WritePart,
+        written: &mut usize,
+    ) -> Vec<Result<(), String>> {
+        *written = (*written).max(parts.len());
+        let mut crates = Vec::new();
+        let mut outcomes = Vec::new();
+        for (k, some) in parts.iter().enumerate() {
+            let (name, package) = self.part(k);
+            outcomes.push(match write(some, &name, &package) {
+                Ok(true) => {
+                    let format = self.format;
+                    crates.push(Crate {
+                        name,
+                        package,
+                        format,
+                    });
+                    None
+                }
+                Ok(false) => Some(Err(guard::bug("no part of it renders"))),
+                Err(reason) => Some(Err(reason)),
+            });
+        }
+        generate::build_together(root, dir, &crates);
+        let built = |k: usize| {
+            let (name, package) = self.part(k);
+            match generate::build_format(root, dir, &name, &package, self.format) {
+                Built::Program(_) => Ok(()),
+                Built::Refused(reason) => Err(reason),
+            }
+        };
+        let outcomes = outcomes.into_iter().enumerate();
+        outcomes
+            .map(|(k, written)| written.unwrap_or_else(|| built(k)))
+            .collect()
+    }
+
+    /// Of `items`, those refused when each is built alone (all together),
+    /// each with its refusal. The crates are removed after.
+    fn alone(
+        &self,
+        root: &Path,
+        dir: &Path,
+        items: &[usize],
+        write: &mut WritePart,
+    ) -> Vec<(usize, String)> {
+        if items.is_empty() {
+            return Vec::new();
+        }
+        let parts: Vec<&[usize]> = items.iter().map(std::slice::from_ref).collect();
+        let mut written = 0;
+        let outcomes = self.attempt((root, dir), &parts, write, &mut written);
+        self.remove(dir, written);
+        let refused = items.iter().zip(outcomes);
+        refused
+            .filter_map(|(i, outcome)| outcome.err().map(|why| (*i, why)))
+            .collect()
+    }
+
     /// The items (of `count`) that cause `reason`, found by building parts
-    /// of the program alone, each round's parts together
-    /// ([`generate::build_together`]): `write` writes the part of the
-    /// items given as the crate named (`false` where it has none left).
+    /// of the program alone, each round's parts together ([`Self::attempt`]).
     /// The crates are removed after.
     fn culprits(
         &self,
@@ -400,42 +530,12 @@ impl Probe {
         dir: &Path,
         count: usize,
         reason: String,
-        mut write: impl FnMut(&[usize], &str, &str) -> Result<bool, String>,
+        write: &mut WritePart,
     ) -> Vec<(usize, String)> {
         let all: Vec<usize> = (0..count).collect();
         let mut written = 0;
         let found = generate::culprits(&all, reason, &mut |parts| {
-            written = written.max(parts.len());
-            let mut crates = Vec::new();
-            let mut outcomes = Vec::new();
-            for (k, some) in parts.iter().enumerate() {
-                let (name, package) = self.part(k);
-                outcomes.push(match write(some, &name, &package) {
-                    Ok(true) => {
-                        let format = self.format;
-                        crates.push(Crate {
-                            name,
-                            package,
-                            format,
-                        });
-                        None
-                    }
-                    Ok(false) => Some(Err(guard::bug("no part of it renders"))),
-                    Err(reason) => Some(Err(reason)),
-                });
-            }
-            generate::build_together(root, dir, &crates);
-            let built = |k: usize| {
-                let (name, package) = self.part(k);
-                match generate::build_format(root, dir, &name, &package, self.format) {
-                    Built::Program(_) => Ok(()),
-                    Built::Refused(reason) => Err(reason),
-                }
-            };
-            let outcomes = outcomes.into_iter().enumerate();
-            outcomes
-                .map(|(k, written)| written.unwrap_or_else(|| built(k)))
-                .collect()
+            self.attempt((root, dir), parts, write, &mut written)
         });
         self.remove(dir, written);
         found
@@ -443,17 +543,21 @@ impl Probe {
 
     /// Removes the crates of parts `0..parts`.
     fn remove(&self, dir: &Path, parts: usize) {
-        let workspace = if self.format.is_anchor1() {
-            dir.join(generate::ANCHOR1)
-        } else {
-            dir.to_path_buf()
-        };
         for k in 0..parts {
-            let (name, _) = self.part(k);
-            let _ = fs::remove_dir_all(workspace.join("programs").join(&name));
-            let so = dir.join("deploy").join(format!("{name}.so"));
-            let _ = fs::remove_file(split_debug::debug_path(&so));
-            let _ = fs::remove_file(so);
+            remove_crate(dir, &self.part(k).0, self.format);
         }
     }
+}
+
+/// Removes a probe's crate `name` of `format` and its `.so`.
+fn remove_crate(dir: &Path, name: &str, format: RowFormat) {
+    let workspace = if format.is_anchor1() {
+        dir.join(generate::ANCHOR1)
+    } else {
+        dir.to_path_buf()
+    };
+    let _ = fs::remove_dir_all(workspace.join("programs").join(name));
+    let so = dir.join("deploy").join(format!("{name}.so"));
+    let _ = fs::remove_file(split_debug::debug_path(&so));
+    let _ = fs::remove_file(so);
 }

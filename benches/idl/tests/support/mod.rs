@@ -19,12 +19,17 @@ pub fn root() -> PathBuf {
 /// `make idl` on `file` of `benches/idl/idls/` with `options`: a run with
 /// a contract failure fails the test.
 pub fn run_idl(file: &str, options: &Options) -> Run {
+    run_idl_heard(file, options, &mut Vec::new())
+}
+
+/// [`run_idl`], with the run's progress lines into `heard`.
+pub fn run_idl_heard(file: &str, options: &Options, heard: &mut Vec<String>) -> Run {
     let root = root();
     let run = run::run(
         &root,
         &root.join("benches/idl/idls").join(file),
         options,
-        &mut |_| {},
+        &mut |line| heard.push(line.to_string()),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(run.failures.is_empty(), "{}", run.failures.join("\n"));
