@@ -24,7 +24,62 @@ pub enum Built {
     Program(PathBuf),
     /// The compiler or the linker refused it (a stack frame past 4 KiB is
     /// refused at link time): a measured outcome, with its words.
-    Refused(String),
+    Refused(Refusal),
+}
+
+/// Why a crate was not built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The compiler's or the linker's words, in a line ([`refusal`]).
+    pub reason: String,
+    /// Every function whose stack frame the linker refused (past 4,096
+    /// bytes), in the order it named them: the reason names the first.
+    pub frames: Vec<String>,
+}
+
+impl Refusal {
+    /// A refusal in `reason`'s words, naming no frame.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            frames: Vec::new(),
+        }
+    }
+
+    /// The refusal the compiler's and linker's `words` make.
+    fn of(words: &str) -> Self {
+        let mut frames: Vec<String> = Vec::new();
+        for function in words.lines().filter_map(refused_frame) {
+            if !frames.contains(&function) {
+                frames.push(function);
+            }
+        }
+        Self {
+            reason: refusal(words),
+            frames,
+        }
+    }
+
+    /// As a record holds it: the reason's line, then a line a frame.
+    fn text(&self) -> String {
+        std::iter::once(self.reason.as_str())
+            .chain(self.frames.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn read(text: &str) -> Self {
+        let mut lines = text.lines();
+        Self {
+            reason: lines.next().unwrap_or_default().to_string(),
+            frames: lines.map(str::to_string).collect(),
+        }
+    }
+}
+
+/// The refusal of a stack frame past 4,096 bytes in `function`.
+pub fn frame_refusal(function: &str) -> String {
+    format!("link refused: a stack frame past 4,096 bytes (in `{function}`)")
 }
 
 /// One generated crate: its name (the `.so`'s, in `deploy/`), its
@@ -100,7 +155,7 @@ pub fn build_together(root: &Path, dir: &Path, crates: &[Crate]) {
         let built = compile_with(root, &workspace, &packages, (route, true));
         for (krate, (built, _)) in members.iter().zip(built) {
             let built = match built {
-                Built::Refused(reason) if reason == BTF_CRASHED => {
+                Built::Refused(refused) if refused.reason == BTF_CRASHED => {
                     let one = [(krate.name.as_str(), krate.package.as_str())];
                     let mut again = compile_with(root, &workspace, &one, (route, false));
                     again.remove(0).0
@@ -185,9 +240,9 @@ impl Record {
             return Some(Built::Program(self.deployed.clone()));
         }
         if modified(&self.refused).is_some_and(|when| when > self.inputs)
-            && let Ok(reason) = fs::read_to_string(&self.refused)
+            && let Ok(text) = fs::read_to_string(&self.refused)
         {
-            return Some(Built::Refused(reason));
+            return Some(Built::Refused(Refusal::read(&text)));
         }
         None
     }
@@ -198,13 +253,13 @@ impl Record {
     fn keep(&self, built: &Built) {
         let _ = match built {
             Built::Program(so) => install(so, &self.so),
-            Built::Refused(reason) => self
+            Built::Refused(refused) => self
                 .refused
                 .parent()
                 .map_or(Ok(()), |builds| {
                     fs::create_dir_all(builds).map_err(|e| e.to_string())
                 })
-                .and_then(|()| write_whole(&self.refused, reason)),
+                .and_then(|()| write_whole(&self.refused, refused.text())),
         };
     }
 }
@@ -322,7 +377,7 @@ fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Rout
         .remove(0)
         .0
     {
-        Built::Refused(reason) if reason == BTF_CRASHED => {
+        Built::Refused(refused) if refused.reason == BTF_CRASHED => {
             compile_with(root, workspace, &one, (route, false))
                 .remove(0)
                 .0
@@ -388,7 +443,7 @@ fn compile_with(
         Ok(output) => output,
         Err(e) => {
             let reason = format!("cargo did not start: {e}");
-            let refused = (Built::Refused(reason.clone()), reason);
+            let refused = (Built::Refused(Refusal::new(reason.clone())), reason);
             return packages.iter().map(|_| refused.clone()).collect();
         }
     };
@@ -425,12 +480,12 @@ fn compile_with(
                 own
             };
             let Some(built) = messages.program(&lib) else {
-                let reason = if line_tables && is_btf_crash(&words) {
-                    BTF_CRASHED.to_string()
+                let refused = if line_tables && is_btf_crash(&words) {
+                    Refusal::new(BTF_CRASHED)
                 } else {
-                    refusal(&words)
+                    Refusal::of(&words)
                 };
-                return (Built::Refused(reason), words);
+                return (Built::Refused(refused), words);
             };
             let so = deploy.join(format!("{name}.so"));
             let built = match fs::create_dir_all(&deploy)
@@ -438,7 +493,10 @@ fn compile_with(
                 .and_then(|()| split_debug::write(&built, &so))
             {
                 Ok(()) => Built::Program(so),
-                Err(e) => Built::Refused(format!("{} not written: {e}", built.display())),
+                Err(e) => Built::Refused(Refusal::new(format!(
+                    "{} not written: {e}",
+                    built.display()
+                ))),
             };
             (built, words)
         })
@@ -524,17 +582,13 @@ pub fn frames_refused(
 ) -> Vec<String> {
     let (workspace, _, route) = site(root, dir, format);
     let one = [(name, package)];
-    let (built, words) = compile_with(root, &workspace, &one, (route, true)).remove(0);
-    if matches!(built, Built::Program(_)) {
-        return Vec::new();
+    match compile_with(root, &workspace, &one, (route, true))
+        .remove(0)
+        .0
+    {
+        Built::Program(_) => Vec::new(),
+        Built::Refused(refused) => refused.frames,
     }
-    let mut functions: Vec<String> = Vec::new();
-    for function in words.lines().filter_map(refused_frame) {
-        if !functions.contains(&function) {
-            functions.push(function);
-        }
-    }
-    functions
 }
 
 /// The function a linker's line refuses the stack frame of, as Rust names
@@ -556,7 +610,7 @@ fn refused_frame(line: &str) -> Option<String> {
 /// toolchain matrix records them.
 fn refusal(stderr: &str) -> String {
     if let Some(function) = stderr.lines().find_map(refused_frame) {
-        return format!("link refused: a stack frame past 4,096 bytes (in `{function}`)");
+        return frame_refusal(&function);
     }
     // On one line: the report's tables hold it in a cell.
     benches::build_error::error_of(stderr).replace('\n', " / ")
@@ -651,7 +705,7 @@ mod tests {
         reuse_or(root, root, root, "demo", &[], || {
             builds.set(builds.get() + 1);
             if so == "refused" {
-                return Built::Refused(so.to_string());
+                return Built::Refused(Refusal::new(so));
             }
             let path = root.join("deploy/demo.so");
             fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -693,7 +747,7 @@ mod tests {
         };
         assert_eq!(
             (builds.get(), reason, again),
-            (3, "refused".into(), "refused".into())
+            (3, Refusal::new("refused"), Refusal::new("refused"))
         );
         // The `.so` of the last files built stays in `deploy/`.
         assert_eq!(deployed(), "first");
@@ -706,6 +760,38 @@ mod tests {
         source(root, "// one");
         build(root, &builds, "rebuilt");
         assert_eq!((builds.get(), deployed()), (4, "rebuilt".to_string()));
+    }
+
+    /// Every frame the linker refused, each once, in its order; the
+    /// reason names the first, and a record reads back the same.
+    #[test]
+    fn a_refusal_names_every_refused_frame_once() {
+        let line = |function: &str| {
+            format!(
+                "ERROR llvm: src/lib.rs:1:1: in function {function} i64 (ptr): Looks like the \
+                 BPF stack limit is exceeded. Please move large on stack variables"
+            )
+        };
+        let words = [
+            "error: linking with `sbpf-linker` failed: exit status: 1",
+            &line("entrypoint"),
+            &line("_RNvCs1_8idl_demo10load_table"),
+            &line("entrypoint"),
+        ]
+        .join("\n");
+        let refused = Refusal::of(&words);
+        assert_eq!(
+            refused.frames,
+            vec!["entrypoint".to_string(), "load_table".to_string()]
+        );
+        assert_eq!(refused.reason, frame_refusal("entrypoint"));
+        assert_eq!(Refusal::read(&refused.text()), refused);
+        // A compiler's error names no frame.
+        let compiled = Refusal::of("error[E0599]: no associated function");
+        assert_eq!(
+            (compiled.reason.as_str(), compiled.frames.len()),
+            ("error[E0599]: no associated function", 0)
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::{
 
 use super::tally::Tally;
 use crate::{
-    generate::{self, Built, Crate},
+    generate::{self, Built, Crate, Refusal},
     guard,
     measure::{self, Instance},
     model::{Program, Site, Struct},
@@ -351,13 +351,15 @@ fn build<P: Items>(
             planned.package(),
             planned.format(),
         );
-        let reason = match built {
+        let refused = match built {
             Built::Program(so) => return Ok(Some((planned, so))),
-            Built::Refused(reason) => reason,
+            Built::Refused(refused) => refused,
         };
-        let found = match planned.named_in(program, &reason) {
-            Some(i) => vec![(i, reason)],
-            None => {
+        let named = named(&planned, program, &refused);
+        let reason = refused.reason;
+        let found = match named.is_empty() {
+            false => named,
+            true => {
                 let probe = Probe::new(planned.name(), planned.package(), planned.format());
                 let mut write = |some: &[usize], name: &str, package: &str| {
                     let mut part = planned.clone();
@@ -414,6 +416,27 @@ fn build<P: Items>(
             return Ok(None);
         }
     }
+}
+
+/// The items a refusal's words name, each with its reason: every item
+/// whose frame the linker refused (each refused frame's words, as a build
+/// without the items named before it would have them), else the one the
+/// compiler's words name.
+fn named<P: Items>(planned: &P, program: &Program, refused: &Refusal) -> Vec<(usize, String)> {
+    let mut named: Vec<(usize, String)> = Vec::new();
+    for function in &refused.frames {
+        let reason = generate::frame_refusal(function);
+        match planned.named_in(program, &reason) {
+            Some(i) if !named.iter().any(|(j, _)| *j == i) => named.push((i, reason)),
+            _ => {}
+        }
+    }
+    if named.is_empty()
+        && let Some(i) = planned.named_in(program, &refused.reason)
+    {
+        named.push((i, refused.reason.clone()));
+    }
+    named
 }
 
 /// What a refused frame likely holds: the arguments, decoded by value,
@@ -490,7 +513,7 @@ impl Probe {
             let (name, package) = self.part(k);
             match generate::build_format(root, dir, &name, &package, self.format) {
                 Built::Program(_) => Ok(()),
-                Built::Refused(reason) => Err(reason),
+                Built::Refused(refused) => Err(refused.reason),
             }
         };
         let outcomes = outcomes.into_iter().enumerate();
