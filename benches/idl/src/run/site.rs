@@ -357,41 +357,40 @@ fn build<P: Items>(
         };
         let named = named(&planned, program, &refused);
         let reason = refused.reason;
-        let found = match named.is_empty() {
-            false => named,
-            true => {
-                let probe = Probe::new(planned.name(), planned.package(), planned.format());
-                let mut write = |some: &[usize], name: &str, package: &str| {
-                    let mut part = planned.clone();
-                    *part.items_mut() = some.iter().map(|i| planned.items()[*i].clone()).collect();
-                    part.rename(name, package);
-                    part.write(root, dir, program, &mut Vec::new())
-                };
-                // The items whose own frames the linker names, each
-                // confirmed by building it alone; else halves.
-                let named = planned.out_of_line(root, dir, program);
-                let mut found = probe.alone(root, dir, &named, &mut write);
-                if found.is_empty() {
-                    progress(&format!(
-                        "  {}: {reason}; building parts of it alone to find the {} that cause it",
-                        planned.name(),
-                        P::WHAT
-                    ));
-                    let count = planned.items().len();
-                    found = probe.culprits(root, dir, count, reason, &mut write);
-                } else {
-                    progress(&format!(
-                        "  {}: {reason}; the linker named {} of its {} built out of line, each refused alone",
-                        planned.name(),
-                        found.len(),
-                        P::WHAT
-                    ));
-                }
-                found
-                    .into_iter()
-                    .map(|(i, reason)| (i, format!("{reason}{}", planned.why(program, i))))
-                    .collect()
+        let found = if !named.is_empty() {
+            named
+        } else {
+            let probe = Probe::new(planned.name(), planned.package(), planned.format());
+            let mut write = |some: &[usize], name: &str, package: &str| {
+                let mut part = planned.clone();
+                *part.items_mut() = some.iter().map(|i| planned.items()[*i].clone()).collect();
+                part.rename(name, package);
+                part.write(root, dir, program, &mut Vec::new())
+            };
+            // The items whose own frames the linker names, each
+            // confirmed by building it alone; else halves.
+            let named = planned.out_of_line(root, dir, program);
+            let mut found = probe.alone(root, dir, &named, &mut write);
+            if found.is_empty() {
+                progress(&format!(
+                    "  {}: {reason}; building parts of it alone to find the {} that cause it",
+                    planned.name(),
+                    P::WHAT
+                ));
+                let count = planned.items().len();
+                found = probe.culprits(root, dir, count, reason, &mut write);
+            } else {
+                progress(&format!(
+                    "  {}: {reason}; the linker named {} of its {} built out of line, each refused alone",
+                    planned.name(),
+                    found.len(),
+                    P::WHAT
+                ));
             }
+            found
+                .into_iter()
+                .map(|(i, reason)| (i, format!("{reason}{}", planned.why(program, i))))
+                .collect()
         };
         for (i, reason) in &found {
             progress(&format!(
