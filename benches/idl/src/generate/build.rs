@@ -124,13 +124,11 @@ pub fn build_format(
 /// (`--keep-going`); its messages (`--message-format=json`) say which
 /// crate each refusal is of.
 pub fn build_together(root: &Path, dir: &Path, crates: &[Crate]) {
-    let mut groups: Vec<((PathBuf, String), Route, Vec<&Crate>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for krate in crates {
         let (workspace, inputs, route) = site(root, dir, krate.format);
-        if Record::of(root, dir, &workspace, &krate.name, &inputs)
-            .current()
-            .is_some()
-        {
+        let record = Record::of(root, dir, &workspace, &krate.name, &inputs);
+        if record.current().is_some() {
             continue;
         }
         let manifest = workspace
@@ -142,30 +140,26 @@ pub fn build_together(root: &Path, dir: &Path, crates: &[Crate]) {
             alike(&fs::read_to_string(manifest).unwrap_or_default()),
         );
         match groups.iter_mut().find(|(k, ..)| *k == key) {
-            Some((.., members)) => members.push(krate),
-            None => groups.push((key, route, vec![krate])),
+            Some((.., members)) => members.push((krate, record)),
+            None => groups.push((key, route, vec![(krate, record)])),
         }
     }
     for ((workspace, _), route, members) in groups {
-        let (_, inputs, _) = site(root, dir, members[0].format);
         let packages: Vec<(&str, &str)> = members
             .iter()
-            .map(|c| (c.name.as_str(), c.package.as_str()))
+            .map(|(c, _)| (c.name.as_str(), c.package.as_str()))
             .collect();
         let built = compile_with(root, &workspace, &packages, (route, true));
-        for (krate, (built, _)) in members.iter().zip(built) {
-            let built = match built {
-                Built::Refused(refused) if refused.reason == BTF_CRASHED => {
-                    let one = [(krate.name.as_str(), krate.package.as_str())];
-                    let mut again = compile_with(root, &workspace, &one, (route, false));
-                    again.remove(0).0
-                }
-                built => built,
-            };
-            Record::of(root, dir, &workspace, &krate.name, &inputs).keep(&built);
+        for ((krate, record), (built, _)) in members.iter().zip(built) {
+            let one = (krate.name.as_str(), krate.package.as_str());
+            record.keep(&or_without_line_tables(built, root, &workspace, one, route));
         }
     }
 }
+
+/// Crates built with one invocation: their workspace and manifest (as
+/// [`alike`] reads it), their route, and each with its record.
+type Group<'a> = ((PathBuf, String), Route, Vec<(&'a Crate, Record)>);
 
 /// A manifest without its package's name: two crates whose manifests are
 /// alike build their dependencies with the same features.
@@ -372,15 +366,28 @@ fn newest(paths: &[PathBuf]) -> SystemTime {
 /// the run's `deploy/<name>.so` (the run's folder is the workspace's, or
 /// its parent for the Anchor workspace).
 fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
-    let one = [(name, package)];
-    match compile_with(root, workspace, &one, (route, true))
-        .remove(0)
-        .0
-    {
+    let with_line_tables = compile_with(root, workspace, &[(name, package)], (route, true));
+    let built = with_line_tables
+        .into_iter()
+        .next()
+        .expect("one crate built")
+        .0;
+    or_without_line_tables(built, root, workspace, (name, package), route)
+}
+
+/// `built`, or where LLVM crashed writing its line tables' BTF, crate
+/// `(name, package)` built again without them.
+fn or_without_line_tables(
+    built: Built,
+    root: &Path,
+    workspace: &Path,
+    (name, package): (&str, &str),
+    route: Route,
+) -> Built {
+    match built {
         Built::Refused(refused) if refused.reason == BTF_CRASHED => {
-            compile_with(root, workspace, &one, (route, false))
-                .remove(0)
-                .0
+            let without = compile_with(root, workspace, &[(name, package)], (route, false));
+            without.into_iter().next().expect("one crate built").0
         }
         built => built,
     }
