@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # The linker every program is linked with (make setup installs it;
 # .cargo/line-tables.toml names it): sbpf-linker, the version make setup
-# also installs stock, with one change (byteparser.patch). The
+# also installs stock, with two changes. The first (byteparser.patch): the
 # stock linker copies the debug sections without applying their
 # relocations, so each DWARF address is an offset into its own text
 # section and functions from different sections overlap; the patched one
 # resolves every address into a text section to its offset in the
 # concatenated text, which it lays out anyway. Nothing else changes: a
 # program's loadable bytes are the stock linker's (each .so.debug's are
-# checked against its .so when profiled; docs/toolchain.md). The stock
-# one stays for the toolchain matrix and a plain cargo build.
+# checked against its .so when profiled; docs/toolchain.md). The second
+# (llvm-proxy.patch, to aya-rustc-llvm-proxy, through which the linker
+# calls rustc's LLVM): each LLVM function is looked up in the library
+# once, not at every call; those lookups (dlsym, and a C string made for
+# each) were about a fifth of a link with line tables, most of them from
+# bpf-linker's pass over the debug info. Calls reach the same functions,
+# so every program is byte-identical. The stock one stays for the
+# toolchain matrix and a plain cargo build.
 #
 # Built in <build folder>, make setup's build of the stock linker (the
 # Makefile's LINKER_BUILD), with the same cargo arguments (the Makefile's
@@ -24,7 +30,7 @@ set -euo pipefail
 version=$1 dest=$2 build=$3 how=$4
 shift 4
 here=$(cd "$(dirname "$0")" && pwd)
-stamp="$how, $(sha256sum "$here/byteparser.patch" | cut -c1-16)"
+stamp="$how, $(cat "$here"/*.patch | sha256sum | cut -c1-16)"
 if [[ -x $dest/bin/sbpf-linker && -f $dest/.installed && $(cat "$dest/.installed") == "$stamp" ]]; then
 	exit 0
 fi
@@ -50,5 +56,21 @@ rm -f "$dest/src/rust-toolchain.toml"
 patch -p1 -d "$dest/src" <"$here/byteparser.patch"
 # A package of its own, not a member of the workspace it sits in.
 printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
+# The LLVM bindings' crate, at the version sbpf-linker's lock names
+# (fetched with that lock, so it is in the registry), patched beside it.
+cargo fetch --locked --manifest-path "$dest/src/Cargo.toml"
+proxy_version=$(sed -n '/^name = "aya-rustc-llvm-proxy"$/{n;s/^version = "\(.*\)"$/\1/p;}' "$dest/src/Cargo.lock")
+proxy=$(find "$registry" -mindepth 2 -maxdepth 2 -type d -name "aya-rustc-llvm-proxy-$proxy_version" 2>/dev/null | head -1)
+[[ -n $proxy_version ]] || { echo "sbpf-linker $version's Cargo.lock names no aya-rustc-llvm-proxy" >&2; exit 1; }
+[[ -n $proxy ]] || { echo "aya-rustc-llvm-proxy $proxy_version's sources are not in $registry" >&2; exit 1; }
+rm -rf "$dest/llvm-proxy"
+cp -r "$proxy" "$dest/llvm-proxy"
+patch -p1 -d "$dest/llvm-proxy" <"$here/llvm-proxy.patch"
+# Its build script asks cargo for its own metadata: a package of its own too.
+printf '\n[workspace]\n' >>"$dest/llvm-proxy/Cargo.toml"
+# The patched bindings in place of crates.io's, and the lock told so
+# (only that entry changes: every other crate keeps its locked version).
+printf '\n[patch.crates-io]\naya-rustc-llvm-proxy = { path = "../llvm-proxy" }\n' >>"$dest/src/Cargo.toml"
+cargo update --offline --manifest-path "$dest/src/Cargo.toml" -p aya-rustc-llvm-proxy
 CARGO_PROFILE_DEV_DEBUG=false cargo install --path "$dest/src" --locked --force --debug "$@" --root "$dest" --target-dir "$build"
 echo "$stamp" >"$dest/.installed"
