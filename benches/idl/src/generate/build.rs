@@ -14,7 +14,10 @@ use benches::{files::write_whole, reproducible::is_btf_crash};
 use sha2::{Digest, Sha256};
 use split_debug::debug_path;
 
-use super::write::ANCHOR1;
+use super::{
+    errors::{SourceError, source_errors},
+    write::ANCHOR1,
+};
 use crate::render::RowFormat;
 
 /// What building one crate came to.
@@ -35,14 +38,22 @@ pub struct Refusal {
     /// Every function whose stack frame the linker refused (past 4,096
     /// bytes), in the order it named them: the reason names the first.
     pub frames: Vec<String>,
+    /// Every error the compiler placed in the crate's own source, in its
+    /// order: where (`src/lib.rs`'s line) and its words.
+    pub errors: Vec<SourceError>,
 }
 
+/// How a record writes a [`SourceError`]'s line: no function's name (a
+/// frame's line) starts so.
+const ERROR_AT: &str = "@";
+
 impl Refusal {
-    /// A refusal in `reason`'s words, naming no frame.
+    /// A refusal in `reason`'s words, naming no frame and no line.
     pub fn new(reason: impl Into<String>) -> Self {
         Self {
             reason: reason.into(),
             frames: Vec::new(),
+            errors: Vec::new(),
         }
     }
 
@@ -57,23 +68,40 @@ impl Refusal {
         Self {
             reason: refusal(words),
             frames,
+            errors: source_errors(words),
         }
     }
 
-    /// As a record holds it: the reason's line, then a line a frame.
+    /// As a record holds it: the reason's line, then a line a frame, then
+    /// a line an error (`@<line> <words>`).
     fn text(&self) -> String {
-        std::iter::once(self.reason.as_str())
-            .chain(self.frames.iter().map(String::as_str))
+        let errors = self
+            .errors
+            .iter()
+            .map(|e| format!("{ERROR_AT}{} {}", e.line, e.words));
+        std::iter::once(self.reason.clone())
+            .chain(self.frames.iter().cloned())
+            .chain(errors)
             .collect::<Vec<_>>()
             .join("\n")
     }
 
     fn read(text: &str) -> Self {
         let mut lines = text.lines();
-        Self {
-            reason: lines.next().unwrap_or_default().to_string(),
-            frames: lines.map(str::to_string).collect(),
+        let mut refusal = Self::new(lines.next().unwrap_or_default());
+        for line in lines {
+            let error = line.strip_prefix(ERROR_AT).and_then(|rest| {
+                let (at, words) = rest.split_once(' ')?;
+                let line = at.parse().ok()?;
+                let words = words.to_string();
+                Some(SourceError { line, words })
+            });
+            match error {
+                Some(error) => refusal.errors.push(error),
+                None => refusal.frames.push(line.to_string()),
+            }
         }
+        refusal
     }
 }
 
@@ -619,8 +647,55 @@ fn refusal(stderr: &str) -> String {
     if let Some(function) = stderr.lines().find_map(refused_frame) {
         return frame_refusal(&function);
     }
+    let missing = missing_symbols(stderr);
+    if !missing.is_empty() {
+        let named: Vec<String> = missing.iter().map(|s| format!("`{s}`")).collect();
+        return format!("{MISSING}{}", named.join(", "));
+    }
     // On one line: the report's tables hold it in a cell.
     benches::build_error::error_of(stderr).replace('\n', " / ")
+}
+
+/// The widths (in bytes) of the floats whose soft-float built-ins a
+/// refusal's `reason` says the linker found no definition of: compiler-rt
+/// names each for its operands, `sf` for `f32` and `df` for `f64`
+/// (`__unorddf2`, the check for an `f64` NaN; `__addsf3`, an `f32` sum).
+/// None where the reason is another.
+pub fn missing_floats(reason: &str) -> Vec<u8> {
+    let Some(named) = reason.strip_prefix(MISSING) else {
+        return Vec::new();
+    };
+    let symbols: Vec<&str> = named.split(", ").map(|s| s.trim_matches('`')).collect();
+    let mut widths = Vec::new();
+    for (mode, bytes) in [("sf", 4), ("df", 8)] {
+        if symbols
+            .iter()
+            .any(|s| s.starts_with("__") && s.contains(mode))
+        {
+            widths.push(bytes);
+        }
+    }
+    widths
+}
+
+/// How a refusal for missing symbols starts.
+const MISSING: &str = "link refused: the linker found no ";
+
+/// Every symbol the linker says is missing (`Symbol __unorddf2 is
+/// missing.`: called, and defined nowhere it links), once each, in order.
+fn missing_symbols(stderr: &str) -> Vec<String> {
+    let mut missing: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        let symbol = line
+            .split_once("Symbol ")
+            .and_then(|(_, rest)| rest.split_once(" is missing"))
+            .map(|(symbol, _)| symbol.to_string())
+            .filter(|symbol| !symbol.contains(' '));
+        if let Some(symbol) = symbol.filter(|s| !missing.contains(s)) {
+            missing.push(symbol);
+        }
+    }
+    missing
 }
 
 /// A mangled symbol as Rust names it, without hashes or the generated
@@ -799,6 +874,33 @@ mod tests {
             (compiled.reason.as_str(), compiled.frames.len()),
             ("error[E0599]: no associated function", 0)
         );
+    }
+
+    /// A link refused for symbols defined nowhere names each, once.
+    #[test]
+    fn a_missing_symbol_is_named() {
+        let words = [
+            "error: linking with `sbpf-linker` failed: exit status: 1",
+            "  = note: Error: Symbol __unorddf2 is missing. Export it with the `--export=__unorddf2` flag.",
+            "          Symbol __unordsf2 is missing. Export it with the `--export=__unordsf2` flag.",
+            "          Symbol __unorddf2 is missing. Export it with the `--export=__unorddf2` flag.",
+        ]
+        .join("\n");
+        let reason = Refusal::of(&words).reason;
+        assert_eq!(
+            reason,
+            "link refused: the linker found no `__unorddf2`, `__unordsf2`"
+        );
+        assert_eq!(missing_floats(&reason), vec![4, 8]);
+        assert_eq!(
+            missing_floats("link refused: the linker found no `__adddf3`"),
+            vec![8]
+        );
+        assert_eq!(
+            missing_floats("link refused: the linker found no `memfrob`"),
+            Vec::<u8>::new()
+        );
+        assert_eq!(missing_floats(&frame_refusal("decode")), Vec::<u8>::new());
     }
 
     #[test]

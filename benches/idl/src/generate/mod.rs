@@ -9,11 +9,13 @@
 
 pub mod bisect;
 pub mod build;
+pub mod errors;
 pub mod write;
 
 pub use bisect::{culprits, take_out};
 pub use build::{
     Built, Crate, Refusal, build_format, build_together, frame_refusal, frames_refused,
+    missing_floats,
 };
 pub use write::{
     ANCHOR1, arguments_source, events_source, out_dir, source, write, write_arguments,

@@ -155,6 +155,12 @@ pub struct Variant {
 }
 
 impl Struct {
+    /// Whether a float of one of these widths (in bytes) is in one of its
+    /// fields, at any depth.
+    pub fn holds_float(&self, widths: &[u8]) -> bool {
+        self.fields.iter().any(|f| f.ty.holds_float(widths))
+    }
+
     /// Whether its last field runs to the end of the data (a Codama
     /// remainder), so that a shorter input is another valid value.
     pub fn ends_in_remainder(&self) -> bool {
@@ -171,6 +177,15 @@ impl Struct {
 }
 
 impl Ty {
+    /// Whether a float of one of these widths (in bytes) is in it, at any
+    /// depth.
+    pub fn holds_float(&self, widths: &[u8]) -> bool {
+        match self {
+            Ty::Float { bytes } => widths.contains(bytes),
+            ty => ty.children().iter().any(|child| child.holds_float(widths)),
+        }
+    }
+
     /// The types directly inside this one: a struct's fields, every
     /// variant's fields, an array's, list's or option's item, a map's key
     /// and value. The walks over a tree (naming, rendering) recurse

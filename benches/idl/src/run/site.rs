@@ -64,6 +64,12 @@ pub(super) trait Items: Clone {
     fn out_of_line(&self, _root: &Path, _dir: &Path, _program: &Program) -> Vec<usize> {
         Vec::new()
     }
+    /// The items holding a float of one of these widths (in bytes): where
+    /// the linker found no soft-float built-in for such floats, the items
+    /// that may call one.
+    fn holding_floats(&self, _program: &Program, _widths: &[u8]) -> Vec<usize> {
+        Vec::new()
+    }
     /// Runs every call of the built program (`elf`).
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked;
     /// Where an item its build refused is listed: with the items that have
@@ -241,6 +247,11 @@ impl Items for PlannedArguments {
             })
             .collect()
     }
+    fn holding_floats(&self, program: &Program, widths: &[u8]) -> Vec<usize> {
+        let handlers = self.handlers(program);
+        let holds = |i: &usize| handlers[*i].instruction.args.holds_float(widths);
+        (0..handlers.len()).filter(holds).collect()
+    }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
         measure::arguments::check(self.format, &self.handlers(program), elf, lengths)
     }
@@ -266,6 +277,11 @@ impl Items for PlannedEvents {
         skipped: &mut Vec<NoRow>,
     ) -> Result<bool, String> {
         generate::write_events(root, dir, program, self, skipped)
+    }
+    fn holding_floats(&self, program: &Program, widths: &[u8]) -> Vec<usize> {
+        let emitters = self.emitters(program);
+        let holds = |i: &usize| emitters[*i].event.record.holds_float(widths);
+        (0..emitters.len()).filter(holds).collect()
     }
     fn check(&self, program: &Program, elf: &[u8], lengths: Lengths) -> measure::Checked {
         let emitters = self.emitters(program);
@@ -355,9 +371,17 @@ fn build<P: Items>(
             Built::Program(so) => return Ok(Some((planned, so))),
             Built::Refused(refused) => refused,
         };
-        let named = named(&planned, program, &refused);
+        let named = named(dir, &planned, program, &refused);
         let reason = refused.reason;
         let found = if !named.is_empty() {
+            if !refused.errors.is_empty() {
+                progress(&format!(
+                    "  {}: {reason}; the compiler's errors lie in {} of its {}",
+                    planned.name(),
+                    named.len(),
+                    P::WHAT
+                ));
+            }
             named
         } else {
             let probe = Probe::new(planned.name(), planned.package(), planned.format());
@@ -367,9 +391,15 @@ fn build<P: Items>(
                 part.rename(name, package);
                 part.write(root, dir, program, &mut Vec::new())
             };
-            // The items whose own frames the linker names, each
-            // confirmed by building it alone; else halves.
-            let named = planned.out_of_line(root, dir, program);
+            // The items whose own frames the linker names (or, where it
+            // found no soft-float built-in, the items holding such
+            // floats), each confirmed by building it alone; else halves.
+            let floats = generate::missing_floats(&reason);
+            let named = if floats.is_empty() {
+                planned.out_of_line(root, dir, program)
+            } else {
+                planned.holding_floats(program, &floats)
+            };
             let mut found = probe.alone(root, dir, &named, &mut write);
             if found.is_empty() {
                 progress(&format!(
@@ -379,11 +409,19 @@ fn build<P: Items>(
                 ));
                 let count = planned.items().len();
                 found = probe.culprits(root, dir, count, reason, &mut write);
-            } else {
+            } else if floats.is_empty() {
                 progress(&format!(
                     "  {}: {reason}; the linker named {} of its {} built out of line, each refused alone",
                     planned.name(),
                     found.len(),
+                    P::WHAT
+                ));
+            } else {
+                progress(&format!(
+                    "  {}: {reason}; {} of the {} {} holding such floats refused alone",
+                    planned.name(),
+                    found.len(),
+                    named.len(),
                     P::WHAT
                 ));
             }
@@ -419,21 +457,39 @@ fn build<P: Items>(
 
 /// The items a refusal's words name, each with its reason: every item
 /// whose frame the linker refused (each refused frame's words, as a build
-/// without the items named before it would have them), else the one the
-/// compiler's words name.
-fn named<P: Items>(planned: &P, program: &Program, refused: &Refusal) -> Vec<(usize, String)> {
-    let mut named: Vec<(usize, String)> = Vec::new();
-    for function in &refused.frames {
-        let reason = generate::frame_refusal(function);
-        match planned.named_in(program, &reason) {
-            Some(i) if !named.iter().any(|(j, _)| *j == i) => named.push((i, reason)),
+/// without the items named before it would have them); else every item
+/// whose function in the crate's source holds one of the compiler's
+/// errors (the first error's words in it); else the one the compiler's
+/// words name.
+fn named<P: Items>(
+    dir: &Path,
+    planned: &P,
+    program: &Program,
+    refused: &Refusal,
+) -> Vec<(usize, String)> {
+    fn add(named: &mut Vec<(usize, String)>, item: Option<usize>, reason: &str) {
+        match item {
+            Some(i) if !named.iter().any(|(j, _)| *j == i) => named.push((i, reason.to_string())),
             _ => {}
         }
     }
-    if named.is_empty()
-        && let Some(i) = planned.named_in(program, &refused.reason)
-    {
-        named.push((i, refused.reason.clone()));
+    let mut named: Vec<(usize, String)> = Vec::new();
+    for function in &refused.frames {
+        let reason = generate::frame_refusal(function);
+        add(&mut named, planned.named_in(program, &reason), &reason);
+    }
+    if refused.frames.is_empty() && !refused.errors.is_empty() {
+        let source = crate_dir(dir, planned.name(), planned.format()).join("src/lib.rs");
+        let source = fs::read_to_string(source).unwrap_or_default();
+        for error in &refused.errors {
+            let function = error.function(&source);
+            let item = function.and_then(|f| planned.named_in(program, &format!("`{f}`")));
+            add(&mut named, item, &error.words);
+        }
+    }
+    if named.is_empty() {
+        let item = planned.named_in(program, &refused.reason);
+        add(&mut named, item, &refused.reason);
     }
     named
 }
@@ -571,14 +627,19 @@ impl Probe {
     }
 }
 
-/// Removes a probe's crate `name` of `format` and its `.so`.
-fn remove_crate(dir: &Path, name: &str, format: RowFormat) {
+/// The folder of crate `name` of `format`, in its workspace.
+fn crate_dir(dir: &Path, name: &str, format: RowFormat) -> PathBuf {
     let workspace = if format.is_anchor1() {
         dir.join(generate::ANCHOR1)
     } else {
         dir.to_path_buf()
     };
-    let _ = fs::remove_dir_all(workspace.join("programs").join(name));
+    workspace.join("programs").join(name)
+}
+
+/// Removes a probe's crate `name` of `format` and its `.so`.
+fn remove_crate(dir: &Path, name: &str, format: RowFormat) {
+    let _ = fs::remove_dir_all(crate_dir(dir, name, format));
     let so = dir.join("deploy").join(format!("{name}.so"));
     let _ = fs::remove_file(split_debug::debug_path(&so));
     let _ = fs::remove_file(so);
