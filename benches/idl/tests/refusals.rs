@@ -7,7 +7,12 @@
 //! building it alone; that instruction is refused by name with the
 //! reason, and every other handler of the format is measured. The IDL is Anchor's, so its Anchor
 //! 1.x program is refused it too: there the linker names the handler's
-//! wrapper, and it is taken out at once.
+//! wrapper, and it is taken out at once. Two instructions take a float,
+//! which borsh checks for NaN with a soft-float built-in the linker finds
+//! nowhere: the instructions holding such floats are each built alone and
+//! refused. One has 33 arguments, past Anchor 1.x's limit: the compiler's
+//! error points into its handler, which is refused at once. No half of a
+//! program is built.
 
 use crate::support;
 
@@ -35,10 +40,50 @@ fn the_handler_that_cannot_link_is_refused_by_name_and_the_rest_measured() {
                  `entrypoint`); the linker named 1 of its instructions built out of line, each \
                  refused alone";
     assert!(heard.iter().any(|l| l == found), "{heard:#?}");
+    let floats = "  instructions_borsh: link refused: the linker found no `__unorddf2`, \
+                  `__unordsf2`; 2 of the 2 instructions holding such floats refused alone";
+    assert!(heard.iter().any(|l| l == floats), "{heard:#?}");
+    let limit = "  instructions_anchor1: error[E0599]: no associated function or constant named \
+                 `__anchor_validate_ix_arg_type_32`";
+    let errors = "; the compiler's errors lie in 1 of its instructions";
+    assert!(
+        heard
+            .iter()
+            .any(|l| l.starts_with(limit) && l.ends_with(errors)),
+        "{heard:#?}"
+    );
     assert!(
         !heard.iter().any(|l| l.contains("building parts")),
         "{heard:#?}"
     );
+    let reason = |name: &str, format: RowFormat| {
+        let found = run
+            .skipped
+            .iter()
+            .find(|s| s.name == name && s.format == format);
+        found.map(|s| s.reason.as_str()).unwrap_or_default()
+    };
+    let no = "link refused: the linker found no ";
+    for format in [RowFormat::Borsh, RowFormat::Anchor1Instruction] {
+        assert_eq!(reason("set_price", format), format!("{no}`__unorddf2`"));
+        assert_eq!(reason("set_weight", format), format!("{no}`__unordsf2`"));
+    }
+    assert_eq!(
+        reason("configure", RowFormat::Anchor1Instruction),
+        "error[E0599]: no associated function or constant named \
+         `__anchor_validate_ix_arg_type_32` found for struct `StoreArgument<'info>` in the \
+         current scope"
+    );
+    for name in ["set_price", "set_weight", "configure"] {
+        for format in [RowFormat::Wincode, RowFormat::Walk] {
+            assert!(
+                ran(name, format),
+                "{name} not measured in {}",
+                format.name()
+            );
+        }
+    }
+    assert!(ran("configure", RowFormat::Borsh));
     for name in ["deposit", "withdraw"] {
         assert!(ran(name, RowFormat::Borsh), "{name} not measured in borsh");
     }

@@ -682,7 +682,8 @@ pub fn missing_floats(reason: &str) -> Vec<u8> {
 const MISSING: &str = "link refused: the linker found no ";
 
 /// Every symbol the linker says is missing (`Symbol __unorddf2 is
-/// missing.`: called, and defined nowhere it links), once each, in order.
+/// missing.`: called, and defined nowhere it links), once each, sorted
+/// (the linker's order is not the same from one link to the next).
 fn missing_symbols(stderr: &str) -> Vec<String> {
     let mut missing: Vec<String> = Vec::new();
     for line in stderr.lines() {
@@ -695,6 +696,7 @@ fn missing_symbols(stderr: &str) -> Vec<String> {
             missing.push(symbol);
         }
     }
+    missing.sort();
     missing
 }
 
@@ -876,14 +878,15 @@ mod tests {
         );
     }
 
-    /// A link refused for symbols defined nowhere names each, once.
+    /// A link refused for symbols defined nowhere names each, once, in
+    /// order.
     #[test]
     fn a_missing_symbol_is_named() {
         let words = [
             "error: linking with `sbpf-linker` failed: exit status: 1",
-            "  = note: Error: Symbol __unorddf2 is missing. Export it with the `--export=__unorddf2` flag.",
-            "          Symbol __unordsf2 is missing. Export it with the `--export=__unordsf2` flag.",
+            "  = note: Error: Symbol __unordsf2 is missing. Export it with the `--export=__unordsf2` flag.",
             "          Symbol __unorddf2 is missing. Export it with the `--export=__unorddf2` flag.",
+            "          Symbol __unordsf2 is missing. Export it with the `--export=__unordsf2` flag.",
         ]
         .join("\n");
         let reason = Refusal::of(&words).reason;
