@@ -168,6 +168,40 @@ pub struct NoRow {
     pub name: String,
     pub format: RowFormat,
     pub reason: String,
+    /// How a build's refusal was traced to this item; none where no
+    /// build was refused for it.
+    pub found: Option<Found>,
+}
+
+/// How a program's refused build was traced to one of its items (the
+/// summary says it beside the reason).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Found {
+    /// The compiler's or the linker's words name it: its function, or a
+    /// line of its handler.
+    Named,
+    /// The linker named its handler in a build of the program with each
+    /// handler out of line, and built alone it is refused.
+    OutOfLine,
+    /// It holds a float whose soft-float built-in the linker found
+    /// nowhere, and built alone it is refused.
+    Float,
+    /// Halves of the program were built until it was left.
+    Halves,
+}
+
+impl Found {
+    /// As the summary says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Found::Named => "named in the compiler's or linker's words",
+            Found::OutOfLine => {
+                "the linker named its handler built out of line, and it is refused alone"
+            }
+            Found::Float => "it holds such a float, and it is refused alone",
+            Found::Halves => "found by building halves of the program",
+        }
+    }
 }
 
 /// The argument programs of `program`: one per format with every
@@ -195,6 +229,7 @@ pub fn plan_arguments(
                         name: ix.name.clone(),
                         format: format.into(),
                         reason: reason.clone(),
+                        found: None,
                     });
                 }
             }
@@ -215,6 +250,7 @@ pub fn plan_arguments(
                     name: ix.name.clone(),
                     format: format.into(),
                     reason,
+                    found: None,
                 });
             }
         }
@@ -311,6 +347,7 @@ pub fn plan_events(program: &Program) -> (Vec<PlannedEvents>, Vec<NoRow>) {
                     name: event.name.clone(),
                     format: format.into(),
                     reason: reason.clone(),
+                    found: None,
                 });
             }
             emitters.push(PlannedItem {

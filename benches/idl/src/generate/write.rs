@@ -60,6 +60,7 @@ fn render_taking_out<F: Copy + Into<RowFormat>, D>(
                 name: item.name.clone(),
                 format,
                 reason,
+                found: None,
             },
             skipped,
         );

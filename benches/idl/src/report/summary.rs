@@ -12,7 +12,7 @@ use super::{
 use crate::{
     measure::{Measured, Row},
     model::{Program, Site},
-    plan::{NoRow, Plan},
+    plan::{Found, NoRow, Plan},
     render::{AccountCodec, AccountWrapper, ArgumentCodec, EventCodec, RowFormat},
 };
 
@@ -315,17 +315,18 @@ fn site_section(
         );
     }
     // Why a format has no row, grouped by reason.
-    let mut reasons: BTreeMap<(RowFormat, &str), Vec<&str>> = BTreeMap::new();
+    let mut reasons: BTreeMap<(RowFormat, &str, Option<Found>), Vec<&str>> = BTreeMap::new();
     for s in skipped.iter().filter(|s| s.site == site) {
         reasons
-            .entry((s.format, &s.reason))
+            .entry((s.format, &s.reason, s.found))
             .or_default()
             .push(&s.name);
     }
-    for ((format, reason), names) in reasons {
+    for ((format, reason, found), names) in reasons {
+        let how = found.map_or(String::new(), |f| format!(" ({})", f.words()));
         let _ = writeln!(
             out,
-            "\nNo `{}` row for {}: {reason}.",
+            "\nNo `{}` row for {}: {reason}{how}.",
             format.name(),
             names
                 .iter()

@@ -5,6 +5,7 @@
 //! measured by one driver ([`site`]).
 
 mod instances;
+mod probe;
 mod site;
 mod tally;
 

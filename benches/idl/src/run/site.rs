@@ -10,13 +10,16 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use super::tally::Tally;
+use super::{
+    probe::{Probe, crate_dir, remove_crate},
+    tally::Tally,
+};
 use crate::{
     generate::{self, Built, Crate, Refusal},
     guard,
     measure::{self, Instance},
     model::{Program, Site, Struct},
-    plan::{NoRow, Planned, PlannedArguments, PlannedEvents, PlannedItem, PlannedProgram},
+    plan::{Found, NoRow, Planned, PlannedArguments, PlannedEvents, PlannedItem, PlannedProgram},
     render::{
         self, AccountFormat, ArgumentFormat, EventFormat, RowFormat, anchor1::Release,
         arguments::Placement,
@@ -373,7 +376,7 @@ fn build<P: Items>(
         };
         let named = named(dir, &planned, program, &refused);
         let reason = refused.reason;
-        let found = if !named.is_empty() {
+        let (found, how) = if !named.is_empty() {
             if !refused.errors.is_empty() {
                 progress(&format!(
                     "  {}: {reason}; the compiler's errors lie in {} of its {}",
@@ -382,53 +385,9 @@ fn build<P: Items>(
                     P::WHAT
                 ));
             }
-            named
+            (named, Found::Named)
         } else {
-            let probe = Probe::new(planned.name(), planned.package(), planned.format());
-            let mut write = |some: &[usize], name: &str, package: &str| {
-                let mut part = planned.clone();
-                *part.items_mut() = some.iter().map(|i| planned.items()[*i].clone()).collect();
-                part.rename(name, package);
-                part.write(root, dir, program, &mut Vec::new())
-            };
-            // The items whose own frames the linker names (or, where it
-            // found no soft-float built-in, the items holding such
-            // floats), each confirmed by building it alone; else halves.
-            let floats = generate::missing_floats(&reason);
-            let named = if floats.is_empty() {
-                planned.out_of_line(root, dir, program)
-            } else {
-                planned.holding_floats(program, &floats)
-            };
-            let mut found = probe.alone(root, dir, &named, &mut write);
-            if found.is_empty() {
-                progress(&format!(
-                    "  {}: {reason}; building parts of it alone to find the {} that cause it",
-                    planned.name(),
-                    P::WHAT
-                ));
-                let count = planned.items().len();
-                found = probe.culprits(root, dir, count, reason, &mut write);
-            } else if floats.is_empty() {
-                progress(&format!(
-                    "  {}: {reason}; the linker named {} of its {} built out of line, each refused alone",
-                    planned.name(),
-                    found.len(),
-                    P::WHAT
-                ));
-            } else {
-                progress(&format!(
-                    "  {}: {reason}; {} of the {} {} holding such floats refused alone",
-                    planned.name(),
-                    found.len(),
-                    named.len(),
-                    P::WHAT
-                ));
-            }
-            found
-                .into_iter()
-                .map(|(i, reason)| (i, format!("{reason}{}", planned.why(program, i))))
-                .collect()
+            traced((root, dir, program), &planned, reason, progress)
         };
         for (i, reason) in &found {
             progress(&format!(
@@ -446,6 +405,7 @@ fn build<P: Items>(
                 name: item.name.clone(),
                 format,
                 reason,
+                found: Some(how),
             },
             skipped,
         );
@@ -453,6 +413,60 @@ fn build<P: Items>(
             return Ok(None);
         }
     }
+}
+
+/// The items that cause a refusal whose words name none, each with its
+/// reason, and how they were found: the items whose own frames the linker
+/// names with the handlers out of line (or, where it found no soft-float
+/// built-in, the items holding such floats), each confirmed by building
+/// it alone; else by halves.
+fn traced<P: Items>(
+    (root, dir, program): (&Path, &Path, &Program),
+    planned: &P,
+    reason: String,
+    progress: &mut dyn FnMut(&str),
+) -> (Vec<(usize, String)>, Found) {
+    let probe = Probe::new(planned.name(), planned.package(), planned.format());
+    let mut write = |some: &[usize], name: &str, package: &str| {
+        let mut part = planned.clone();
+        *part.items_mut() = some.iter().map(|i| planned.items()[*i].clone()).collect();
+        part.rename(name, package);
+        part.write(root, dir, program, &mut Vec::new())
+    };
+    let floats = generate::missing_floats(&reason);
+    let (named, how) = if floats.is_empty() {
+        (planned.out_of_line(root, dir, program), Found::OutOfLine)
+    } else {
+        (planned.holding_floats(program, &floats), Found::Float)
+    };
+    let mut found = probe.alone(root, dir, &named, &mut write);
+    let (name, what) = (planned.name(), P::WHAT);
+    let how = if found.is_empty() {
+        progress(&format!(
+            "  {name}: {reason}; building parts of it alone to find the {what} that cause it"
+        ));
+        let count = planned.items().len();
+        found = probe.culprits(root, dir, count, reason, &mut write);
+        Found::Halves
+    } else {
+        let (n, of) = (found.len(), named.len());
+        progress(&match how {
+            Found::Float => {
+                format!(
+                    "  {name}: {reason}; {n} of the {of} {what} holding such floats refused alone"
+                )
+            }
+            _ => format!(
+                "  {name}: {reason}; the linker named {n} of its {what} built out of line, each refused alone"
+            ),
+        });
+        how
+    };
+    let found = found
+        .into_iter()
+        .map(|(i, reason)| (i, format!("{reason}{}", planned.why(program, i))))
+        .collect();
+    (found, how)
 }
 
 /// The items a refusal's words name, each with its reason: every item
@@ -504,143 +518,4 @@ fn by_value(args: &Struct) -> String {
         ),
         _ => String::new(),
     }
-}
-
-/// Writes the part of a program's items given as the crate named (its
-/// name, its package): `false` where it has none left.
-type WritePart<'a> = dyn FnMut(&[usize], &str, &str) -> Result<bool, String> + 'a;
-
-/// The crates that hold the parts of a refused program while its culprits
-/// are found (one a part of a round, built together); removed after.
-struct Probe {
-    name: String,
-    package: String,
-    format: RowFormat,
-}
-
-impl Probe {
-    fn new(name: &str, package: &str, format: RowFormat) -> Self {
-        Self {
-            name: format!("{name}_probe"),
-            package: format!("{package}-probe"),
-            format,
-        }
-    }
-
-    /// The name and package of the crate that holds a round's part `k`.
-    fn part(&self, k: usize) -> (String, String) {
-        (format!("{}{k}", self.name), format!("{}{k}", self.package))
-    }
-
-    /// Builds each of `parts` (indices of items) alone in a crate of its own,
-    /// all together ([`generate::build_together`]): `write` writes the
-    /// part of the items given as the crate named (`false` where it has
-    /// none left). Whether each could be built, or why not; `written`
-    /// keeps the most crates written, to remove after.
-    fn attempt(
-        &self,
-        (root, dir): (&Path, &Path),
-        parts: &[&[usize]],
-        write: &mut WritePart,
-        written: &mut usize,
-    ) -> Vec<Result<(), String>> {
-        *written = (*written).max(parts.len());
-        let mut crates = Vec::new();
-        let mut outcomes = Vec::new();
-        for (k, some) in parts.iter().enumerate() {
-            let (name, package) = self.part(k);
-            outcomes.push(match write(some, &name, &package) {
-                Ok(true) => {
-                    let format = self.format;
-                    crates.push(Crate {
-                        name,
-                        package,
-                        format,
-                    });
-                    None
-                }
-                Ok(false) => Some(Err(guard::bug("no part of it renders"))),
-                Err(reason) => Some(Err(reason)),
-            });
-        }
-        generate::build_together(root, dir, &crates);
-        let built = |k: usize| {
-            let (name, package) = self.part(k);
-            match generate::build_format(root, dir, &name, &package, self.format) {
-                Built::Program(_) => Ok(()),
-                Built::Refused(refused) => Err(refused.reason),
-            }
-        };
-        let outcomes = outcomes.into_iter().enumerate();
-        outcomes
-            .map(|(k, written)| written.unwrap_or_else(|| built(k)))
-            .collect()
-    }
-
-    /// Of `items`, those refused when each is built alone (all together),
-    /// each with its refusal. The crates are removed after.
-    fn alone(
-        &self,
-        root: &Path,
-        dir: &Path,
-        items: &[usize],
-        write: &mut WritePart,
-    ) -> Vec<(usize, String)> {
-        if items.is_empty() {
-            return Vec::new();
-        }
-        let parts: Vec<&[usize]> = items.iter().map(std::slice::from_ref).collect();
-        let mut written = 0;
-        let outcomes = self.attempt((root, dir), &parts, write, &mut written);
-        self.remove(dir, written);
-        let refused = items.iter().zip(outcomes);
-        refused
-            .filter_map(|(i, outcome)| outcome.err().map(|why| (*i, why)))
-            .collect()
-    }
-
-    /// The items (of `count`) that cause `reason`, found by building parts
-    /// of the program alone, each round's parts together ([`Self::attempt`]).
-    /// The crates are removed after.
-    fn culprits(
-        &self,
-        root: &Path,
-        dir: &Path,
-        count: usize,
-        reason: String,
-        write: &mut WritePart,
-    ) -> Vec<(usize, String)> {
-        let all: Vec<usize> = (0..count).collect();
-        let mut written = 0;
-        let found = generate::culprits(&all, reason, &mut |parts| {
-            self.attempt((root, dir), parts, write, &mut written)
-        });
-        self.remove(dir, written);
-        found
-    }
-
-    /// Removes the crates of parts `0..parts`.
-    fn remove(&self, dir: &Path, parts: usize) {
-        for k in 0..parts {
-            remove_crate(dir, &self.part(k).0, self.format);
-        }
-    }
-}
-
-/// The folder of crate `name` of `format`, in its workspace.
-fn crate_dir(dir: &Path, name: &str, format: RowFormat) -> PathBuf {
-    let workspace = if format.is_anchor1() {
-        dir.join(generate::ANCHOR1)
-    } else {
-        dir.to_path_buf()
-    };
-    workspace.join("programs").join(name)
-}
-
-/// Removes a probe's crate `name` of `format` and its `.so`.
-fn remove_crate(dir: &Path, name: &str, format: RowFormat) {
-    let _ = fs::remove_dir_all(crate_dir(dir, name, format));
-    let so = dir.join("deploy").join(format!("{name}.so"));
-    let _ = fs::remove_file(split_debug::debug_path(&so));
-    let _ = fs::remove_file(so);
 }

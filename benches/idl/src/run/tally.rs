@@ -72,6 +72,7 @@ impl Tally {
             name: name.to_string(),
             format,
             reason: reason.to_string(),
+            found: None,
         });
     }
 }
