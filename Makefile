@@ -324,8 +324,9 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   program, for make profile SO= BASE=);
 	@# - after the profile's tests (one reads the tip run's summary.md,
 	@#   which the replay rewrites), the page in Chromium (which reads each
-	@#   make idl run's results.json, not what the replay writes) beside
-	@#   the replay of every make idl run.
+	@#   make idl run's results.json, which the replay rewrites whole: the
+	@#   old file or the new one, never half of one) beside the replay of
+	@#   every make idl run.
 	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTS) --no-run)
 	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
 	@$(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTS))

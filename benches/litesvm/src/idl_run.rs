@@ -128,7 +128,17 @@ fn mark_results(dir: &Path, cases: &[Case], mainnet: &Pass) -> Result<(), String
         }
     }
     let text = serde_json::to_string_pretty(&records).expect("JSON");
-    fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+    replace(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// Writes `text` to `path` whole: into a file beside it, renamed over it,
+/// so that what reads the run's files meanwhile (the page's test, beside
+/// this replay in `make test`) finds the old file or the new one, never
+/// half of one.
+fn replace(path: &Path, text: String) -> std::io::Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let partial = path.with_file_name(format!(".{name}.replay"));
+    fs::write(&partial, text).and_then(|()| fs::rename(&partial, path))
 }
 
 /// Replays one run; `Ok(false)` when a case differs with every feature
@@ -142,7 +152,7 @@ pub fn replay_run(root: &Path, dir: &Path, version: &str) -> Result<bool, String
     ];
     let report = markdown(version, &name, &passes);
     let write = |file: &str, text: String| {
-        fs::write(dir.join(file), text).map_err(|e| format!("writing {name}/{file}: {e}"))
+        replace(&dir.join(file), text).map_err(|e| format!("writing {name}/{file}: {e}"))
     };
     write("litesvm.md", report.clone())?;
     write("litesvm.json", replay_json(version, &passes))?;
