@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use split_debug::debug_path;
 
 use super::{
-    errors::{SourceError, source_errors},
+    refusal::{FRAME_SIZES, Frame, Refusal, without_remarks},
     write::ANCHOR1,
 };
 use crate::render::RowFormat;
@@ -28,86 +28,6 @@ pub enum Built {
     /// The compiler or the linker refused it (a stack frame past 4 KiB is
     /// refused at link time): a measured outcome, with its words.
     Refused(Refusal),
-}
-
-/// Why a crate was not built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
-    /// The compiler's or the linker's words, in a line ([`refusal`]).
-    pub reason: String,
-    /// Every function whose stack frame the linker refused (past 4,096
-    /// bytes), in the order it named them: the reason names the first.
-    pub frames: Vec<String>,
-    /// Every error the compiler placed in the crate's own source, in its
-    /// order: where (`src/lib.rs`'s line) and its words.
-    pub errors: Vec<SourceError>,
-}
-
-/// How a record writes a [`SourceError`]'s line: no function's name (a
-/// frame's line) starts so.
-const ERROR_AT: &str = "@";
-
-impl Refusal {
-    /// A refusal in `reason`'s words, naming no frame and no line.
-    pub fn new(reason: impl Into<String>) -> Self {
-        Self {
-            reason: reason.into(),
-            frames: Vec::new(),
-            errors: Vec::new(),
-        }
-    }
-
-    /// The refusal the compiler's and linker's `words` make.
-    fn of(words: &str) -> Self {
-        let mut frames: Vec<String> = Vec::new();
-        for function in words.lines().filter_map(refused_frame) {
-            if !frames.contains(&function) {
-                frames.push(function);
-            }
-        }
-        Self {
-            reason: refusal(words),
-            frames,
-            errors: source_errors(words),
-        }
-    }
-
-    /// As a record holds it: the reason's line, then a line a frame, then
-    /// a line an error (`@<line> <words>`).
-    fn text(&self) -> String {
-        let errors = self
-            .errors
-            .iter()
-            .map(|e| format!("{ERROR_AT}{} {}", e.line, e.words));
-        std::iter::once(self.reason.clone())
-            .chain(self.frames.iter().cloned())
-            .chain(errors)
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    fn read(text: &str) -> Self {
-        let mut lines = text.lines();
-        let mut refusal = Self::new(lines.next().unwrap_or_default());
-        for line in lines {
-            let error = line.strip_prefix(ERROR_AT).and_then(|rest| {
-                let (at, words) = rest.split_once(' ')?;
-                let line = at.parse().ok()?;
-                let words = words.to_string();
-                Some(SourceError { line, words })
-            });
-            match error {
-                Some(error) => refusal.errors.push(error),
-                None => refusal.frames.push(line.to_string()),
-            }
-        }
-        refusal
-    }
-}
-
-/// The refusal of a stack frame past 4,096 bytes in `function`.
-pub fn frame_refusal(function: &str) -> String {
-    format!("link refused: a stack frame past 4,096 bytes (in `{function}`)")
 }
 
 /// One generated crate: its name (the `.so`'s, in `deploy/`), its
@@ -261,7 +181,12 @@ impl Record {
         {
             return Some(Built::Program(self.deployed.clone()));
         }
-        if modified(&self.refused).is_some_and(|when| when > self.inputs)
+        // A refusal is in the words of the binary that wrote it: one
+        // written before this binary was built is found again, so that a
+        // run's reasons are all this binary's.
+        let words = std::env::current_exe().ok().and_then(|exe| modified(&exe));
+        let since = words.map_or(self.inputs, |words| words.max(self.inputs));
+        if modified(&self.refused).is_some_and(|when| when > since)
             && let Ok(text) = fs::read_to_string(&self.refused)
         {
             return Some(Built::Refused(Refusal::read(&text)));
@@ -430,12 +355,42 @@ const BTF_CRASHED: &str = "LLVM crashed linking the BTF of its line tables";
 /// function. What each came to, in order: its `.so` (copied to the run's
 /// `deploy/<name>.so`; the run's folder is the workspace's, or its parent
 /// for the Anchor workspace), or its refusal in the words of the
-/// compiler's and linker's messages about it; and those words.
+/// compiler's and linker's messages about it; and those words. The crates
+/// whose stack frames the linker refused are linked once more, together,
+/// with the linker reporting every frame's size ([`FRAME_SIZES`]), and
+/// their refusals name the sizes: only those, as LLVM then makes every
+/// remark it can, which takes a link about twice as long.
 fn compile_with(
     root: &Path,
     workspace: &Path,
     packages: &[(&str, &str)],
     (route, line_tables): (Route, bool),
+) -> Vec<(Built, String)> {
+    let mut built = cargo_build(root, workspace, packages, (route, line_tables), false);
+    let to_size: Vec<usize> = (0..built.len())
+        .filter(|&i| matches!(&built[i].0, Built::Refused(r) if r.unsized_frames()))
+        .collect();
+    if !line_tables || to_size.is_empty() {
+        return built;
+    }
+    let again: Vec<(&str, &str)> = to_size.iter().map(|&i| packages[i]).collect();
+    let sized = cargo_build(root, workspace, &again, (route, true), true);
+    for (i, (again, _)) in to_size.into_iter().zip(sized) {
+        if let (Built::Refused(refused), Built::Refused(again)) = (&mut built[i].0, again) {
+            refused.size_frames(&again);
+        }
+    }
+    built
+}
+
+/// [`compile_with`]'s one cargo invocation: `frame_sizes`, with the
+/// linker reporting every function's stack frame.
+fn cargo_build(
+    root: &Path,
+    workspace: &Path,
+    packages: &[(&str, &str)],
+    (route, line_tables): (Route, bool),
+    frame_sizes: bool,
 ) -> Vec<(Built, String)> {
     let started = Instant::now();
     let mut command = if line_tables {
@@ -473,6 +428,9 @@ fn compile_with(
         .args(["--keep-going", "--message-format=json"]);
     for (_, package) in packages {
         command.args(["-p", package]);
+    }
+    if frame_sizes {
+        command.env(FRAME_SIZES, "1");
     }
     let output = match command.output() {
         Ok(output) => output,
@@ -563,7 +521,7 @@ impl Messages {
             match value["reason"].as_str() {
                 Some("compiler-message") => {
                     if let Some(text) = value["message"]["rendered"].as_str() {
-                        messages.rendered.push((target, text.to_string()));
+                        messages.rendered.push((target, without_remarks(text)));
                     }
                 }
                 Some("compiler-artifact") => {
@@ -604,17 +562,16 @@ impl Messages {
     }
 }
 
-/// Every function whose stack frame the linker refused (past 4,096
-/// bytes) when building crate `name` of `format` alone, each named as
-/// [`refusal`] names the first, in the order the linker named them (none
-/// where it linked). Nothing is recorded: the crate is a probe.
+/// Every function whose stack frame the linker refused (4,096 bytes
+/// or more) when building crate `name` of `format` alone, with its size,
+/// in the order the linker named them (none where it linked). Nothing is recorded: the crate is a probe.
 pub fn frames_refused(
     root: &Path,
     dir: &Path,
     name: &str,
     package: &str,
     format: RowFormat,
-) -> Vec<String> {
+) -> Vec<Frame> {
     let (workspace, _, route) = site(root, dir, format);
     let one = [(name, package)];
     match compile_with(root, &workspace, &one, (route, true))
@@ -624,134 +581,6 @@ pub fn frames_refused(
         Built::Program(_) => Vec::new(),
         Built::Refused(refused) => refused.frames,
     }
-}
-
-/// The function a linker's line refuses the stack frame of, as Rust names
-/// it (`None` where the line refuses none).
-fn refused_frame(line: &str) -> Option<String> {
-    if !line.contains("BPF stack limit is exceeded") {
-        return None;
-    }
-    let function = line
-        .split("in function ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or("?");
-    Some(short_symbol(function))
-}
-
-/// Why a build failed, in a line: a stack frame the linker refuses (past
-/// 4,096 bytes, in which function), else the compiler's errors as the
-/// toolchain matrix records them.
-fn refusal(stderr: &str) -> String {
-    if let Some(function) = stderr.lines().find_map(refused_frame) {
-        return frame_refusal(&function);
-    }
-    let missing = missing_symbols(stderr);
-    if !missing.is_empty() {
-        let named: Vec<String> = missing.iter().map(|s| format!("`{s}`")).collect();
-        return format!("{MISSING}{}", named.join(", "));
-    }
-    // On one line: the report's tables hold it in a cell.
-    benches::build_error::error_of(stderr).replace('\n', " / ")
-}
-
-/// The widths (in bytes) of the floats whose soft-float built-ins a
-/// refusal's `reason` says the linker found no definition of: compiler-rt
-/// names each for its operands, `sf` for `f32` and `df` for `f64`
-/// (`__unorddf2`, the check for an `f64` NaN; `__addsf3`, an `f32` sum).
-/// None where the reason is another.
-pub fn missing_floats(reason: &str) -> Vec<u8> {
-    let Some(named) = reason.strip_prefix(MISSING) else {
-        return Vec::new();
-    };
-    let symbols: Vec<&str> = named.split(", ").map(|s| s.trim_matches('`')).collect();
-    let mut widths = Vec::new();
-    for (mode, bytes) in [("sf", 4), ("df", 8)] {
-        if symbols
-            .iter()
-            .any(|s| s.starts_with("__") && s.contains(mode))
-        {
-            widths.push(bytes);
-        }
-    }
-    widths
-}
-
-/// How a refusal for missing symbols starts.
-const MISSING: &str = "link refused: the linker found no ";
-
-/// Every symbol the linker says is missing (`Symbol __unorddf2 is
-/// missing.`: called, and defined nowhere it links), once each, sorted
-/// (the linker's order is not the same from one link to the next).
-fn missing_symbols(stderr: &str) -> Vec<String> {
-    let mut missing: Vec<String> = Vec::new();
-    for line in stderr.lines() {
-        let symbol = line
-            .split_once("Symbol ")
-            .and_then(|(_, rest)| rest.split_once(" is missing"))
-            .map(|(symbol, _)| symbol.to_string())
-            .filter(|symbol| !symbol.contains(' '));
-        if let Some(symbol) = symbol.filter(|s| !missing.contains(s)) {
-            missing.push(symbol);
-        }
-    }
-    missing.sort();
-    missing
-}
-
-/// A mangled symbol as Rust names it, without hashes or the generated
-/// crate's path (`<Type as borsh::de::BorshDeserialize>::deserialize_reader`),
-/// and a function's long generic arguments shortened
-/// (`core::slice::sort::stable::driftsort_main::<(String, PayloadType), …>`).
-fn short_symbol(symbol: &str) -> String {
-    let name = crate_free_symbol(symbol);
-    if name.len() <= 160 {
-        return name;
-    }
-    // Keep the path and the first generic argument's text, up to a point.
-    let cut = name
-        .char_indices()
-        .filter(|(i, _)| name[*i..].starts_with("::<"))
-        .map(|(i, _)| i)
-        .next();
-    match cut {
-        Some(at) => {
-            let args = &name[at + 3..];
-            let first: String = args
-                .chars()
-                .scan(0i32, |depth, c| {
-                    match c {
-                        '<' | '(' | '[' => *depth += 1,
-                        '>' | ')' | ']' => *depth -= 1,
-                        ',' if *depth == 0 => return None,
-                        _ => {}
-                    }
-                    (*depth >= 0).then_some(c)
-                })
-                .collect();
-            let first = first
-                .replace("alloc::string::", "")
-                .replace("alloc::vec::", "")
-                .replace("alloc::collections::btree::map::", "");
-            format!("{}::<{first}, …>", &name[..at])
-        }
-        None => name,
-    }
-}
-
-fn crate_free_symbol(symbol: &str) -> String {
-    let name = format!("{:#}", rustc_demangle::demangle(symbol));
-    let mut out = String::new();
-    for part in name.split("idl_") {
-        match part.split_once("::") {
-            Some((_crate, rest)) if !out.is_empty() || name.starts_with("idl_") => {
-                out.push_str(rest)
-            }
-            _ => out.push_str(part),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -844,66 +673,6 @@ mod tests {
         source(root, "// one");
         build(root, &builds, "rebuilt");
         assert_eq!((builds.get(), deployed()), (4, "rebuilt".to_string()));
-    }
-
-    /// Every frame the linker refused, each once, in its order; the
-    /// reason names the first, and a record reads back the same.
-    #[test]
-    fn a_refusal_names_every_refused_frame_once() {
-        let line = |function: &str| {
-            format!(
-                "ERROR llvm: src/lib.rs:1:1: in function {function} i64 (ptr): Looks like the \
-                 BPF stack limit is exceeded. Please move large on stack variables"
-            )
-        };
-        let words = [
-            "error: linking with `sbpf-linker` failed: exit status: 1",
-            &line("entrypoint"),
-            &line("_RNvCs1_8idl_demo10load_table"),
-            &line("entrypoint"),
-        ]
-        .join("\n");
-        let refused = Refusal::of(&words);
-        assert_eq!(
-            refused.frames,
-            vec!["entrypoint".to_string(), "load_table".to_string()]
-        );
-        assert_eq!(refused.reason, frame_refusal("entrypoint"));
-        assert_eq!(Refusal::read(&refused.text()), refused);
-        // A compiler's error names no frame.
-        let compiled = Refusal::of("error[E0599]: no associated function");
-        assert_eq!(
-            (compiled.reason.as_str(), compiled.frames.len()),
-            ("error[E0599]: no associated function", 0)
-        );
-    }
-
-    /// A link refused for symbols defined nowhere names each, once, in
-    /// order.
-    #[test]
-    fn a_missing_symbol_is_named() {
-        let words = [
-            "error: linking with `sbpf-linker` failed: exit status: 1",
-            "  = note: Error: Symbol __unordsf2 is missing. Export it with the `--export=__unordsf2` flag.",
-            "          Symbol __unorddf2 is missing. Export it with the `--export=__unorddf2` flag.",
-            "          Symbol __unordsf2 is missing. Export it with the `--export=__unordsf2` flag.",
-        ]
-        .join("\n");
-        let reason = Refusal::of(&words).reason;
-        assert_eq!(
-            reason,
-            "link refused: the linker found no `__unorddf2`, `__unordsf2`"
-        );
-        assert_eq!(missing_floats(&reason), vec![4, 8]);
-        assert_eq!(
-            missing_floats("link refused: the linker found no `__adddf3`"),
-            vec![8]
-        );
-        assert_eq!(
-            missing_floats("link refused: the linker found no `memfrob`"),
-            Vec::<u8>::new()
-        );
-        assert_eq!(missing_floats(&frame_refusal("decode")), Vec::<u8>::new());
     }
 
     #[test]

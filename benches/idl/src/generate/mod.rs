@@ -10,13 +10,12 @@
 pub mod bisect;
 pub mod build;
 pub mod errors;
+pub mod refusal;
 pub mod write;
 
 pub use bisect::{culprits, take_out};
-pub use build::{
-    Built, Crate, Refusal, build_format, build_together, frame_refusal, frames_refused,
-    missing_floats,
-};
+pub use build::{Built, Crate, build_format, build_together, frames_refused};
+pub use refusal::{Frame, Refusal, frame_refusal, missing_floats};
 pub use write::{
     ANCHOR1, arguments_source, events_source, out_dir, source, write, write_arguments,
     write_arguments_placed, write_events,

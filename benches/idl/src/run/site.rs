@@ -244,8 +244,9 @@ impl Items for PlannedArguments {
         (0..handlers.len())
             .filter(|i| {
                 let instruction = handlers[*i].instruction;
-                let named =
-                    |f: &String| render::arguments::named_in(instruction, &format!("`{f}`"));
+                let named = |f: &generate::Frame| {
+                    render::arguments::named_in(instruction, &format!("`{}`", f.function))
+                };
                 functions.iter().any(named)
             })
             .collect()
@@ -488,8 +489,8 @@ fn named<P: Items>(
         }
     }
     let mut named: Vec<(usize, String)> = Vec::new();
-    for function in &refused.frames {
-        let reason = generate::frame_refusal(function);
+    for frame in &refused.frames {
+        let reason = generate::frame_refusal(frame);
         add(&mut named, planned.named_in(program, &reason), &reason);
     }
     if refused.frames.is_empty() && !refused.errors.is_empty() {
