@@ -355,42 +355,16 @@ const BTF_CRASHED: &str = "LLVM crashed linking the BTF of its line tables";
 /// function. What each came to, in order: its `.so` (copied to the run's
 /// `deploy/<name>.so`; the run's folder is the workspace's, or its parent
 /// for the Anchor workspace), or its refusal in the words of the
-/// compiler's and linker's messages about it; and those words. The crates
-/// whose stack frames the linker refused are linked once more, together,
-/// with the linker reporting every frame's size ([`FRAME_SIZES`]), and
-/// their refusals name the sizes: only those, as LLVM then makes every
-/// remark it can, which takes a link about twice as long.
+/// compiler's and linker's messages about it; and those words. With line
+/// tables, the linker reports every function's stack frame
+/// ([`FRAME_SIZES`]), so that a refused frame's reason gives its size
+/// (LLVM's remarks: the same code, and about as long a link; the stock
+/// linker, which links a program without line tables, reports none).
 fn compile_with(
     root: &Path,
     workspace: &Path,
     packages: &[(&str, &str)],
     (route, line_tables): (Route, bool),
-) -> Vec<(Built, String)> {
-    let mut built = cargo_build(root, workspace, packages, (route, line_tables), false);
-    let to_size: Vec<usize> = (0..built.len())
-        .filter(|&i| matches!(&built[i].0, Built::Refused(r) if r.unsized_frames()))
-        .collect();
-    if !line_tables || to_size.is_empty() {
-        return built;
-    }
-    let again: Vec<(&str, &str)> = to_size.iter().map(|&i| packages[i]).collect();
-    let sized = cargo_build(root, workspace, &again, (route, true), true);
-    for (i, (again, _)) in to_size.into_iter().zip(sized) {
-        if let (Built::Refused(refused), Built::Refused(again)) = (&mut built[i].0, again) {
-            refused.size_frames(&again);
-        }
-    }
-    built
-}
-
-/// [`compile_with`]'s one cargo invocation: `frame_sizes`, with the
-/// linker reporting every function's stack frame.
-fn cargo_build(
-    root: &Path,
-    workspace: &Path,
-    packages: &[(&str, &str)],
-    (route, line_tables): (Route, bool),
-    frame_sizes: bool,
 ) -> Vec<(Built, String)> {
     let started = Instant::now();
     let mut command = if line_tables {
@@ -429,7 +403,7 @@ fn cargo_build(
     for (_, package) in packages {
         command.args(["-p", package]);
     }
-    if frame_sizes {
+    if line_tables {
         command.env(FRAME_SIZES, "1");
     }
     let output = match command.output() {
@@ -521,7 +495,10 @@ impl Messages {
             match value["reason"].as_str() {
                 Some("compiler-message") => {
                     if let Some(text) = value["message"]["rendered"].as_str() {
-                        messages.rendered.push((target, without_remarks(text)));
+                        // The frames' sizes matter where a link is refused.
+                        let refused = value["message"]["level"] == "error";
+                        let text = without_remarks(text, refused);
+                        messages.rendered.push((target, text));
                     }
                 }
                 Some("compiler-artifact") => {

@@ -25,7 +25,8 @@ pub struct Frame {
     pub function: String,
     /// The frame's size, where the linker reported it: the profile
     /// linker does when `make idl` asks ([`FRAME_SIZES`]); a program
-    /// built without line tables is linked by the stock one.
+    /// built without line tables is linked by the stock one, which does
+    /// not.
     pub bytes: Option<u64>,
 }
 
@@ -70,26 +71,6 @@ impl Refusal {
             reason,
             frames,
             errors: source_errors(words),
-        }
-    }
-
-    /// Whether it names a refused frame whose size the linker did not
-    /// report.
-    pub(super) fn unsized_frames(&self) -> bool {
-        self.frames.iter().any(|f| f.bytes.is_none())
-    }
-
-    /// Each frame's size as the same refusal, linked again with every
-    /// frame's size reported ([`FRAME_SIZES`]), gives it; the reason then
-    /// names the first frame's.
-    pub(super) fn size_frames(&mut self, sized: &Refusal) {
-        let reason_is_frame = self.frames.first().map(frame_refusal) == Some(self.reason.clone());
-        for frame in &mut self.frames {
-            let same = sized.frames.iter().find(|f| f.function == frame.function);
-            frame.bytes = frame.bytes.or(same.and_then(|f| f.bytes));
-        }
-        if reason_is_frame && let Some(first) = self.frames.first() {
-            self.reason = frame_refusal(first);
         }
     }
 
@@ -184,17 +165,16 @@ fn frame_sizes(words: &str) -> Vec<(String, u64)> {
         .collect()
 }
 
-/// The linker's words without what it says only when asked for frame
-/// sizes ([`FRAME_SIZES`]: everything it logs below an error but the
-/// frames' sizes), which would otherwise fill `build.log` with LLVM's
-/// remarks on every function.
-pub(super) fn without_remarks(text: &str) -> String {
+/// The linker's words without what it logs when asked for frame sizes
+/// ([`FRAME_SIZES`]: LLVM's remarks on every function, and the linker's
+/// progress), but the frames' sizes where `sizes` (a refused link's).
+pub(super) fn without_remarks(text: &str, sizes: bool) -> String {
     let logged = |line: &str| {
         let line = line.trim_start();
         ["DEBUG ", "INFO ", "WARN ", "TRACE "]
             .iter()
             .any(|level| line.starts_with(level))
-            && !line.contains(" stack bytes in function '")
+            && !(sizes && line.contains(" stack bytes in function '"))
     };
     let kept: Vec<&str> = text.lines().filter(|line| !logged(line)).collect();
     let mut kept = kept.join("\n");
@@ -380,33 +360,8 @@ mod tests {
         );
     }
 
-    /// A refusal linked again with every frame's size reported takes the
-    /// sizes, and its reason names the first; a frame the second link did
-    /// not name keeps none.
-    #[test]
-    fn a_refusal_takes_its_frames_sizes_from_a_second_link() {
-        let frame = |function: &str, bytes: Option<u64>| Frame {
-            function: function.to_string(),
-            bytes,
-        };
-        let mut refused = Refusal::new(frame_refusal(&frame("decode", None)));
-        refused.frames = vec![frame("decode", None), frame("load", None)];
-        assert!(refused.unsized_frames());
-        let mut sized = Refusal::new("");
-        sized.frames = vec![frame("decode", Some(11056))];
-        refused.size_frames(&sized);
-        assert_eq!(
-            refused.frames,
-            vec![frame("decode", Some(11056)), frame("load", None)]
-        );
-        assert_eq!(
-            refused.reason,
-            "link refused: a stack frame of 11,056 bytes, at or past 4,096 (in `decode`)"
-        );
-    }
-
     /// What the linker logs when asked for frame sizes is left out, but
-    /// the sizes and its errors.
+    /// its errors and, where a link is refused, the sizes.
     #[test]
     fn the_linker_log_keeps_its_errors_and_the_frame_sizes() {
         let text = [
@@ -421,7 +376,17 @@ mod tests {
         ]
         .join("\n");
         assert_eq!(
-            without_remarks(&text),
+            without_remarks(&text, false),
+            [
+                "error: linking with `sbpf-linker` failed: exit status: 1",
+                "  = note: unable to open LLVM shared lib",
+                "          ERROR llvm: src/lib.rs:1:1: in function entrypoint i64 (ptr): Looks like",
+                "",
+            ]
+            .join("\n")
+        );
+        assert_eq!(
+            without_remarks(&text, true),
             [
                 "error: linking with `sbpf-linker` failed: exit status: 1",
                 "  = note: unable to open LLVM shared lib",
