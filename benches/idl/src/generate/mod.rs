@@ -4,8 +4,10 @@
 //! whose manifests are alike, going on past a refusal, each refusal read
 //! from cargo's messages about its crate, so a link refused for one cannot
 //! hide another), as `make programs` builds the families: [`write`]ing the
-//! crates, [`build`]ing them, and, where a program cannot be made whole,
-//! [`bisect`]ing it for the items that are the cause.
+//! crates, [`build`]ing them, each [`refusal`] in the compiler's and the
+//! linker's words ([`errors`]: where in the source; a refused frame with
+//! its size), and, where a program cannot be made whole, [`bisect`]ing it
+//! for the items that are the cause.
 
 pub mod bisect;
 pub mod build;
