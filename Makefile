@@ -72,6 +72,15 @@ endif
 HARNESS_LOG := $(TARGET_DIR)/harness-build.log
 # Where make all's steps note their start and end (benches/timings.sh).
 TIMINGS := $(TARGET_DIR)/timings.tsv
+# cargo for the host crates (the harness, its tools and tests, and
+# benches/litesvm): their own crates compiled through clippy-driver, so
+# make lint reads their lints from the builds make all and make test made
+# (cargo replays a fresh crate's warnings) instead of checking every
+# dependency again. Passed on the command line, not in the environment, so
+# no SBF build the harness runs goes through it (clippy turns MIR
+# optimizations off). make wire and wire-baseline, which time client-side
+# decoding, use plain cargo.
+HOST_CARGO := cargo --config 'build.rustc-workspace-wrapper="clippy-driver"'
 # The host crates make test compiles and runs. Any of them alone, built or
 # tested, resolves their dependencies with the same features
 # (benches/workspace-hack), so no command compiles the runtime again.
@@ -99,7 +108,7 @@ beside = { $(3); } > $(2) 2>&1 & first=$$!; \
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: clippy-std clippy-rest help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -155,7 +164,7 @@ check-build-sbf:
 all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and, alongside, the harness; then a table of where the time went
 	@echo "make all: compiling the harness alongside the programs (its output: $(HARNESS_LOG))"
 	@benches/timings.sh begin setup $(TIMINGS) $(START) $$PPID
-	@benches/timings.sh run "harness (alongside)" $(TIMINGS) cargo build -p benches --bin bench > $(HARNESS_LOG) 2>&1 & harness=$$!; \
+	@benches/timings.sh run "harness (alongside)" $(TIMINGS) $(HOST_CARGO) build -p benches --bin bench > $(HARNESS_LOG) 2>&1 & harness=$$!; \
 	  TIMINGS=$(TIMINGS) $(MAKE) --no-print-directory programs || { kill $$harness 2>/dev/null; exit 1; }; \
 	  wait $$harness || { grep -E '^error' -A8 $(HARNESS_LOG) | head -40 >&2; \
 	    echo "make all: the harness (benches/) did not compile; cargo's output: $(HARNESS_LOG)" >&2; exit 1; }; \
@@ -201,7 +210,7 @@ published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io s
 	@$(BUILD) cpi "" benches/token_cpi
 
 deployed: published ## Token-2022 7.0.0 as mainnet runs it (its ELF from mollusk-svm-programs-token-2022) against the same source built here, on the same calls, both profiled: target/benches/deployed/summary.md (DOCS=1: rewrite the README's ratio and docs/toolchain.md's tables)
-	DOCS="$(DOCS)" cargo run -q -p profile-so --bin deployed
+	DOCS="$(DOCS)" $(HOST_CARGO) run -q -p profile-so --bin deployed
 
 build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
 	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
@@ -236,10 +245,10 @@ floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in eve
 	$(call token_shapes,benches/noop)
 
 bench: $(TOOLCHAIN_READY) ## Measure every program x operation into target/benches/
-	cargo run -p benches --bin bench
+	$(HOST_CARGO) run -p benches --bin bench
 
 bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs from benches/baseline.json
-	cargo run -p benches --bin bench -- check
+	$(HOST_CARGO) run -p benches --bin bench -- check
 
 # make bench-diff's worktree and build folder: beside the checkout, not in
 # it (cargo would read this checkout's .cargo/config.toml too from a folder
@@ -247,47 +256,47 @@ bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs fro
 BENCH_DIFF ?= $(abspath $(CURDIR)/..)/$(notdir $(CURDIR))-bench-diff
 bench-diff: bench-diff-rev $(TOOLCHAIN_READY) ## Every row whose CUs differ at REV=<git revision> (built in a worktree beside the checkout, <checkout>-bench-diff/), by category and inlined frame, into target/benches/bench-diff/
 	@benches/bench-diff.sh "$(REV)" $(BENCH_DIFF)
-	cargo run -q -p benches --bin bench -- diff $(BENCH_DIFF)/tree "$(REV)"
+	$(HOST_CARGO) run -q -p benches --bin bench -- diff $(BENCH_DIFF)/tree "$(REV)"
 
 bench-diff-rev:
 	@[ -n "$(REV)" ] || { echo "make bench-diff: give REV=<git revision> (for example REV=HEAD~1): its programs are built in a worktree and every row compared with this tree's" >&2; exit 1; }
 
 bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
-	cargo run -p benches --bin bench -- baseline
+	$(HOST_CARGO) run -p benches --bin bench -- baseline
 
 profile: $(TOOLCHAIN_READY) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction; BASE=<the build before> [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI gate; docs/profile.md)
 ifdef SO
-	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" cargo run -q -p profile-so --bin profile-so
+	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" $(HOST_CARGO) run -q -p profile-so --bin profile-so
 else
-	cargo run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
+	$(HOST_CARGO) run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
 endif
 
 docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run
-	cargo run -q -p benches --bin bench -- docs
+	$(HOST_CARGO) run -q -p benches --bin bench -- docs
 
 sweep: $(TOOLCHAIN_READY) ## Where the stack runs out: build and run programs/stack/* at 1-32 accounts, both ways, into target/benches/sweep.*
-	cargo run -q -p benches --bin sweep
+	$(HOST_CARGO) run -q -p benches --bin sweep
 
 sweep-baseline: $(TOOLCHAIN_READY) ## make sweep, then rewrite benches/sweep.md, the table docs/stack-and-heap.md quotes
-	cargo run -q -p benches --bin sweep -- baseline
+	$(HOST_CARGO) run -q -p benches --bin sweep -- baseline
 
 toolchains: setup ## The toolchain matrix into benches/toolchains.json: every program with LLVM 23 as sBPF v0 and v3, and LLVM 21 and 22 with why they build none (TOOLCHAINS="llvm23": only those)
-	cargo run -q -p benches --bin toolchains
+	$(HOST_CARGO) run -q -p benches --bin toolchains
 
 toolchains-report: ## The toolchain matrix's report from benches/toolchains.json into target/benches/toolchains.md
-	cargo run -q -p benches --bin toolchains -- report
+	$(HOST_CARGO) run -q -p benches --bin toolchains -- report
 
 anchor-versions: $(TOOLCHAIN_READY) ## The Anchor 1.x programs on every anchor-lang release from 0.29 into target/benches/anchor_versions.md (after make all; ANCHOR_VERSIONS="0.32.2": only those)
-	cargo run -q -p benches --bin anchor_versions
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions
 
 anchor-copies: $(TOOLCHAIN_READY) ## Anchor 1.x's token/account built on anchor-lang 0.32.2 and 1.0.3 (ANCHOR_VERSIONS= others) as make anchor-versions builds it, its .so.debug beside it, into target/anchor-versions/<release>/deploy/: make profile SO= BASE='s known answer
-	cargo run -q -p benches --bin anchor_versions -- copies
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- copies
 
 anchor-versions-baseline: $(TOOLCHAIN_READY) ## make anchor-versions, then rewrite benches/anchor_versions.json and each release's lockfile
-	cargo run -q -p benches --bin anchor_versions -- baseline
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- baseline
 
 anchor-versions-report: ## The release matrix's report from benches/anchor_versions.json into target/benches/anchor_versions.md
-	cargo run -q -p benches --bin anchor_versions -- report
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- report
 
 wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
 	cargo run -p wire --bin wire
@@ -297,16 +306,16 @@ wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the wire charts and
 
 idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame; options: docs/idl.md)
 	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
-	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" cargo run -q -p idl --bin idl -- "$(IDL)"
+	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" $(HOST_CARGO) run -q -p idl --bin idl -- "$(IDL)"
 
 fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/; IDL_RUN=target/benches/idl/<program>: a make idl run's, into its fixtures/
-	IDL_RUN="$(IDL_RUN)" cargo run -p fixtures --bin fixtures
+	IDL_RUN="$(IDL_RUN)" $(HOST_CARGO) run -p fixtures --bin fixtures
 
 litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM (CUs, data, mainnet's faults vs benches/mainnet.json); IDL_RUN=target/benches/idl/<program>: a make idl run's
-	IDL_RUN="$(IDL_RUN)" cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
+	IDL_RUN="$(IDL_RUN)" $(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
-	cargo run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
+	$(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
 test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile (every row, by inlined frame) and the stack sweep beside them; the families' LiteSVM replay and make anchor-copies beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
 	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
@@ -327,14 +336,14 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   make idl run's results.json, which the replay rewrites whole: the
 	@#   old file or the new one, never half of one) beside the replay of
 	@#   every make idl run.
-	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,cargo test $(TESTS) --no-run)
-	$(call timed,bench) cargo run -q -p benches --bin bench > /dev/null
-	@$(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,cargo test $(TESTS))
+	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,$(HOST_CARGO) test $(TESTS) --no-run)
+	$(call timed,bench) $(HOST_CARGO) run -q -p benches --bin bench > /dev/null
+	@$(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,$(HOST_CARGO) test $(TESTS))
 	@$(call beside,litesvm: the families and make anchor-copies,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
-	$(call timed,profile tests) cargo test -q $(TESTED) --test integration -- --ignored profile::
-	$(call timed,profile SO= tests) cargo test -q -p profile-so --test integration -- --ignored
+	$(call timed,profile tests) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored profile::
+	$(call timed,profile SO= tests) $(HOST_CARGO) test -q -p profile-so --test integration -- --ignored
 	$(call timed,profile SO= BASE= as in CI) benches/profile_so/tests/ci.sh
-	@$(call beside,the page and the sweep's test,$(PAGE_LOG),$(call timed,page in Chromium) cargo test -q $(TESTED) --test integration -- --ignored page:: && $(call timed,sweep test) cargo test -q $(TESTED) --test integration -- --ignored sweep::,litesvm: the idl runs,$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl)
+	@$(call beside,the page and the sweep's test,$(PAGE_LOG),$(call timed,page in Chromium) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored page:: && $(call timed,sweep test) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored sweep::,litesvm: the idl runs,$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl)
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
@@ -345,28 +354,44 @@ browser: ## Install Debian's chromium where it is missing (the page's test opens
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >>$(SETUP_LOG) 2>&1 || { echo "make browser: apt-get could not install chromium (see $(SETUP_LOG)). Check the network, or install chromium yourself, then run make test again." >&2; exit 1; }; \
 	  else echo "make browser: no chromium and no root to install it; the page's browser test will say so and be skipped (with CI=true it fails)"; fi; }
 
-lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, and the framework workspaces under programs/)
+lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, and the framework workspaces under programs/); after make test it checks the harness without compiling it again
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/tip_distribution/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/spl_token_2022/Cargo.toml --check
 	cargo fmt --manifest-path programs/anchor1/Cargo.toml --all --check
-	cd $(ANCHOR1) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
 	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check
-	cd $(ANCHOR2) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/anchor2 -- -D warnings
 	cargo fmt --manifest-path programs/typhoon/Cargo.toml --all --check
 	cargo fmt --manifest-path programs/steel/Cargo.toml --all --check
 	cargo fmt --manifest-path programs/star_frame/Cargo.toml --all --check
 	cargo fmt --manifest-path programs/hopper/Cargo.toml --all --check
-	cd $(STEEL) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
-	cd $(STAR_FRAME) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
-	cd $(HOPPER) && __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
-	cd $(TYPHOON) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/typhoon -- -D warnings
-	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- -D warnings
+	@# Two lanes, one per core: the framework workspaces built with std
+	@# share one target folder (and take turns in it).
+	@$(MAKE) --no-print-directory -j2 --output-sync=target clippy-std clippy-rest
+
+# The framework workspaces built with std, for the SBF target (their std
+# checked once, in target/anchor1).
+CLIPPY_STD = __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
+clippy-std:
+	+cd $(ANCHOR1) && $(CLIPPY_STD)
+	+cd $(STEEL) && $(CLIPPY_STD)
+	+cd $(STAR_FRAME) && $(CLIPPY_STD)
+	+cd $(HOPPER) && $(CLIPPY_STD)
+
+# Anchor 2 and typhoon for the SBF target; the harness and its tests, and
+# benches/litesvm, as make test builds them (HOST_CARGO: fresh after make
+# test, their warnings replayed and denied); the workspace's other crates
+# (the programs, on the host) checked.
+HARNESS_CRATES := benches wire fixtures profile-so idl split-debug workspace-hack
+clippy-rest:
+	+cd $(ANCHOR2) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/anchor2 -- -D warnings
+	+cd $(TYPHOON) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/typhoon -- -D warnings
+	+$(HOST_CARGO) --config 'build.warnings="deny"' test --no-run $(TESTS)
+	+$(HOST_CARGO) --config 'build.warnings="deny"' build --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
+	+cargo clippy --workspace $(addprefix --exclude ,$(HARNESS_CRATES)) --all-targets -- -D warnings
 
 new-program: setup ## Create a program from its family's template: make new-program FAMILY=token NAME=<crate>
-	cargo run -p benches --bin new-program -- "$(FAMILY)" "$(NAME)"
+	$(HOST_CARGO) run -p benches --bin new-program -- "$(FAMILY)" "$(NAME)"
 
 project-bench: ## The project's own benchmark: cold make all, make bench and make test from a fresh clone of HEAD with an empty cargo home, timed (about an hour on 2 cores; RUNS=2 for a median) into target/project-bench/summary.md
 	benches/project-bench.sh
