@@ -7,6 +7,7 @@ mod anchor1;
 mod anchor2;
 mod anchor_versions;
 mod build;
+mod cdp;
 mod contract;
 mod docs;
 mod encodings;

@@ -1,26 +1,19 @@
 //! `report.html` in a real browser: headless Chromium (Debian's, which
-//! `make test` installs where it can) opens the page from disk, as a
-//! reader would, and the test works its table through the page's own
-//! controls. It runs last in `make test` (`-- --ignored`), once `make
+//! `make test` installs where it can, driven over the DevTools protocol
+//! by `cdp`) opens the page from disk, as a reader would, and the test
+//! works its table through the page's own controls. It runs last in `make test` (`-- --ignored`), once `make
 //! bench` and every `make idl` run the tests made have written what the
 //! page shows.
 
 use std::{
     fs,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex},
-    time::Duration,
 };
 
 use benches::{Workspace, numbers::thousands, report::page};
-use headless_chrome::{
-    Browser, LaunchOptions, Tab,
-    protocol::cdp::{
-        Network, Page::CaptureScreenshotFormatOption, Runtime::ConsoleAPICalledEventTypeOption,
-        types::Event,
-    },
-};
-use serde_json::Value;
+use serde_json::{Value, json};
+
+use crate::cdp::Page;
 
 /// Where Debian's package puts the browser.
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -44,17 +37,17 @@ fn chromium() -> Option<PathBuf> {
 
 /// Runs `script` (an expression) in the page and returns its value, which
 /// the script gives as JSON text.
-fn eval(tab: &Tab, script: &str) -> Value {
-    let result = tab
-        .evaluate(&format!("JSON.stringify({script})"), false)
-        .unwrap_or_else(|e| panic!("evaluating {script}: {e}"));
-    let text = result.value.and_then(|v| v.as_str().map(String::from));
-    serde_json::from_str(&text.unwrap_or_else(|| panic!("{script}: no value"))).unwrap()
+fn eval(tab: &Page, script: &str) -> Value {
+    let result = tab.evaluate(&format!("JSON.stringify({script})"));
+    let text = result
+        .as_str()
+        .unwrap_or_else(|| panic!("{script}: no value"));
+    serde_json::from_str(text).unwrap()
 }
 
 /// Sets one of a table's selects (`[data-filter=family]`, `[data-compare=a]`)
 /// as a reader would, firing its `change`.
-fn choose(tab: &Tab, table: &str, select: &str, value: &str) {
+fn choose(tab: &Page, table: &str, select: &str, value: &str) {
     let done = eval(
         tab,
         &format!(
@@ -72,7 +65,7 @@ const COUNT: &str = "const count = t => { const c = document.querySelector(t + '
                      return c ? [+c.dataset.shown, +c.dataset.total] : null; };";
 
 /// The table's shown and total counts, and its rows' names, in order.
-fn shown(tab: &Tab, table: &str) -> (u64, u64, Vec<String>) {
+fn shown(tab: &Page, table: &str) -> (u64, u64, Vec<String>) {
     let value = eval(
         tab,
         &format!(
@@ -97,7 +90,7 @@ fn shown(tab: &Tab, table: &str) -> (u64, u64, Vec<String>) {
 
 /// The text and link (if any) of the column `key` of the table's rows, in
 /// order.
-fn texts(tab: &Tab, table: &str, key: &str) -> Vec<(String, Option<String>)> {
+fn texts(tab: &Page, table: &str, key: &str) -> Vec<(String, Option<String>)> {
     let value = eval(
         tab,
         &format!(
@@ -175,7 +168,7 @@ type FrameChange = (String, i64, i64, i64);
 
 /// Each row's "which frames differ" cell: its summary, the frames its
 /// table lists (frame, self CUs in each record, change) and its total.
-fn frame_differences(tab: &Tab, table: &str) -> Vec<(String, Vec<FrameChange>, i64)> {
+fn frame_differences(tab: &Page, table: &str) -> Vec<(String, Vec<FrameChange>, i64)> {
     let value = eval(
         tab,
         &format!(
@@ -264,7 +257,7 @@ fn largest_change_first(x: &FrameChange, y: &FrameChange) -> std::cmp::Ordering 
 }
 
 /// The values of the column `key` of the table's rows, in order.
-fn column(tab: &Tab, table: &str, key: &str) -> Vec<f64> {
+fn column(tab: &Page, table: &str, key: &str) -> Vec<f64> {
     let value = eval(
         tab,
         &format!(
@@ -328,55 +321,13 @@ fn the_page_in_a_real_browser() {
     );
     let Some(chromium) = chromium() else { return };
 
-    let browser = Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(chromium))
-            .sandbox(false)
-            .window_size(Some((1400, 2400)))
-            .idle_browser_timeout(Duration::from_secs(120))
-            .build()
-            .unwrap(),
-    )
-    .unwrap();
-    let tab = browser.new_tab().unwrap();
-    tab.set_default_timeout(Duration::from_secs(60));
-    let errors = Arc::new(Mutex::new(Vec::<String>::new()));
-    let requests = Arc::new(Mutex::new(Vec::<String>::new()));
-    let (seen_errors, seen_requests) = (errors.clone(), requests.clone());
-    tab.add_event_listener(Arc::new(move |event: &Event| match event {
-        Event::RuntimeConsoleAPICalled(call)
-            if call.params.Type == ConsoleAPICalledEventTypeOption::Error =>
-        {
-            seen_errors
-                .lock()
-                .unwrap()
-                .push(format!("console.error: {:?}", call.params.args));
-        }
-        Event::RuntimeExceptionThrown(thrown) => seen_errors
-            .lock()
-            .unwrap()
-            .push(format!("exception: {:?}", thrown.params.exception_details)),
-        Event::LogEntryAdded(entry) => seen_errors.lock().unwrap().push(format!(
-            "{:?}: {}",
-            entry.params.entry.level, entry.params.entry.text
-        )),
-        Event::NetworkRequestWillBeSent(sent) => seen_requests
-            .lock()
-            .unwrap()
-            .push(sent.params.request.url.clone()),
-        _ => {}
-    }))
-    .unwrap();
-    tab.enable_runtime().unwrap();
-    tab.enable_log().unwrap();
-    tab.call_method(serde_json::from_value::<Network::Enable>(serde_json::json!({})).unwrap())
-        .unwrap();
+    let tab = Page::launch(&chromium, (1400, 2400));
+    for domain in ["Runtime", "Log", "Network"] {
+        tab.call(&format!("{domain}.enable"), json!({}));
+    }
     let url = format!("file://{}", path.canonicalize().unwrap().display());
-    tab.navigate_to(&url)
-        .unwrap()
-        .wait_until_navigated()
-        .unwrap();
-    tab.wait_for_element("#families tbody tr").unwrap();
+    tab.navigate(&url);
+    tab.wait_for("#families tbody tr");
 
     // Every record of results.json is in the table.
     let all = records(&results, Some("results"));
@@ -895,14 +846,25 @@ fn the_page_in_a_real_browser() {
     choose(&tab, families, "data-compare=a", "");
     choose(&tab, families, "data-compare=b", "");
     choose(&tab, families, "data-filter=family", "");
-    let png = tab
-        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-        .unwrap();
-    fs::write(dir.join("report.png"), png).unwrap();
+    fs::write(dir.join("report.png"), tab.screenshot()).unwrap();
 
-    let errors = errors.lock().unwrap().clone();
+    // Console errors, exceptions and log entries, and every request.
+    let errors: Vec<String> = (tab.events("Runtime.consoleAPICalled").into_iter())
+        .filter(|call| call["type"] == "error")
+        .map(|call| format!("console.error: {}", call["args"]))
+        .chain(
+            (tab.events("Runtime.exceptionThrown").into_iter())
+                .map(|thrown| format!("exception: {}", thrown["exceptionDetails"])),
+        )
+        .chain(
+            (tab.events("Log.entryAdded").into_iter())
+                .map(|entry| format!("{}: {}", entry["entry"]["level"], entry["entry"]["text"])),
+        )
+        .collect();
     assert!(errors.is_empty(), "the page logged errors: {errors:?}");
-    let requests = requests.lock().unwrap().clone();
+    let requests: Vec<String> = (tab.events("Network.requestWillBeSent").into_iter())
+        .map(|sent| sent["request"]["url"].as_str().unwrap().to_string())
+        .collect();
     assert!(
         requests.iter().all(|r| *r == url),
         "the page made requests besides its own file: {requests:?}"
