@@ -90,22 +90,20 @@ TESTS := $(TESTED) -p split-debug
 # make test's steps, timed the same way (benches/timings.sh), each named.
 TEST_TIMINGS := $(TARGET_DIR)/test-timings.tsv
 # The output of make test's lanes that run beside another step (below).
-PUBLISHED_LOG := $(TARGET_DIR)/published-and-copies.log
-IDL_TESTS_LOG := $(TARGET_DIR)/idl-tests.log
+PUBLISHED_BROWSER_LOG := $(TARGET_DIR)/published-browser.log
 PROFILE_LOG := $(TARGET_DIR)/profile.log
 LITESVM_LOG := $(TARGET_DIR)/litesvm-families.log
 PAGE_LOG := $(TARGET_DIR)/page.log
 timed = benches/timings.sh run "$(1)" $(TEST_TIMINGS)
-# $(call beside,<lane>,<log>,<steps>,<other steps>): a lane of make test's
-# steps (each `$(call timed,<step>) <command>`, joined by &&) in the
-# background, its output into <log> and printed when both are done, beside
-# the other steps (timed the same way, in the foreground: another beside
-# among them); fails if either does. A subshell, so one nests in another.
-beside = ( { $(3); } > $(2) 2>&1 & lane=$$!; \
-  { $(4); }; other=$$?; \
-  wait $$lane; status=$$?; cat $(2); \
-  [ $$status = 0 ] || echo "make test: $(1) failed (its output is above and in $(2)); run it alone to see why" >&2; \
-  [ $$status = 0 ] && [ $$other = 0 ] )
+# $(call beside,<lane>,<log>,<steps>,<other step>,<other command>): a lane of
+# make test's steps (each `$(call timed,<step>) <command>`, joined by &&) in
+# the background, its output into <log> and printed when both are done,
+# beside the other step, timed; fails if either does.
+beside = { $(3); } > $(2) 2>&1 & first=$$!; \
+  $(call timed,$(4)) $(5); other=$$?; \
+  wait $$first; status=$$?; cat $(2); \
+  [ $$status = 0 ] || echo "make test: $(1), run beside $(4), failed (its output is above and in $(2)); run it alone to see why" >&2; \
+  [ $$status = 0 ] && [ $$other = 0 ]
 # Seconds since make started, for progress messages (in a recipe).
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
@@ -319,39 +317,34 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	$(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all ## Build, then run the tests (contract, random input, report, wire, idl; the idl crate's beside the others) with make profile (every row, by inlined frame), the stack sweep, make published and make anchor-copies beside them; the families' LiteSVM replay beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
+test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile (every row, by inlined frame) and the stack sweep beside them; the families' LiteSVM replay and make anchor-copies beside make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
 	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
-	@# Each lane beside other steps leaves a core idle on its own (the
+	@# Each lane beside another step leaves a core idle on its own (the
 	@# table's cores column):
-	@# - make published, make browser (mostly apt-get) and make
-	@#   anchor-copies (two anchor-lang releases' builds of one program, for
-	@#   make profile SO= BASE=), none of which the tests read, beside the
-	@#   tests' compilation and runs (TEST_RUN);
+	@# - make published and make browser (mostly apt-get), beside the
+	@#   tests' compilation;
+	@# - make profile (every row, from make all's .so.debug files) and the
+	@#   stack sweep, beside the tests (which write under target/benches/
+	@#   only their make idl runs and report.html, which the page's test
+	@#   writes again, and read nothing the profile writes);
 	@# - make idl's tip-distribution run beside the families' LiteSVM
-	@#   replay (mostly LiteSVM's build, in a target folder of its own);
+	@#   replay (mostly LiteSVM's build, in a target folder of its own) and
+	@#   make anchor-copies (two anchor-lang releases' builds of one
+	@#   program, for make profile SO= BASE=);
 	@# - after the profile's tests (one reads the tip run's summary.md,
 	@#   which the replay rewrites), the page in Chromium (which reads each
 	@#   make idl run's results.json, which the replay rewrites whole: the
 	@#   old file or the new one, never half of one) beside the replay of
 	@#   every make idl run.
-	@$(call beside,make published and make anchor-copies,$(PUBLISHED_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies,$(TEST_RUN))
-	@$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
+	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,$(HOST_CARGO) test $(TESTS) --no-run)
+	$(call timed,bench) $(HOST_CARGO) run -q -p benches --bin bench > /dev/null
+	@$(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,cargo test: run,$(HOST_CARGO) test $(TESTS))
+	@$(call beside,litesvm: the families and make anchor-copies,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies,idl: tip_distribution,$(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null)
 	$(call timed,profile tests) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) $(HOST_CARGO) test -q -p profile-so --test integration -- --ignored
 	$(call timed,profile SO= BASE= as in CI) benches/profile_so/tests/ci.sh
-	@$(call beside,the page and the sweep's test,$(PAGE_LOG),$(call timed,page in Chromium) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored page:: && $(call timed,sweep test) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored sweep::,$(call timed,litesvm: the idl runs) $(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl)
+	@$(call beside,the page and the sweep's test,$(PAGE_LOG),$(call timed,page in Chromium) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored page:: && $(call timed,sweep test) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored sweep::,litesvm: the idl runs,$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl)
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
-
-# make test's compilation, its measurement, then its tests: the idl
-# crate's (the longest: most of it builds programs) beside the others',
-# with make profile (every row, from make all's .so.debug files) and the
-# stack sweep beside both (the tests write under target/benches/ only
-# their make idl runs and report.html, which the page's test writes again,
-# and read nothing the profile writes).
-TEST_RUN = $(call timed,cargo test: compile) $(HOST_CARGO) test $(TESTS) --no-run && \
-  $(call timed,bench) $(HOST_CARGO) run -q -p benches --bin bench > /dev/null && \
-  $(call beside,make profile and the sweep,$(PROFILE_LOG),$(call timed,profile) $(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null,$(TEST_BINARIES))
-TEST_BINARIES = $(call beside,the idl crate's tests,$(IDL_TESTS_LOG),$(call timed,cargo test: idl) $(HOST_CARGO) test -p idl,$(call timed,cargo test: run) $(HOST_CARGO) test $(subst -p idl,,$(TESTS)))
 
 browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
 	@mkdir -p $(TARGET_DIR)
