@@ -58,10 +58,12 @@ impl Page {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        // SAFETY: between fork and exec the closure calls only dup and
-        // dup2, which are async-signal-safe, on descriptors the parent
-        // holds open. Both ends are first moved above 4, so placing one at
-        // 3 cannot close the other; dup2 leaves 3 and 4 open across exec.
+        // SAFETY: between fork and exec the closure calls only fcntl
+        // (F_DUPFD) and dup2, which are async-signal-safe, on descriptors
+        // the parent holds open. Both ends are first copied above 9, so
+        // placing one at 3 cannot close the other; dup2 leaves 3 and 4
+        // open across exec (the copies above 9 stay open in the browser,
+        // unused).
         unsafe {
             command.pre_exec(move || {
                 let reads = libc::fcntl(browser_reads, libc::F_DUPFD, 10);

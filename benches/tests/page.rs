@@ -1,9 +1,9 @@
 //! `report.html` in a real browser: headless Chromium (Debian's, which
 //! `make test` installs where it can, driven over the DevTools protocol
 //! by `cdp`) opens the page from disk, as a reader would, and the test
-//! works its table through the page's own controls. It runs last in `make test` (`-- --ignored`), once `make
-//! bench` and every `make idl` run the tests made have written what the
-//! page shows.
+//! works its table through the page's own controls. It runs last in
+//! `make test` (`-- --ignored`), once `make bench` and every `make idl`
+//! run the tests made have written what the page shows.
 
 use std::{
     fs,
