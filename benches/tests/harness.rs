@@ -308,8 +308,29 @@ fn copy_sources(from: &Path, to: &Path) {
             fs::create_dir_all(&target).unwrap();
         } else if fs::read(&target).ok() != Some(fs::read(entry.path()).unwrap()) {
             fs::copy(entry.path(), &target).unwrap();
+            // The original's time: cargo finds the copy's sources no newer
+            // than what `make all` built from them.
+            let modified = entry.metadata().unwrap().modified().unwrap();
+            fs::File::options()
+                .write(true)
+                .open(&target)
+                .and_then(|file| file.set_modified(modified))
+                .unwrap();
         }
     }
+}
+
+/// The copy's `.cargo/line-tables.toml` naming this checkout's linker, by
+/// the path cargo resolves for this checkout's builds: cargo hashes the
+/// linker's path into every unit's fingerprint (not its file name), so a
+/// unit built under another path would be built again, in place.
+fn same_linker(current: &Path, copy: &Path) {
+    let config = copy.join(".cargo/line-tables.toml");
+    let relative = "\".tools/profile-linker/bin/sbpf-linker\"";
+    let text = fs::read_to_string(&config).unwrap();
+    assert_eq!(text.matches(relative).count(), 2, "{text}");
+    let absolute = format!("{:?}", current.join(&relative[1..relative.len() - 1]));
+    fs::write(&config, text.replace(relative, &absolute)).unwrap();
 }
 
 /// Adding a crate is adding a folder: in a copy of this tree, a program made
@@ -319,18 +340,23 @@ fn copy_sources(from: &Path, to: &Path) {
 fn new_program_from_the_template_is_built_and_benched() {
     let current = Workspace::current();
     // The copy of the sources sits outside the workspace, or cargo would
-    // merge both trees' .cargo/config.toml; its build sits in this
-    // checkout's `target/`, kept between runs, and gone with the checkout.
-    // The new program is made afresh each time.
+    // merge both trees' .cargo/config.toml. Cargo builds it in this
+    // checkout's `target/`, where `make all` built core, alloc, std and
+    // every crate a token program depends on, `common` among them, with
+    // the same sources, flags, profile and linker: only the new program
+    // compiles. The copy keeps its own deploy folder and build log. The
+    // new program is made afresh each time.
     let scratch = std::env::temp_dir().join(format!(
         "serialization-bench-template-test-{}",
         benches::Program::id_for(&current.root.to_string_lossy())
     ));
-    let build = current.root.join("target/template-test");
+    let build = current.root.join("target");
     let copy = scratch.join("tree");
+    let build_log = copy.join("target/build.log");
     let _ = fs::remove_dir_all(copy.join("programs/token/fresh_crate"));
     let _ = fs::remove_dir_all(copy.join("target"));
     copy_sources(&current.root, &copy);
+    same_linker(&current.root, &copy);
     // The installed toolchain is reused; set-up is tested elsewhere.
     let _ = std::os::unix::fs::symlink(current.root.join(".tools"), copy.join(".tools"));
     // What the new program is measured against (the floor, the other
@@ -354,8 +380,8 @@ fn new_program_from_the_template_is_built_and_benched() {
             .args(["--no-print-directory", target])
             .current_dir(&copy)
             .env("CARGO_TARGET_DIR", &build)
-            // Under `make test`, the outer make's choices are not the copy's.
-            .env_remove("BUILD_LOG")
+            .env("BUILD_LOG", &build_log)
+            // Under `make test`, the outer make's choice is not the copy's.
             .env_remove("DEPLOY")
             .output()
             .unwrap()
@@ -404,8 +430,20 @@ fn new_program_from_the_template_is_built_and_benched() {
             "{stdout}{stderr}"
         );
     }
-    let log = fs::read_to_string(build.join("build.log")).unwrap();
+    let log = fs::read_to_string(&build_log).unwrap();
     assert!(log.contains("-p fresh_crate-program"), "{log}");
+    // The new program alone compiled: what it shares with the others was
+    // this checkout's build.
+    let compiled: Vec<&str> = log
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("Compiling "))
+        .collect();
+    assert!(
+        compiled
+            .iter()
+            .all(|unit| unit.starts_with("fresh_crate-program ")),
+        "{compiled:?}"
+    );
 
     let (ok, stderr) = run_bench(&workspace);
     assert!(ok, "{stderr}");
@@ -428,7 +466,7 @@ fn new_program_from_the_template_is_built_and_benched() {
     let failed = make("build-token-fresh_crate");
     let stderr = String::from_utf8_lossy(&failed.stderr);
     assert!(!failed.status.success());
-    let log = build.join("build.log").display().to_string();
+    let log = build_log.display().to_string();
     for says in [
         "build failed: token/exact (cargo build",
         "-p fresh_crate-program), exit 101",
@@ -440,7 +478,8 @@ fn new_program_from_the_template_is_built_and_benched() {
         assert!(stderr.contains(says), "{says}: {stderr}");
     }
     assert!(!stderr.contains("dlopen"), "{stderr}");
-    // The copy of the sources goes; its build stays in target/.
+    // The copy of the sources goes; the new program's build stays in
+    // target/.
     fs::remove_dir_all(&scratch).unwrap();
 }
 
