@@ -147,7 +147,7 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker
 	  echo "setup [$(elapsed)]: sbpf-linker $(SBPF_LINKER_VERSION) installed"; }
 	@want="$(LINKER_STAMP), $$(cat benches/profile-linker/*.patch | sha256sum | cut -c1-16)"; \
 	  [ -x $(TOOLS)/profile-linker/bin/sbpf-linker ] && [ "$$(cat $(TOOLS)/profile-linker/.installed 2>/dev/null)" = "$$want" ] || { \
-	  echo "setup [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) with the patches in benches/profile-linker/ (the linker every program is linked with: it resolves the line tables' addresses, looks each LLVM function up once, and reports frame sizes for make idl) into .tools/profile-linker/ (seconds, reusing the stock build's dependencies)..."; \
+	  echo "setup [$(elapsed)]: compiling sbpf-linker $(SBPF_LINKER_VERSION) with the patches in benches/profile-linker/ (the linker every program is linked with: it resolves the line tables' addresses, looks each LLVM function up once, reports frame sizes for make idl, and links without BTF where LLVM cannot write it) into .tools/profile-linker/ (seconds, reusing the stock build's dependencies)..."; \
 	  benches/profile-linker/install.sh $(SBPF_LINKER_VERSION) $(TOOLS)/profile-linker $(LINKER_BUILD) "$(LINKER_STAMP)" $(LINKER_CONFIG) >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not build the patched sbpf-linker (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; }
 	@# cargo does not track the linker's binary: a new one is only taken up by programs built after it (make clean rebuilds them all).
 	@want="$$(cat benches/split-debug/Cargo.toml benches/split-debug/src/*.rs | sha256sum | cut -c1-16)"; \

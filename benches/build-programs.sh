@@ -66,8 +66,12 @@ line_tables=(--config "$PWD/.cargo/line-tables.toml")
 # alone) keeps it: the line tables' flags would come after its own.
 own_debug_info() { grep -qs debuginfo "$1/.cargo/config.toml"; }
 # LLVM's crash writing a program's BTF (the link, with --btf, killed by
-# SIGILL in BTFDebug::visitTypeEntry on some Anchor programs): built again
-# without line tables, named by function in its profiles (no .so.debug).
+# SIGILL in BTFDebug::visitTypeEntry on some Anchor programs): the program
+# alone compiled again and linked without BTF (`cargo rustc ... --
+# -C link-arg=--without-btf`, benches/profile-linker/without-btf.patch),
+# its dependencies as built; it keeps no debug sections (the bytes a build
+# without line tables links) and is named by function in its profiles (no
+# .so.debug).
 btf_crash='BTFDebug|^error: linking with .* failed: signal: '
 split_debug=$PWD/.tools/bin/split-debug
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
@@ -83,7 +87,7 @@ name_of() { if [[ $1 == benches/noop ]]; then echo noop; else basename "$1"; fi;
 
 # Runs one build command, its output to the log; shows what matters. With
 # BTF_CRASH_RETRIED set, a failure that is LLVM's crash writing BTF
-# returns 3, silently, for the caller to build again without line tables.
+# returns 3, silently, for the caller to link again without BTF.
 run() {
 	local step status
 	step=$(mktemp)
@@ -110,20 +114,23 @@ run() {
 
 # Runs the build command "$@" (`... cargo build ...`) with $flags (the
 # line tables) after its `build` where set; where LLVM crashes writing
-# their BTF, again without them (the program then has no .so.debug, and
-# is profiled by function).
+# their BTF, the program is linked again without it (`cargo rustc`, the
+# same flags; it then has no .so.debug, and is profiled by function).
 build_with_line_tables() {
 	((${#flags[@]} > 0)) || { run "$@"; return; }
-	local with=() arg placed=
+	local with=() again=() arg placed=
 	for arg in "$@"; do
-		with+=("$arg")
-		[[ -z $placed && $arg == build ]] && with+=("${flags[@]}") && placed=1
+		if [[ -z $placed && $arg == build ]]; then
+			with+=(build "${flags[@]}") again+=(rustc "${flags[@]}") placed=1
+		else
+			with+=("$arg") again+=("$arg")
+		fi
 	done
 	BTF_CRASH_RETRIED=1 run "${with[@]}"
 	local status=$?
 	((status == 3)) || return $status
-	echo "  $subfolder/$name: LLVM crashed writing the BTF of its line tables (see $log); built again without them, so its profiles name functions, not inlined frames" >&2
-	run "$@"
+	echo "  $subfolder/$name: LLVM crashed writing the BTF of its line tables (see $log); linked again without BTF, so its profiles name functions, not inlined frames" >&2
+	run "${again[@]}" --lib -- -C link-arg=--without-btf
 }
 
 feature_args=()

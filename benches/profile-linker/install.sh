@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The linker every program is linked with (make setup installs it;
 # .cargo/line-tables.toml names it): sbpf-linker, the version make setup
-# also installs stock, with three changes. The first (byteparser.patch): the
+# also installs stock, with four changes. The first (byteparser.patch): the
 # stock linker copies the debug sections without applying their
 # relocations, so each DWARF address is an offset into its own text
 # section and functions from different sections overlap; the patched one
@@ -17,8 +17,13 @@
 # so every program is byte-identical. The third (frame-sizes.patch): with
 # SBPF_LINKER_FRAME_SIZES set, LLVM remarks on every function's stack
 # frame and the linker prints those remarks (make idl names a refused
-# frame's size from them); remarks leave the code as it was. The stock
-# one stays for the toolchain matrix and a plain cargo build.
+# frame's size from them); remarks leave the code as it was. The fourth
+# (without-btf.patch): `--without-btf` overrides `--btf`, so that a
+# program whose line tables LLVM cannot write BTF for (it crashes) is
+# linked again without BTF, and so without debug sections, from the same
+# dependencies (`--btf` is one of every crate's rustflags; this argument is
+# the program's alone). The stock one stays for the toolchain matrix and a
+# plain cargo build.
 #
 # Built in <build folder>, make setup's build of the stock linker (the
 # Makefile's LINKER_BUILD), with the same cargo arguments (the Makefile's
@@ -58,6 +63,7 @@ cp -r "$source" "$dest/src"
 rm -f "$dest/src/rust-toolchain.toml"
 patch -p1 -d "$dest/src" <"$here/byteparser.patch"
 patch -p1 -d "$dest/src" <"$here/frame-sizes.patch"
+patch -p1 -d "$dest/src" <"$here/without-btf.patch"
 # A package of its own, not a member of the workspace it sits in.
 printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
 # The LLVM bindings' crate, at the version sbpf-linker's lock names

@@ -31,20 +31,36 @@ pub const LINE_TABLES: &str = ".cargo/line-tables.toml";
 /// `root`: add the build's arguments; install what it links with
 /// [`split_debug::write`].
 pub fn cargo_build(root: &Path) -> Command {
-    let mut command = cargo_build_without_line_tables(root);
-    command.arg("--config").arg(root.join(LINE_TABLES));
-    command
+    cargo(root, "build")
 }
 
-/// The same without line tables: a program whose line tables LLVM cannot
-/// write BTF for ([`is_btf_crash`]), named by function.
-pub fn cargo_build_without_line_tables(root: &Path) -> Command {
+/// `cargo rustc` with the same configuration, for a program whose line
+/// tables LLVM cannot write BTF for ([`is_btf_crash`]): add the build's
+/// arguments (one package), then [`WITHOUT_BTF`]. Its dependencies are
+/// the ones [`cargo_build`] built; the program alone is compiled again
+/// and linked without BTF, so without debug sections (the bytes a build
+/// without line tables links), and named by function.
+pub fn cargo_rustc(root: &Path) -> Command {
+    cargo(root, "rustc")
+}
+
+/// What ends a [`cargo_rustc`] command: the program's own link told to
+/// leave BTF out (benches/profile-linker/without-btf.patch). As arguments
+/// of the program's `rustc` alone, they leave every dependency's flags,
+/// and so its build, as they were (`--btf` is one of every crate's
+/// rustflags).
+pub const WITHOUT_BTF: [&str; 4] = ["--lib", "--", "-C", "link-arg=--without-btf"];
+
+/// `cargo <subcommand>` in `root` with both configuration files.
+fn cargo(root: &Path, subcommand: &str) -> Command {
     let mut command = Command::new("cargo");
     command
         .current_dir(root)
-        .arg("build")
+        .arg(subcommand)
         .arg("--config")
-        .arg(root.join(TRIM_PATHS));
+        .arg(root.join(TRIM_PATHS))
+        .arg("--config")
+        .arg(root.join(LINE_TABLES));
     command
 }
 

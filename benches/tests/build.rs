@@ -1,6 +1,6 @@
 //! benches/build-programs.sh, with a stand-in for cargo: each program is
 //! split into the `.so` measured and its `.so.debug`, and a program whose
-//! line tables LLVM cannot write BTF for is built again without them,
+//! line tables LLVM cannot write BTF for is linked again without BTF,
 //! saying so.
 
 use std::{fs, os::unix::fs::PermissionsExt, path::Path, process::Command};
@@ -8,12 +8,13 @@ use std::{fs, os::unix::fs::PermissionsExt, path::Path, process::Command};
 use benches::Workspace;
 
 /// A `cargo` that fails as LLVM 23 does on some programs' BTF when given
-/// `.cargo/line-tables.toml` (where `crash` is set), and otherwise "links"
-/// `linked` where build-programs.sh looks for borsh's program.
+/// `.cargo/line-tables.toml` (where `crash` is set) unless the link is
+/// told `--without-btf`, and otherwise "links" `linked` where
+/// build-programs.sh looks for borsh's program.
 fn fake_cargo(bin: &Path, linked: &Path, crash: bool) {
     let script = format!(
         "#!/usr/bin/env bash\n\
-         if {crash} && [[ \" $* \" == *line-tables.toml* ]]; then\n\
+         if {crash} && [[ \" $* \" == *line-tables.toml* && \" $* \" != *--without-btf* ]]; then\n\
            echo 'error: linking with `.tools/profile-linker/bin/sbpf-linker` failed: signal: 4 (SIGILL)' >&2; exit 101\n\
          fi\n\
          mkdir -p \"$CARGO_TARGET_DIR/bpfel-unknown-none/release\"\n\
@@ -83,7 +84,7 @@ fn a_linked_program_is_split_into_the_measured_so_and_its_debug() {
 }
 
 #[test]
-fn a_btf_crash_builds_that_program_again_without_line_tables() {
+fn a_btf_crash_links_that_program_again_without_btf() {
     let (measured, _) = borsh();
     let dir = tempfile::tempdir().unwrap();
     // A stale .so.debug from an earlier build goes.
@@ -96,17 +97,27 @@ fn a_btf_crash_builds_that_program_again_without_line_tables() {
     assert!(ok, "{stderr}");
     assert!(
         stderr.contains("token/exact/borsh: LLVM crashed writing the BTF of its line tables")
-            && stderr.contains("built again without them, so its profiles name functions"),
+            && stderr.contains("linked again without BTF, so its profiles name functions"),
         "{stderr}"
     );
     assert!(!stderr.contains("build failed"), "{stderr}");
     assert_eq!(fs::read(deploy.join("borsh.so")).unwrap(), measured);
     assert!(!deploy.join("borsh.so.debug").exists());
-    // Both builds are in the log, the crash with its words.
+    // Both builds are in the log, the crash with its words; the second is
+    // the program's own, with the same flags, linked without BTF.
     let log = fs::read_to_string(dir.path().join("build.log")).unwrap();
+    let builds: Vec<&str> = log.lines().filter(|l| l.starts_with("=== ")).collect();
+    assert_eq!(builds.len(), 2, "{log}");
+    assert!(builds[0].starts_with("=== token/exact: cargo build --config "));
+    let again = builds[1]
+        .strip_prefix("=== token/exact: cargo rustc --config ")
+        .unwrap_or_else(|| panic!("{log}"));
     assert_eq!(
-        log.matches("=== token/exact: cargo build").count(),
-        2,
+        again.split_once(" --lib -- "),
+        Some((
+            &builds[0]["=== token/exact: cargo build --config ".len()..],
+            "-C link-arg=--without-btf"
+        )),
         "{log}"
     );
     assert!(log.contains("failed: signal: 4 (SIGILL)"), "{log}");

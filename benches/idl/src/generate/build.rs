@@ -100,7 +100,7 @@ pub fn build_together(root: &Path, dir: &Path, crates: &[Crate]) {
         let built = compile_with(root, &workspace, &packages, (route, true));
         for ((krate, record), (built, _)) in members.iter().zip(built) {
             let one = (krate.name.as_str(), krate.package.as_str());
-            record.keep(&or_without_line_tables(built, root, &workspace, one, route));
+            record.keep(&or_without_btf(built, root, &workspace, one, route));
         }
     }
 }
@@ -319,18 +319,15 @@ fn newest(paths: &[PathBuf]) -> SystemTime {
 /// the run's `deploy/<name>.so` (the run's folder is the workspace's, or
 /// its parent for the Anchor workspace).
 fn compile(root: &Path, workspace: &Path, name: &str, package: &str, route: Route) -> Built {
-    let with_line_tables = compile_with(root, workspace, &[(name, package)], (route, true));
-    let built = with_line_tables
-        .into_iter()
-        .next()
-        .expect("one crate built")
-        .0;
-    or_without_line_tables(built, root, workspace, (name, package), route)
+    let with_btf = compile_with(root, workspace, &[(name, package)], (route, true));
+    let built = with_btf.into_iter().next().expect("one crate built").0;
+    or_without_btf(built, root, workspace, (name, package), route)
 }
 
 /// `built`, or where LLVM crashed writing its line tables' BTF, crate
-/// `(name, package)` built again without them.
-fn or_without_line_tables(
+/// `(name, package)` linked again without BTF (its dependencies as they
+/// were built).
+fn or_without_btf(
     built: Built,
     root: &Path,
     workspace: &Path,
@@ -346,31 +343,30 @@ fn or_without_line_tables(
     }
 }
 
-/// Why a build with line tables is built again without them.
+/// Why a build with line tables is linked again without BTF.
 const BTF_CRASHED: &str = "LLVM crashed linking the BTF of its line tables";
 
 /// Builds `packages` (each `(name, package)`) of the workspace in
-/// `workspace` with one cargo invocation, with line tables or (where LLVM
-/// crashed writing their BTF) without: that program is then named by
-/// function. What each came to, in order: its `.so` (copied to the run's
-/// `deploy/<name>.so`; the run's folder is the workspace's, or its parent
-/// for the Anchor workspace), or its refusal in the words of the
-/// compiler's and linker's messages about it; and those words. With line
-/// tables, the linker reports every function's stack frame
+/// `workspace` with one cargo invocation, with line tables, linked with
+/// their BTF or (where LLVM crashed writing it; one package) without:
+/// that program is then named by function. What each came to, in order:
+/// its `.so` (copied to the run's `deploy/<name>.so`; the run's folder is
+/// the workspace's, or its parent for the Anchor workspace), or its
+/// refusal in the words of the compiler's and linker's messages about it;
+/// and those words. The linker reports every function's stack frame
 /// ([`FRAME_SIZES`]), so that a refused frame's reason gives its size
-/// (LLVM's remarks: the same code, and about as long a link; the stock
-/// linker, which links a program without line tables, reports none).
+/// (LLVM's remarks: the same code, and about as long a link).
 fn compile_with(
     root: &Path,
     workspace: &Path,
     packages: &[(&str, &str)],
-    (route, line_tables): (Route, bool),
+    (route, btf): (Route, bool),
 ) -> Vec<(Built, String)> {
     let started = Instant::now();
-    let mut command = if line_tables {
+    let mut command = if btf {
         benches::reproducible::cargo_build(root)
     } else {
-        benches::reproducible::cargo_build_without_line_tables(root)
+        benches::reproducible::cargo_rustc(root)
     };
     let target_dir = match route {
         Route::Core => {
@@ -403,9 +399,10 @@ fn compile_with(
     for (_, package) in packages {
         command.args(["-p", package]);
     }
-    if line_tables {
-        command.env(FRAME_SIZES, "1");
+    if !btf {
+        command.args(benches::reproducible::WITHOUT_BTF);
     }
+    command.env(FRAME_SIZES, "1");
     let output = match command.output() {
         Ok(output) => output,
         Err(e) => {
@@ -447,7 +444,7 @@ fn compile_with(
                 own
             };
             let Some(built) = messages.program(&lib) else {
-                let refused = if line_tables && is_btf_crash(&words) {
+                let refused = if btf && is_btf_crash(&words) {
                     Refusal::new(BTF_CRASHED)
                 } else {
                     Refusal::of(&words)

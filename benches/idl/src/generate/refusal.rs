@@ -24,9 +24,8 @@ pub struct Frame {
     /// As Rust names it ([`short_symbol`]).
     pub function: String,
     /// The frame's size, where the linker reported it: the profile
-    /// linker does when `make idl` asks ([`FRAME_SIZES`]); a program
-    /// built without line tables is linked by the stock one, which does
-    /// not.
+    /// linker does when `make idl` asks ([`FRAME_SIZES`]), as every one
+    /// of its builds does.
     pub bytes: Option<u64>,
 }
 
