@@ -25,6 +25,16 @@ use matrix::{Cell, Matrix, MatrixRow, ReleaseColumn};
 
 pub use crate::frameworks::anchor1::releases::{ANCHOR2, PINNED, RELEASES, Release};
 
+/// Where cargo builds every release's programs, relative to the root:
+/// `make all`'s folder. std, core and alloc, and every crate a release
+/// shares with `programs/anchor1/` at the same version and features (its
+/// solana crates, serde, borsh), are built there with the same sources,
+/// flags and linker, so each release compiles only what it changes. No
+/// other build of these package names runs at once (`make all` builds
+/// them, `make anchor-copies` and `make anchor-versions` after it), and
+/// each program's `.so` is taken from cargo's output as its build ends.
+pub const TARGET: &str = "target";
+
 /// The Anchor 2 program and operation that do what an Anchor 1.x
 /// program's operation does, where one does: the borsh account is
 /// `BorshAccount<T>`, the zero-copy one `Account<T>`, and Anchor 1.x's
@@ -83,7 +93,7 @@ fn build(
             .current_dir(root)
             .env("SBF_TOOLCHAIN", "upstream")
             .env("FRAMEWORK_WORKSPACE", &copy)
-            .env("CARGO_TARGET_DIR", dir.join("cargo"))
+            .env("CARGO_TARGET_DIR", root.join(TARGET))
             .env("DEPLOY", workspace.deploy_dir())
             .env("BUILD_LOG", &log)
             .output()
