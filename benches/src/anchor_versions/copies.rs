@@ -3,9 +3,9 @@
 //! releases' builds of the same source, for `make profile SO= BASE=`'s
 //! known answer (the change from 0.32.2 to 1.0.3, which the matrix
 //! measures, split by frame). Each release's workspace and deploy folder
-//! are the matrix's ([`super::prepare`]), and cargo builds in this
-//! checkout's `target/` as the matrix does ([`super::TARGET`]), so `make
-//! anchor-versions` after it builds that program again in no time.
+//! are the matrix's ([`super::prepare`]), and so is where cargo builds it
+//! ([`super::target_dir`]), so `make anchor-versions` after it builds
+//! that program again in no time.
 
 use std::{
     path::{Path, PathBuf},
@@ -41,7 +41,7 @@ pub fn build(root: &Path, release: &Release, program: &str) -> Result<PathBuf, S
         .current_dir(root)
         .env("SBF_TOOLCHAIN", "upstream")
         .env("FRAMEWORK_WORKSPACE", &copy)
-        .env("CARGO_TARGET_DIR", root.join(super::TARGET))
+        .env("CARGO_TARGET_DIR", super::target_dir(root, release))
         .env("DEPLOY", dir.join("deploy"))
         .env("BUILD_LOG", &log)
         .output()

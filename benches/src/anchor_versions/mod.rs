@@ -25,15 +25,26 @@ use matrix::{Cell, Matrix, MatrixRow, ReleaseColumn};
 
 pub use crate::frameworks::anchor1::releases::{ANCHOR2, PINNED, RELEASES, Release};
 
-/// Where cargo builds every release's programs, relative to the root:
-/// `make all`'s folder. std, core and alloc, and every crate a release
-/// shares with `programs/anchor1/` at the same version and features (its
-/// solana crates, serde, borsh), are built there with the same sources,
-/// flags and linker, so each release compiles only what it changes. No
-/// other build of these package names runs at once (`make all` builds
+/// Where cargo builds `release`'s programs. Every release but the pinned
+/// one: `make all`'s folder, where std, core and alloc, and every crate a
+/// release shares with `programs/anchor1/` at the same version and
+/// features (its solana crates, serde, borsh), are built with the same
+/// sources, flags and linker, so each release compiles only what it
+/// changes (its own crates differ from `make all`'s by their anchor-lang).
+/// No other build of these package names runs at once (`make all` builds
 /// them, `make anchor-copies` and `make anchor-versions` after it), and
 /// each program's `.so` is taken from cargo's output as its build ends.
-pub const TARGET: &str = "target";
+/// The pinned release (`PINNED`): a folder of its own, for its copy's
+/// crates are `make all`'s own (the same packages, relative paths and
+/// lockfile), and built in `make all`'s folder they would be rebuilt in
+/// place from the copy, its paths in their debug info.
+pub fn target_dir(root: &Path, release: &Release) -> std::path::PathBuf {
+    if release.version == PINNED {
+        release.dir(root).join("cargo")
+    } else {
+        root.join("target")
+    }
+}
 
 /// The Anchor 2 program and operation that do what an Anchor 1.x
 /// program's operation does, where one does: the borsh account is
@@ -93,7 +104,7 @@ fn build(
             .current_dir(root)
             .env("SBF_TOOLCHAIN", "upstream")
             .env("FRAMEWORK_WORKSPACE", &copy)
-            .env("CARGO_TARGET_DIR", root.join(TARGET))
+            .env("CARGO_TARGET_DIR", target_dir(root, release))
             .env("DEPLOY", workspace.deploy_dir())
             .env("BUILD_LOG", &log)
             .output()
