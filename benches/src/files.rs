@@ -21,6 +21,24 @@ pub fn write_whole(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String
         })
 }
 
+/// Gives `copy` the modification time of `original`, whose contents it
+/// holds: cargo, finding the copy of a crate no newer than the build `make
+/// all` made of the original (the same package, relative path and
+/// dependencies, so the same unit in `target/`), keeps that build rather
+/// than rebuild it in place from the copy (its debug info then naming the
+/// copy's folder, and what depends on it linked again).
+pub fn keep_modified(original: &Path, copy: &Path) -> Result<(), String> {
+    fs::metadata(original)
+        .and_then(|m| m.modified())
+        .and_then(|modified| {
+            fs::File::options()
+                .write(true)
+                .open(copy)?
+                .set_modified(modified)
+        })
+        .map_err(|e| format!("{}: {e}", copy.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -308,14 +308,7 @@ fn copy_sources(from: &Path, to: &Path) {
             fs::create_dir_all(&target).unwrap();
         } else if fs::read(&target).ok() != Some(fs::read(entry.path()).unwrap()) {
             fs::copy(entry.path(), &target).unwrap();
-            // The original's time: cargo finds the copy's sources no newer
-            // than what `make all` built from them.
-            let modified = entry.metadata().unwrap().modified().unwrap();
-            fs::File::options()
-                .write(true)
-                .open(&target)
-                .and_then(|file| file.set_modified(modified))
-                .unwrap();
+            benches::files::keep_modified(entry.path(), &target).unwrap();
         }
     }
 }

@@ -382,17 +382,8 @@ fn write_anchor1_workspace(root: &Path, dir: &Path, release: &Release) -> Result
         let text = fs::read_to_string(source.join(file))
             .map_err(|e| format!("programs/anchor1/records/{file}: {e}"))?;
         write_if_changed(&records.join(file), &text)?;
-        // The original's time: with the pinned release the copy is the
-        // same crate `make all` built (package, relative path, lockfile),
-        // and cargo, finding the copy no newer, keeps that build rather
-        // than rebuild it in place from here (its debug info naming this
-        // folder, and `make all`'s Anchor programs linked again).
-        let modified = fs::metadata(source.join(file)).and_then(|m| m.modified());
-        fs::File::options()
-            .write(true)
-            .open(records.join(file))
-            .and_then(|copy| copy.set_modified(modified?))
-            .map_err(|e| format!("{}: {e}", records.join(file).display()))?;
+        // With the pinned release the copy is the crate `make all` built.
+        benches::files::keep_modified(&source.join(file), &records.join(file))?;
     }
     let manifest = render::anchor1::workspace_manifest(release);
     let path = workspace.join("Cargo.toml");
