@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The linker every program is linked with (make setup installs it;
 # .cargo/line-tables.toml names it): sbpf-linker, the version make setup
-# also installs stock, with four changes. The first (byteparser.patch): the
+# also installs stock, with five changes. The first (byteparser.patch): the
 # stock linker copies the debug sections without applying their
 # relocations, so each DWARF address is an offset into its own text
 # section and functions from different sections overlap; the patched one
@@ -22,7 +22,12 @@
 # program whose line tables LLVM cannot write BTF for (it crashes) is
 # linked again without BTF, and so without debug sections, from the same
 # dependencies (`--btf` is one of every crate's rustflags; this argument is
-# the program's alone). The stock one stays for the toolchain matrix and a
+# the program's alone). The fifth (export-env.patch): the symbols
+# SBPF_LINKER_EXPORT names (comma separated) are exported as --export
+# exports them, at every link of a build, a dependency's throwaway cdylib
+# link included (benches/published/spl_token_2022 sets it in its [env]):
+# in rustflags, the same arguments would give std and every dependency a
+# build of their own. The stock one stays for the toolchain matrix and a
 # plain cargo build.
 #
 # Built in <build folder>, make setup's build of the stock linker (the
@@ -64,6 +69,7 @@ rm -f "$dest/src/rust-toolchain.toml"
 patch -p1 -d "$dest/src" <"$here/byteparser.patch"
 patch -p1 -d "$dest/src" <"$here/frame-sizes.patch"
 patch -p1 -d "$dest/src" <"$here/without-btf.patch"
+patch -p1 -d "$dest/src" <"$here/export-env.patch"
 # A package of its own, not a member of the workspace it sits in.
 printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
 # The LLVM bindings' crate, at the version sbpf-linker's lock names
