@@ -340,10 +340,11 @@ fn a_zero_copy_record_with_padding_is_reordered_and_saves_its_rent() {
 }
 
 /// The release [`another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_says`]
-/// builds on: one `make anchor-copies` builds too (its first), into the
-/// same target folder, so in `make test`, which runs that first, the
-/// generated `Account<T>` program's dependencies are that build's.
-const ANOTHER_RELEASE: &str = "0.32.2";
+/// builds on: `make anchor-copies`' first, which builds into the same
+/// target folder, so in `make test`, which runs `make anchor-copies`
+/// first, the generated `Account<T>` program's dependencies are already
+/// built.
+const ANOTHER_RELEASE: &str = benches::anchor_versions::copies::RELEASES[0];
 
 #[test]
 fn another_anchor_release_builds_the_same_programs_and_costs_what_the_matrix_says() {

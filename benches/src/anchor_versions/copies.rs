@@ -14,6 +14,10 @@ use std::{
 
 use super::{Release, prepare};
 
+/// The releases `make anchor-copies` builds unless `ANCHOR_VERSIONS` names
+/// others, in order: the base and the new build of the known answer.
+pub const RELEASES: [&str; 2] = ["0.32.2", "1.0.3"];
+
 /// Where `release`'s build of `program` (`token/account`) goes.
 pub fn path(root: &Path, release: &Release, program: &str) -> PathBuf {
     release

@@ -76,7 +76,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
         Some("copies") => {
             let named = std::env::var("ANCHOR_VERSIONS").unwrap_or_default();
             let versions: Vec<&str> = match named.split_whitespace().collect::<Vec<_>>() {
-                none if none.is_empty() => vec!["0.32.2", "1.0.3"],
+                none if none.is_empty() => anchor_versions::copies::RELEASES.to_vec(),
                 some => some,
             };
             for version in versions {
