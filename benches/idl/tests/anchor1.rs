@@ -45,17 +45,19 @@ use idl::{
     run::{Options, Run},
 };
 
-/// The example IDLs `examples.rs` runs with `READ=`, `UPDATE=` and `ARG=`,
-/// in the IDL's own run folder, while these tests run.
-const RUN_WITH_FIELDS: [&str; 2] = ["token.json", "metadata.json"];
-
-/// `make idl` on `file` of `idls/` with the default options: one of
-/// [`RUN_WITH_FIELDS`] as a renamed copy, in a run folder of its own
-/// (`<name>_defaults`); any other in its own folder, which every test runs
-/// with the default options.
+/// `make idl` on `file` of `idls/` with the default options, in its run
+/// folder. `token.json` is the token example's IDL, which `examples.rs`
+/// runs with `READ=` and `UPDATE=` in that folder while these tests run:
+/// its defaults run on [`support::accounts_copy`] instead, in a folder of
+/// its own (`token_family_defaults`), and build its account programs alone
+/// (its instruction and event programs are the example's, whose `ARG=` is
+/// empty: their moves are read from the example's run).
 fn run_defaults(file: &str) -> Run {
-    if RUN_WITH_FIELDS.contains(&file) {
-        support::run_idl_renamed(file, "defaults", &Options::default())
+    if file == "token.json" {
+        support::run_copy(
+            &support::accounts_copy(file, "defaults"),
+            &Options::default(),
+        )
     } else {
         support::run_idl(file, &Options::default())
     }
@@ -135,7 +137,7 @@ fn site_cus(run: &idl::run::Run, site: Site, name: &str, format: RowFormat) -> u
 
 #[test]
 fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
-    let run = run_defaults("token.json");
+    let run = support::run_token_example();
     for (site, today, names) in [
         (
             Site::Instruction,
@@ -264,20 +266,23 @@ fn a_borsh_account_moves_to_lazy_account_and_to_account_loader() {
 #[test]
 fn lazy_account_is_refused_where_anchor_lang_would_panic() {
     // `Pool.config` is a struct of two fields, `Metadata.key` a fieldless
-    // enum: anchor-lang sizes either from an empty buffer and panics.
-    for (file, account, field) in [
+    // enum: anchor-lang sizes either from an empty buffer and panics. The
+    // refusal is the account's, whatever the run reads and updates: the
+    // metadata IDL's is the example's run.
+    for (file, run, account, field) in [
         (
             "paths.json",
+            run_defaults("paths.json"),
             "Pool",
             "field `config` is fixed-size and holds the struct",
         ),
         (
             "metadata.json",
+            support::run_metadata_example(),
             "Metadata",
             "field `key` is fixed-size and holds the fieldless enum",
         ),
     ] {
-        let run = run_defaults(file);
         let line = run
             .summary
             .lines()

@@ -6,65 +6,22 @@
 //! family does, and costs what the hand-written rows doing the same work
 //! cost, within the tolerances below.
 
-use std::{collections::BTreeMap, fs, sync::OnceLock};
+use std::{collections::BTreeMap, fs};
 
 use crate::support;
 
 use common::metadata::host_format;
 use idl::{
     measure::Measured,
-    plan::FieldChoices,
     render::RowFormat,
-    run::{Options, Run},
+    run::Run,
     value::{self, Fill, Instances, Lengths, Value},
 };
 use mollusk_svm::{Mollusk, result::ProgramResult};
 use solana_account::Account;
 use solana_instruction::{AccountMeta, Instruction};
 use solana_pubkey::Pubkey;
-use support::{root, run_idl};
-
-/// `make idl` on one of `idls/` with the fields `READ=`, `UPDATE=` and
-/// `ARG=` name.
-fn run_example(file: &str, read: &str, update: &str, arg: &str) -> Run {
-    let options = Options {
-        fields: FieldChoices::parse(read, update)
-            .and_then(|f| f.with_args(arg))
-            .unwrap(),
-        ..Options::default()
-    };
-    run_idl(file, &options)
-}
-
-/// `idls/token.json`: `read` the owner, `update` the amount. Run once for
-/// every test here (a run rewrites its folder's files).
-fn run_token_example() -> Run {
-    static RUN: OnceLock<Run> = OnceLock::new();
-    RUN.get_or_init(|| {
-        run_example(
-            "token.json",
-            "TokenAccount.owner",
-            "TokenAccount.amount",
-            "",
-        )
-    })
-    .clone()
-}
-
-/// `idls/metadata.json`: `read` the royalty, and `update_metadata` stores
-/// it, as Anchor 2's `set_record` does. Run once, as the token example.
-fn run_metadata_example() -> Run {
-    static RUN: OnceLock<Run> = OnceLock::new();
-    RUN.get_or_init(|| {
-        run_example(
-            "metadata.json",
-            "Metadata.seller_fee_basis_points",
-            "",
-            "update_metadata.data.seller_fee_basis_points",
-        )
-    })
-    .clone()
-}
+use support::{root, run_metadata_example, run_token_example};
 
 /// Calls the generated program `name` (`deploy/<name>.so` of `run`) with
 /// `data`, and `account` (writable, owned by it) as account [0] where
