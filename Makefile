@@ -108,7 +108,7 @@ beside = { $(3); } > $(2) 2>&1 & first=$$!; \
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: clippy-std clippy-rest help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: clippy-frameworks clippy-rest help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 help: ## List the targets
 	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
@@ -353,7 +353,7 @@ browser: ## Install Debian's chromium where it is missing (the page's test opens
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >>$(SETUP_LOG) 2>&1 || { echo "make browser: apt-get could not install chromium (see $(SETUP_LOG)). Check the network, or install chromium yourself, then run make test again." >&2; exit 1; }; \
 	  else echo "make browser: no chromium and no root to install it; the page's browser test will say so and be skipped (with CI=true it fails)"; fi; }
 
-lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/litesvm, and the framework workspaces under programs/); after make test it checks the harness without compiling it again
+lint: setup ## cargo fmt --check and clippy -D warnings: the framework workspaces under programs/ as make all builds them (clippy checks each of their crates beside its build; after make all it compiles nothing), the harness and benches/litesvm as make test builds them, and the workspace's programs on the host
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/tip_distribution/Cargo.toml --check
@@ -364,27 +364,23 @@ lint: setup ## cargo fmt --check and clippy -D warnings (the workspace, benches/
 	cargo fmt --manifest-path programs/steel/Cargo.toml --all --check
 	cargo fmt --manifest-path programs/star_frame/Cargo.toml --all --check
 	cargo fmt --manifest-path programs/hopper/Cargo.toml --all --check
-	@# Two lanes, one per core: the framework workspaces built with std
-	@# share one target folder (and take turns in it).
-	@$(MAKE) --no-print-directory -j2 --output-sync=target clippy-std clippy-rest
+	@# Two lanes, one per core.
+	@$(MAKE) --no-print-directory -j2 --output-sync=target clippy-frameworks clippy-rest
 
-# The framework workspaces built with std, for the SBF target (their std
-# checked once, in target/anchor1).
-CLIPPY_STD = __CARGO_TESTS_ONLY_SRC_ROOT=$$(cat $(TOOLS)/std/source-root) cargo clippy -Zjson-target-spec -Zbuild-std=std,panic_abort -Zbuild-std-features= --release --target $(CURDIR)/benches/std/bpfel-solana.json --workspace --target-dir $(abspath $(TARGET_DIR))/anchor1 -- -D warnings
-clippy-std:
-	+cd $(ANCHOR1) && $(CLIPPY_STD)
-	+cd $(STEEL) && $(CLIPPY_STD)
-	+cd $(STAR_FRAME) && $(CLIPPY_STD)
-	+cd $(HOPPER) && $(CLIPPY_STD)
+# The framework workspaces' programs built as make all builds them, every
+# warning denied: benches/lint/clippy-beside checked each of their crates
+# with clippy beside its build, and cargo replays what it said while the
+# crate is fresh (benches/build-programs.sh). One after another, as make
+# all builds them: without make's jobserver, which cargo would be told of
+# but not given.
+clippy-frameworks:
+	@env -u MAKEFLAGS -u MFLAGS CARGO_BUILD_WARNINGS=deny $(MAKE) --no-print-directory build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper
 
-# Anchor 2 and typhoon for the SBF target; the harness and its tests, and
-# benches/litesvm, as make test builds them (HOST_CARGO: fresh after make
-# test, their warnings replayed and denied); the workspace's other crates
-# (the programs, on the host) checked.
+# The harness and its tests, and benches/litesvm, as make test builds them
+# (HOST_CARGO: fresh after make test, their warnings replayed and denied);
+# the workspace's other crates (the programs, on the host) checked.
 HARNESS_CRATES := benches wire fixtures profile-so idl split-debug workspace-hack
 clippy-rest:
-	+cd $(ANCHOR2) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/anchor2 -- -D warnings
-	+cd $(TYPHOON) && cargo clippy -Z build-std=core,alloc --release --target $(SBF_TARGET) --workspace --target-dir $(abspath $(TARGET_DIR))/typhoon -- -D warnings
 	+$(HOST_CARGO) --config 'build.warnings="deny"' test --no-run $(TESTS)
 	+$(HOST_CARGO) --config 'build.warnings="deny"' build --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 	+cargo clippy --workspace $(addprefix --exclude ,$(HARNESS_CRATES)) --all-targets -- -D warnings

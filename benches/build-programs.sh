@@ -18,6 +18,8 @@
 # matrix builds, with linkers and flags of its own),
 # TIMINGS (a file to append `<subfolder>\t<start>\t<end>\t<CPU>` to, for
 # `make all`'s table of where its time went: benches/timings.sh).
+# CARGO_BUILD_WARNINGS (cargo's own: deny, as make lint builds, fails on
+# any warning, those cargo replays from a fresh crate's build among them).
 set -uo pipefail
 began=$(date +%s)
 
@@ -73,6 +75,21 @@ own_debug_info() { grep -qs debuginfo "$1/.cargo/config.toml"; }
 # without line tables links) and is named by function in its profiles (no
 # .so.debug).
 btf_crash='BTFDebug|^error: linking with .* failed: signal: '
+# The frameworks' own programs (programs/<framework>/) are checked by
+# clippy beside their build, crate by crate (benches/lint/clippy-beside,
+# cargo's workspace wrapper, named and found on PATH: cargo hashes it into
+# the crates' metadata as it is written), so that make lint replays their
+# lints (CARGO_BUILD_WARNINGS=deny) rather than checking every framework's
+# dependencies again. Only there, and with the pinned toolchain's clippy:
+# not for a published program's workspace, another copy of a framework's
+# (FRAMEWORK_WORKSPACE), or another toolchain (RUSTUP_TOOLCHAIN, as the
+# toolchain matrix sets it).
+PATH=$PWD/benches/lint:$PATH
+clippy_beside=(--config 'build.rustc-workspace-wrapper="clippy-beside"')
+pinned=$(sed -n 's/^channel = "\(.*\)"/\1/p' rust-toolchain.toml)
+checked_beside() {
+	[[ $framework != */* && -z ${FRAMEWORK_WORKSPACE:-} && ${RUSTUP_TOOLCHAIN:-$pinned} == "$pinned"* ]]
+}
 split_debug=$PWD/.tools/bin/split-debug
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)
@@ -101,7 +118,7 @@ run() {
 		return 3
 	fi
 	if ((status != 0)); then
-		echo "build failed: $subfolder ($*), exit $status:" >&2
+		echo "build failed: $subfolder ($*), exit $status${CARGO_BUILD_WARNINGS:+ (every warning denied, as make lint builds: clippy warnings among them)}:" >&2
 		grep -Ev "$progress" "$step" | grep -Ev "$harmless" | grep -v '^ *= note: `#\[warn' >&2
 		echo "cargo's whole output: $log" >&2
 	else
@@ -175,7 +192,9 @@ for dir in "$@"; do
 			workspace=${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}
 			flags=("${line_tables[@]}")
 			own_debug_info "$workspace" && flags=()
-			build_with_line_tables env -C "$workspace" "${cargo[@]}" build "${trim_paths[@]}" "${target_args[@]}" --release \
+			lint=()
+			checked_beside && lint=("${clippy_beside[@]}")
+			build_with_line_tables env -C "$workspace" "${cargo[@]}" build "${trim_paths[@]}" "${lint[@]}" "${target_args[@]}" --release \
 				--target-dir "$abs_target" -p "$package" "${feature_args[@]}" || exit $?
 			built=$abs_target/$triple/release/lib${package//-/_}.so
 		else
