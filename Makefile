@@ -370,9 +370,10 @@ lint: setup ## cargo fmt --check and clippy -D warnings: the framework workspace
 # The framework workspaces' programs built as make all builds them, every
 # warning denied: benches/lint/clippy-beside checked each of their crates
 # with clippy beside its build, and cargo replays what it said while the
-# crate is fresh (benches/build-programs.sh). One after another, as make
-# all builds them: without make's jobserver, which cargo would be told of
-# but not given.
+# crate is fresh (benches/build-programs.sh; on the upstream route: cargo
+# build-sbf's builds carry no clippy). One after another, as make all
+# builds them: without make's jobserver, which cargo would be told of but
+# not given.
 clippy-frameworks:
 	@env -u MAKEFLAGS -u MFLAGS CARGO_BUILD_WARNINGS=deny $(MAKE) --no-print-directory build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper
 
