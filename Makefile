@@ -317,7 +317,7 @@ litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM 
 litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
 	$(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
 
-test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile (every row, by inlined frame), the stack sweep, make idl's profiled tip-distribution run and the families' LiteSVM replay beside them; the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
+test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile (every row, by inlined frame), the stack sweep and the families' LiteSVM replay beside them; make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
 	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
 	@# Each lane beside another step leaves a core idle on its own (the
 	@# table's cores column):
@@ -326,11 +326,10 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   releases' builds of one program, for make profile SO= BASE=);
 	@# - the families' LiteSVM replay (mostly LiteSVM's build, in a target
 	@#   folder of its own), beside make profile (every row, from make
-	@#   all's .so.debug files), the stack sweep and then make idl's
-	@#   profiled tip-distribution run, all beside the tests (which write
-	@#   under target/benches/ only their own make idl runs and
+	@#   all's .so.debug files) and the stack sweep, all beside the tests
+	@#   (which write under target/benches/ only their make idl runs and
 	@#   report.html, which the page's test writes again, and read nothing
-	@#   the profile, the sweep, the tip run or the replay writes);
+	@#   the profile, the sweep or the replay writes);
 	@# - after the profile's tests (one reads the tip run's summary.md,
 	@#   which the replay rewrites), the page in Chromium (which reads each
 	@#   make idl run's results.json, which the replay rewrites whole: the
@@ -338,7 +337,8 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@#   every make idl run.
 	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,$(HOST_CARGO) test $(TESTS) --no-run && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies)
 	$(call timed,bench) $(HOST_CARGO) run -q -p benches --bin bench > /dev/null
-	@$(call beside,the families' LiteSVM replay; make profile; the sweep; make idl's tip run,$(PROFILE_LOG),$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,profile,$(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null && $(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null),cargo test: run,$(HOST_CARGO) test $(TESTS))
+	@$(call beside,the families' LiteSVM replay; make profile and the sweep,$(PROFILE_LOG),$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,profile,$(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null),cargo test: run,$(HOST_CARGO) test $(TESTS))
+	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null
 	$(call timed,profile tests) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) $(HOST_CARGO) test -q -p profile-so --test integration -- --ignored
 	$(call timed,profile SO= BASE= as in CI) benches/profile_so/tests/ci.sh
