@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The linker every program is linked with (make setup installs it;
 # .cargo/line-tables.toml names it): sbpf-linker, the version make setup
-# also installs stock, with five changes. The first (byteparser.patch): the
+# also installs stock, with seven changes. The first (byteparser.patch): the
 # stock linker copies the debug sections without applying their
 # relocations, so each DWARF address is an offset into its own text
 # section and functions from different sections overlap; the patched one
@@ -27,8 +27,14 @@
 # exports them, at every link of a build, a dependency's throwaway cdylib
 # link included (benches/published/spl_token_2022 sets it in its [env]):
 # in rustflags, the same arguments would give std and every dependency a
-# build of their own. The stock one stays for the toolchain matrix and a
-# plain cargo build.
+# build of their own. The sixth (exit.patch) leaves the LLVM context
+# unfreed at the end of a link, and the seventh (di-hasher.patch, to
+# bpf-linker) hashes the ids its pass over the debug info looks up (one
+# per operand and instruction) with a multiply rather than SipHash:
+# together about a sixteenth of a link's CPU time, and every program
+# byte-identical (the context goes after the program is written; the ids
+# only answer "seen before?", never an order). The stock one stays for
+# the toolchain matrix and a plain cargo build.
 #
 # Built in <build folder>, make setup's build of the stock linker (the
 # Makefile's LINKER_BUILD), with the same cargo arguments (the Makefile's
@@ -70,6 +76,7 @@ patch -p1 -d "$dest/src" <"$here/byteparser.patch"
 patch -p1 -d "$dest/src" <"$here/frame-sizes.patch"
 patch -p1 -d "$dest/src" <"$here/without-btf.patch"
 patch -p1 -d "$dest/src" <"$here/export-env.patch"
+patch -p1 -d "$dest/src" <"$here/exit.patch"
 # A package of its own, not a member of the workspace it sits in.
 printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
 # The LLVM bindings' crate, at the version sbpf-linker's lock names
@@ -84,9 +91,18 @@ cp -r "$proxy" "$dest/llvm-proxy"
 patch -p1 -d "$dest/llvm-proxy" <"$here/llvm-proxy.patch"
 # Its build script asks cargo for its own metadata: a package of its own too.
 printf '\n[workspace]\n' >>"$dest/llvm-proxy/Cargo.toml"
-# The patched bindings in place of crates.io's, and the lock told so
-# (only that entry changes: every other crate keeps its locked version).
-printf '\n[patch.crates-io]\naya-rustc-llvm-proxy = { path = "../llvm-proxy" }\n' >>"$dest/src/Cargo.toml"
-cargo update --offline --manifest-path "$dest/src/Cargo.toml" -p aya-rustc-llvm-proxy
+# bpf-linker, at the version sbpf-linker's lock names, patched beside it.
+bpf_linker_version=$(sed -n '/^name = "bpf-linker"$/{n;s/^version = "\(.*\)"$/\1/p;}' "$dest/src/Cargo.lock")
+bpf_linker=$(find "$registry" -mindepth 2 -maxdepth 2 -type d -name "bpf-linker-$bpf_linker_version" 2>/dev/null | head -1)
+[[ -n $bpf_linker_version ]] || { echo "sbpf-linker $version's Cargo.lock names no bpf-linker" >&2; exit 1; }
+[[ -n $bpf_linker ]] || { echo "bpf-linker $bpf_linker_version's sources are not in $registry" >&2; exit 1; }
+rm -rf "$dest/bpf-linker"
+cp -r "$bpf_linker" "$dest/bpf-linker"
+patch -p1 -d "$dest/bpf-linker" <"$here/di-hasher.patch"
+printf '\n[workspace]\n' >>"$dest/bpf-linker/Cargo.toml"
+# The patched crates in place of crates.io's, and the lock told so (only
+# their entries change: every other crate keeps its locked version).
+printf '\n[patch.crates-io]\naya-rustc-llvm-proxy = { path = "../llvm-proxy" }\nbpf-linker = { path = "../bpf-linker" }\n' >>"$dest/src/Cargo.toml"
+cargo update --offline --manifest-path "$dest/src/Cargo.toml" -p aya-rustc-llvm-proxy -p bpf-linker
 CARGO_PROFILE_DEV_DEBUG=false cargo install --path "$dest/src" --locked --force --debug "$@" --root "$dest" --target-dir "$build"
 echo "$stamp" >"$dest/.installed"
