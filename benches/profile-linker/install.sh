@@ -31,7 +31,7 @@
 # unfreed at the end of a link, and the seventh (di-hasher.patch, to
 # bpf-linker) hashes the ids its pass over the debug info looks up (one
 # per operand and instruction) with a multiply rather than SipHash:
-# together about a sixteenth of a link's CPU time, and every program
+# together 6 to 10% of a link's CPU time, and every program
 # byte-identical (the context goes after the program is written; the ids
 # only answer "seen before?", never an order). The stock one stays for
 # the toolchain matrix and a plain cargo build.
