@@ -79,27 +79,26 @@ patch -p1 -d "$dest/src" <"$here/export-env.patch"
 patch -p1 -d "$dest/src" <"$here/exit.patch"
 # A package of its own, not a member of the workspace it sits in.
 printf '\n[workspace]\n' >>"$dest/src/Cargo.toml"
-# The LLVM bindings' crate, at the version sbpf-linker's lock names
-# (fetched with that lock, so it is in the registry), patched beside it.
+# Dependencies patched beside it: each at the version sbpf-linker's lock
+# names (fetched with that lock, so it is in the registry), copied into
+# <destination>/<folder> and patched there, a package of its own (the
+# proxy's build script asks cargo for its own metadata).
 cargo fetch --locked --manifest-path "$dest/src/Cargo.toml"
-proxy_version=$(sed -n '/^name = "aya-rustc-llvm-proxy"$/{n;s/^version = "\(.*\)"$/\1/p;}' "$dest/src/Cargo.lock")
-proxy=$(find "$registry" -mindepth 2 -maxdepth 2 -type d -name "aya-rustc-llvm-proxy-$proxy_version" 2>/dev/null | head -1)
-[[ -n $proxy_version ]] || { echo "sbpf-linker $version's Cargo.lock names no aya-rustc-llvm-proxy" >&2; exit 1; }
-[[ -n $proxy ]] || { echo "aya-rustc-llvm-proxy $proxy_version's sources are not in $registry" >&2; exit 1; }
-rm -rf "$dest/llvm-proxy"
-cp -r "$proxy" "$dest/llvm-proxy"
-patch -p1 -d "$dest/llvm-proxy" <"$here/llvm-proxy.patch"
-# Its build script asks cargo for its own metadata: a package of its own too.
-printf '\n[workspace]\n' >>"$dest/llvm-proxy/Cargo.toml"
-# bpf-linker, at the version sbpf-linker's lock names, patched beside it.
-bpf_linker_version=$(sed -n '/^name = "bpf-linker"$/{n;s/^version = "\(.*\)"$/\1/p;}' "$dest/src/Cargo.lock")
-bpf_linker=$(find "$registry" -mindepth 2 -maxdepth 2 -type d -name "bpf-linker-$bpf_linker_version" 2>/dev/null | head -1)
-[[ -n $bpf_linker_version ]] || { echo "sbpf-linker $version's Cargo.lock names no bpf-linker" >&2; exit 1; }
-[[ -n $bpf_linker ]] || { echo "bpf-linker $bpf_linker_version's sources are not in $registry" >&2; exit 1; }
-rm -rf "$dest/bpf-linker"
-cp -r "$bpf_linker" "$dest/bpf-linker"
-patch -p1 -d "$dest/bpf-linker" <"$here/di-hasher.patch"
-printf '\n[workspace]\n' >>"$dest/bpf-linker/Cargo.toml"
+patched_beside() {
+	local crate=$1 folder=$2 patch=$3 locked source
+	locked=$(sed -n "/^name = \"$crate\"\$/{n;s/^version = \"\(.*\)\"\$/\1/p;}" "$dest/src/Cargo.lock")
+	[[ -n $locked ]] || { echo "sbpf-linker $version's Cargo.lock names no $crate" >&2; exit 1; }
+	source=$(find "$registry" -mindepth 2 -maxdepth 2 -type d -name "$crate-$locked" 2>/dev/null | head -1)
+	[[ -n $source ]] || { echo "$crate $locked's sources are not in $registry" >&2; exit 1; }
+	rm -rf "${dest:?}/$folder"
+	cp -r "$source" "$dest/$folder"
+	patch -p1 -d "$dest/$folder" <"$here/$patch"
+	printf '\n[workspace]\n' >>"$dest/$folder/Cargo.toml"
+}
+# The LLVM bindings, through which every call into LLVM goes.
+patched_beside aya-rustc-llvm-proxy llvm-proxy llvm-proxy.patch
+# bpf-linker, whose pass over the debug info the linker runs.
+patched_beside bpf-linker bpf-linker di-hasher.patch
 # The patched crates in place of crates.io's, and the lock told so (only
 # their entries change: every other crate keeps its locked version).
 printf '\n[patch.crates-io]\naya-rustc-llvm-proxy = { path = "../llvm-proxy" }\nbpf-linker = { path = "../bpf-linker" }\n' >>"$dest/src/Cargo.toml"
