@@ -17,8 +17,14 @@ use crate::Program;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Naming {
     /// By inlined frame, from its `.so.debug`'s DWARF: how many of its
-    /// functions matched none of it (named by address).
-    Inlined { unmatched: usize, functions: usize },
+    /// functions have no place in it (named by address), and how many
+    /// stretches of code with line rows and no subprogram are named by
+    /// their first row.
+    Inlined {
+        unmatched: usize,
+        functions: usize,
+        by_line: usize,
+    },
     /// By function (`entrypoint`, `fn@<slot>`), and why not by inlined
     /// frame.
     Functions(String),
@@ -135,6 +141,7 @@ pub fn named_by(
             let naming = Naming::Inlined {
                 unmatched: inlined.unmatched,
                 functions: inlined.functions,
+                by_line: inlined.by_line,
             };
             (Box::new(inlined), naming)
         }

@@ -147,16 +147,31 @@ pub fn markdown(intro: &str, rows: &[ProfiledRow], namings: &BTreeMap<String, Na
             .expect("String");
         }
     }
-    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its `.so.debug` (the program as linked with line tables, which `make all` and `make idl` keep beside the measured `.so`) has the measured program's loadable bytes and its functions match its DWARF (a function that matches none is named by address, and counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
+    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its `.so.debug` (the program as linked with line tables, which `make all` and `make idl` keep beside the measured `.so`) has the measured program's loadable bytes and its functions have a place in its DWARF (code there with line rows and no subprogram is `code at <file>:<line>`; a function with no place is named by address; both counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
     for (label, naming) in namings {
         let how = match naming {
-            Naming::Inlined { unmatched: 0, .. } => "inlined frame".to_string(),
             Naming::Inlined {
                 unmatched,
                 functions,
-            } => format!(
-                "inlined frame; {unmatched} of its {functions} functions by address (no DWARF of their length)"
-            ),
+                by_line,
+            } => {
+                let mut how = String::from("inlined frame");
+                if *unmatched > 0 {
+                    write!(
+                        how,
+                        "; {unmatched} of its {functions} functions by address (no place in its DWARF)"
+                    )
+                    .expect("String");
+                }
+                if *by_line > 0 {
+                    write!(
+                        how,
+                        "; {by_line} stretches of code with no subprogram by their line (`code at`)"
+                    )
+                    .expect("String");
+                }
+                how
+            }
             Naming::Functions(reason) => format!("function: {reason}"),
         };
         writeln!(out, "| `{label}` | {how} |").expect("String");
