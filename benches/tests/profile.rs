@@ -4,7 +4,7 @@
 //!
 //! Every record of `results.json` names its profile and carries its
 //! categories and its frames' self CUs; each sums exactly to its CUs, as
-//! does its folded file. Every program is named by inlined frame, with
+//! does its folded file, and no frame of it is named by address. Every program is named by inlined frame, with
 //! the frames the docs' explanations rest on.
 
 use std::{collections::BTreeMap, fs};
@@ -72,6 +72,16 @@ fn every_record_sums_exactly_in_its_profile_its_categories_and_its_frames() {
         assert!(
             stacks.keys().all(|s| !s.ends_with(";unattributed")),
             "{row}: CUs no charge explains"
+        );
+        // Every function the benchmark builds is named: no CU under a
+        // frame known only by its address.
+        let by_address: Vec<&String> = stacks
+            .keys()
+            .filter(|s| s.split(';').any(|f| f.starts_with("fn@0x") || f.starts_with("pc@0x")))
+            .collect();
+        assert!(
+            by_address.is_empty(),
+            "{row}: CUs under a frame named by address: {by_address:?}"
         );
     }
 }

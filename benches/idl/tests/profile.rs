@@ -1,7 +1,8 @@
 //! `make idl PROFILE=1` on the published jito-tip-distribution IDL (its
 //! accounts and instructions, in the pinocchio formats and as Anchor 1.x
 //! programs): every measured row is profiled, summing exactly to its CUs,
-//! and the moves' categories in `summary.md` add up. Ignored here: `make
+//! with every frame named (none by address), and the moves' categories
+//! in `summary.md` add up. Ignored here: `make
 //! test` runs it after `make idl IDL=benches/published/tip_distribution/idl.json
 //! PROFILE=1`.
 
@@ -66,6 +67,12 @@ fn every_row_of_a_profiled_run_sums_to_its_cus() {
         assert!(
             !text.contains("unattributed"),
             "{row}: CUs no charge explains"
+        );
+        // Every function the run built is named: none by address.
+        assert!(
+            !text.contains("fn@0x") && !text.contains("pc@0x"),
+            "{row}: a frame named by address in {}",
+            folded.display()
         );
         for extension in ["svg", "md"] {
             assert!(
