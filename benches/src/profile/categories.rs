@@ -161,6 +161,14 @@ pub fn of_frame(frame: &str) -> Option<Category> {
     {
         return Some(Entrypoint);
     }
+    // A `Vec<u8>` built from an iterator (Anchor's `emit_cpi!` chains the
+    // event's tag and bytes into the CPI's data): a copy, a byte at a time.
+    if ["from_iter<u8,", "spec_extend<u8,", "extend_trusted<u8,"]
+        .iter()
+        .any(|p| frame.starts_with(p))
+    {
+        return Some(Copies);
+    }
     let name = base(frame);
     let starts = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
     Some(match name {
@@ -263,6 +271,11 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         _ if name.starts_with("checked_") => return None,
         _ if starts(&[
             "dispatch",
+            // Anchor 2's dispatch, and its handler's wrapper that walks
+            // and checks the accounts.
+            "__anchor_dispatch",
+            "run_handler",
+            "walk_n",
             "process_instruction",
             "from_instruction_data",
             "check",
@@ -461,6 +474,21 @@ mod tests {
                 "copy_nonoverlapping<u8>"
             ])),
             Category::Decode
+        );
+        // A `Vec<u8>` collected from an iterator, a byte at a time, is a
+        // copy; a collect of anything else names nothing.
+        assert_eq!(
+            of_stack(&with(&[
+                "collect<core::iter::adapters::chain::Chain<X>>",
+                "from_iter<u8, core::iter::adapters::chain::Chain<X>>",
+                "fold<u8, alloc::alloc::Global>",
+                "write<u8>"
+            ])),
+            Category::Copies
+        );
+        assert_eq!(
+            of_stack(&with(&["from_iter<solana_account_info::AccountInfo, X>"])),
+            Category::Operation
         );
         assert_eq!(
             of_stack(&with(&["decode", "syscall:sol_memcpy_"])),

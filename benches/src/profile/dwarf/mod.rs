@@ -14,7 +14,8 @@
 //! order, on the stretch of the DWARF it came from ([`placement`]), and
 //! its pcs are read there. A pc the stretch gives no subprogram (code
 //! with line rows and none) is named by its first line row, marked
-//! `code at <file>:<line>`; a function placed nowhere by its symbol
+//! `code at <file>:<line>` (at the program's entry, `entrypoint`, its
+//! symbol); a function placed nowhere by its symbol
 //! where the copy has a symbol table, else by address, and counted; a
 //! copy where nothing is placed is refused, and the program named by
 //! function.
@@ -104,8 +105,13 @@ impl Inlined {
                 if names.is_empty() {
                     if stretch.is_none() {
                         by_line += 1;
-                        let name = stretch_name(&context, (slot..start + len).map(address))?
-                            .unwrap_or_else(|| functions.name(slot));
+                        // At the entry, the ELF's entry symbol names it.
+                        let name = if slot == functions.entry {
+                            functions.name(slot)
+                        } else {
+                            stretch_name(&context, (slot..start + len).map(address))?
+                                .unwrap_or_else(|| functions.name(slot))
+                        };
                         stretch = Some(name);
                     }
                     names = vec![stretch.clone().expect("named")];
