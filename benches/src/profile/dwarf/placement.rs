@@ -3,20 +3,21 @@
 //!
 //! The DWARF describes the text before the linker's dead-function pass,
 //! which removes whole functions and moves the code after them. The
-//! program's functions are known from its text alone (the entry and every
-//! call's target, [`Functions`]); a function reached only through a
-//! function pointer that the trace never took (a formatter in a vtable)
-//! is not among them, so the function before it runs on over it. And some
-//! code has rows in the line table but no subprogram (a function whose
-//! subprogram the link dropped). So a function is not one subprogram of
-//! its length, but a stretch of the DWARF's address space that starts
-//! where a subprogram or code without one starts and ends where one ends
-//! (or inside code without one): it never cuts a subprogram.
+//! program's functions are known from its text alone (the entry, every
+//! call's target and every function whose address it takes,
+//! [`Functions`]), and not all of them: a function that no call targets
+//! (the linker kept a formatter after a removed panic handler) runs on
+//! the function before it. And some code has rows in the line table but
+//! no subprogram. So a function is not one subprogram of its length, but
+//! a stretch of the DWARF's address space that starts where a subprogram
+//! or code without one starts and ends where one ends (or inside code
+//! without one): it never cuts a subprogram.
 //!
 //! [`place`] chooses, for the functions in order, stretches in ascending
 //! order that cover the most subprogram slots (a coincidental match is
 //! short; the true alignment covers nearly all of them), then with the
-//! most ends on a boundary, then moved least. The functions it leaves
+//! most ends on a boundary, then moved least; the shift never falls,
+//! since the linker only removes code. The functions it leaves
 //! out (code that has only line rows, or a function the linker removed
 //! another from the middle of) lie between two placed ones; their room
 //! there is either exactly theirs (nothing was removed: the code is where
