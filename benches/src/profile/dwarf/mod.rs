@@ -100,7 +100,7 @@ impl Inlined {
             // The name of the stretch of code without a subprogram that
             // the function is in, once found.
             let mut stretch: Option<String> = None;
-            for slot in start..start + len {
+            for (slot, frame) in (start..).zip(&mut frames[start..start + len]) {
                 let mut names = frames_at(&context, address(slot))?;
                 if names.is_empty() {
                     if stretch.is_none() {
@@ -118,7 +118,7 @@ impl Inlined {
                 } else {
                     stretch = None;
                 }
-                frames[slot] = names;
+                *frame = names;
             }
         }
         Ok(Inlined {

@@ -239,9 +239,8 @@ fn fill_rooms(
                 .collect()
         };
         if let [cut] = cuts[..] {
-            for x in final_from..final_to {
-                let offset = x - final_from;
-                slots[x] = Some(dwarf_from + offset + if offset >= cut { removed } else { 0 });
+            for (offset, slot) in slots[final_from..final_to].iter_mut().enumerate() {
+                *slot = Some(dwarf_from + offset + if offset >= cut { removed } else { 0 });
             }
         }
     }
@@ -267,7 +266,7 @@ impl MaxTree {
             if score > self.nodes[i].0 {
                 self.nodes[i] = (score, Some(candidate));
             }
-            i += i & i.wrapping_neg();
+            i += i.isolate_lowest_one();
         }
     }
 
@@ -278,7 +277,7 @@ impl MaxTree {
             if self.nodes[i].0 > best.0 {
                 best = self.nodes[i];
             }
-            i -= i & i.wrapping_neg();
+            i -= i.isolate_lowest_one();
         }
         best
     }
