@@ -1,5 +1,6 @@
 //! `make bench` (no argument), `make bench-check` (`check`),
-//! `make bench-baseline` (`baseline`) and `make bench-diff` (`diff <the
+//! `make bench-baseline` (`baseline`), `make docs` (`docs`), `make
+//! profile` (`profile`, `profile docs`) and `make bench-diff` (`diff <the
 //! other revision's worktree> <the revision>`). `make bench` ends with the answer
 //! and where the page and the files are; on failure, what is wrong and
 //! what to do, with a non-zero exit.
@@ -143,7 +144,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
         }
         Some(other) => {
             return Err(format!(
-                "bench: unknown mode `{other}`; use no argument, `check`, `baseline` or `docs`"
+                "bench: unknown mode `{other}`; use no argument (make bench), `check` (make bench-check), `baseline` (make bench-baseline), `docs` (make docs), `profile [docs]` (make profile) or `diff <worktree> <revision>` (make bench-diff)"
             ));
         }
     }
