@@ -96,14 +96,8 @@ fn every_record_sums_exactly_in_its_profile_its_categories_and_its_frames() {
 #[ignore = "reads make profile's output: make test runs it after make profile"]
 fn every_program_is_named_by_inlined_frame() {
     let summary = fs::read_to_string(benches_dir().join("profile/summary.md")).unwrap();
-    let named: BTreeMap<&str, &str> = summary
-        .split("## How each program's code is named")
-        .nth(1)
-        .expect("summary.md names how each program's code is named")
-        .lines()
-        .filter_map(|line| line.strip_prefix("| `"))
-        .filter_map(|line| line.split_once("` | "))
-        .collect();
+    let named = benches::profile::summary::namings_of(&summary)
+        .expect("summary.md names how each program's code is named");
     let records = records();
     for record in &records {
         let row = record["row"].as_str().unwrap();

@@ -53,14 +53,8 @@ fn every_row_of_a_profiled_run_sums_to_its_cus() {
     // How each program's code is named, by its label.
     let summary =
         fs::read_to_string(run_dir().join("profile/summary.md")).expect("profile/summary.md");
-    let namings: BTreeMap<&str, &str> = summary
-        .split("## How each program's code is named")
-        .nth(1)
-        .expect("profile/summary.md names how each program's code is named")
-        .lines()
-        .filter_map(|line| line.strip_prefix("| `"))
-        .filter_map(|line| line.split_once("` | "))
-        .collect();
+    let namings = benches::profile::summary::namings_of(&summary)
+        .expect("profile/summary.md names how each program's code is named");
     for record in &measured {
         let row = record["row"].as_str().expect("a row name");
         let cus = record["cus"].as_u64().expect("CUs");

@@ -105,6 +105,24 @@ fn records_mut(value: &mut serde_json::Value) -> Vec<&mut serde_json::Value> {
     }
 }
 
+/// The heading of `summary.md`'s table of how each program's code is
+/// named.
+const NAMINGS: &str = "## How each program's code is named";
+
+/// How each program's code is named, by its label, as [`markdown`] wrote
+/// it into a `summary.md`; `None` where the text has no such table.
+pub fn namings_of(summary: &str) -> Option<BTreeMap<&str, &str>> {
+    let table = summary.split(NAMINGS).nth(1)?;
+    Some(
+        table
+            .lines()
+            .filter_map(|line| line.strip_prefix("| `"))
+            .filter_map(|line| line.split_once("` | "))
+            .map(|(label, how)| (label, how.trim_end_matches(" |")))
+            .collect(),
+    )
+}
+
 /// `make profile`'s `summary.md`'s opening.
 const INTRO: &str = "# Where the CUs go\n\nEach row of `make bench`, its CUs by category (`make profile`; the rules: `benches/src/profile/categories.rs`). Every row's categories sum to its CUs; its flamegraph, folded stacks and frames table are beside this file, under the row's name.\n";
 
@@ -147,7 +165,8 @@ pub fn markdown(intro: &str, rows: &[ProfiledRow], namings: &BTreeMap<String, Na
             .expect("String");
         }
     }
-    out.push_str("\n## How each program's code is named\n\nBy inlined frame where its `.so.debug` (the program as linked with line tables, which `make all` and `make idl` keep beside the measured `.so`) has the measured program's loadable bytes and its functions have a place in its DWARF (code there with line rows and no subprogram is `code at <file>:<line>`; a function with no place is named by address; both counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
+    write!(out, "\n{NAMINGS}\n\n").expect("String");
+    out.push_str("By inlined frame where its `.so.debug` (the program as linked with line tables, which `make all` and `make idl` keep beside the measured `.so`) has the measured program's loadable bytes and its functions have a place in its DWARF (code there with line rows and no subprogram is `code at <file>:<line>`; a function with no place is named by address; both counted); by function otherwise, for the reason given.\n\n| program | named by |\n|---|---|\n");
     for (label, naming) in namings {
         let how = match naming {
             Naming::Inlined {
