@@ -74,14 +74,15 @@ impl Inlined {
         let sections = load(copy)?;
         let dwarf = sections.borrow(|section| EndianSlice::new(section, RunTimeEndian::Little));
         let layout = layout(&dwarf)?;
-        let functions = with_pointed_to(functions, copy);
+        let file = object::File::parse(copy).map_err(|e| format!("not an ELF object: {e}"))?;
+        let functions = with_pointed_to(functions, &file);
         let placed = placement::place(&functions, &layout);
         if placed.iter().all(Option::is_none) {
             return Err(
                 "no function of the program matches its .so.debug's DWARF subprograms".into(),
             );
         }
-        let symbols = text_symbols(copy, functions.slots);
+        let symbols = text_symbols(&file, functions.slots);
         let context =
             addr2line::Context::from_dwarf(dwarf).map_err(|e| format!("reading its DWARF: {e}"))?;
         let mut frames = vec![Vec::new(); functions.slots];
@@ -146,16 +147,10 @@ fn load(elf: &[u8]) -> Result<gimli::DwarfSections<Vec<u8>>, String> {
 /// pointer loaded with `lddw`): a function reached only through one that
 /// the trace never took is not a call's target, and would otherwise run
 /// on from the function before it.
-fn with_pointed_to(functions: &Functions, elf: &[u8]) -> Functions {
+fn with_pointed_to(functions: &Functions, file: &object::File<'_>) -> Functions {
     use object::SectionKind;
     let mut functions = functions.clone();
-    let Ok(file) = object::File::parse(elf) else {
-        return functions;
-    };
-    let Some(text) = file
-        .sections()
-        .find(|s| s.kind() == SectionKind::Text && s.size() == (functions.slots * 8) as u64)
-    else {
+    let Some(text) = text_of(file, functions.slots) else {
         return functions;
     };
     let (base, len) = (text.address(), text.size());
@@ -232,17 +227,17 @@ fn layout(dwarf: &gimli::Dwarf<Reader<'_>>) -> Result<placement::Layout, String>
     Ok(placement::Layout::new(subprograms, end))
 }
 
+/// The copy's text: its executable section `slots` instructions long.
+fn text_of<'f>(file: &'f object::File<'_>, slots: usize) -> Option<object::Section<'f, 'f>> {
+    file.sections()
+        .find(|s| s.kind() == object::SectionKind::Text && s.size() == (slots * 8) as u64)
+}
+
 /// The copy's function symbols by their first slot in the text
 /// (`slots` long), demangled; none where it has no symbol table.
-fn text_symbols(copy: &[u8], slots: usize) -> std::collections::HashMap<usize, String> {
-    use object::{ObjectSymbol, SectionKind, SymbolKind};
-    let Ok(file) = object::File::parse(copy) else {
-        return Default::default();
-    };
-    let Some(text) = file
-        .sections()
-        .find(|s| s.kind() == SectionKind::Text && s.size() == (slots * 8) as u64)
-    else {
+fn text_symbols(file: &object::File<'_>, slots: usize) -> std::collections::HashMap<usize, String> {
+    use object::{ObjectSymbol, SymbolKind};
+    let Some(text) = text_of(file, slots) else {
         return Default::default();
     };
     let (base, end) = (text.address(), text.address() + text.size());
