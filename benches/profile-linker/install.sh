@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The linker every program is linked with (make setup installs it;
 # .cargo/line-tables.toml names it): sbpf-linker, the version make setup
-# also installs stock, with seven changes. The first (byteparser.patch): the
+# also installs stock, with eight changes. The first (byteparser.patch): the
 # stock linker copies the debug sections without applying their
 # relocations, so each DWARF address is an offset into its own text
 # section and functions from different sections overlap; the patched one
@@ -33,7 +33,11 @@
 # per operand and instruction) with a multiply rather than SipHash:
 # together 6 to 10% of a link's CPU time, and every program
 # byte-identical (the context goes after the program is written; the ids
-# only answer "seen before?", never an order). The stock one stays for
+# only answer "seen before?", never an order). The eighth (nocall.patch,
+# to bpf-linker) lets LLVM write the BTF of a program whose optimization
+# dropped a function's return value (below); without it such a program
+# (Anchor's, often) was linked without BTF, so without line tables. The
+# stock one stays for
 # the toolchain matrix and a plain cargo build.
 #
 # Built in <build folder>, make setup's build of the stock linker (the
@@ -99,6 +103,15 @@ patched_beside() {
 patched_beside aya-rustc-llvm-proxy llvm-proxy llvm-proxy.patch
 # bpf-linker, whose pass over the debug info the linker runs.
 patched_beside bpf-linker bpf-linker di-hasher.patch
+# After optimization, its subroutine types with no types made plain
+# (nocall.patch): LLVM's dead argument elimination marks a function whose
+# return value it removed DW_CC_nocall, and LLVM 23's BTF writer, given
+# such a type with no types (line tables only), is handed a type pointer
+# from past the end of the empty list (under gdb: one into libc's data)
+# and stops (SIGILL in BTFDebug::visitTypeEntry). With no types, the
+# convention is all the type says; only a debugger reads it, and no
+# program's code changes.
+patch -p1 -d "$dest/bpf-linker" <"$here/nocall.patch"
 # The patched crates in place of crates.io's, and the lock told so (only
 # their entries change: every other crate keeps its locked version).
 printf '\n[patch.crates-io]\naya-rustc-llvm-proxy = { path = "../llvm-proxy" }\nbpf-linker = { path = "../bpf-linker" }\n' >>"$dest/src/Cargo.toml"

@@ -1,8 +1,8 @@
 //! `make idl PROFILE=1` on the published jito-tip-distribution IDL (its
 //! accounts and instructions, in the pinocchio formats and as Anchor 1.x
 //! programs): every measured row is profiled, summing exactly to its CUs,
-//! with every frame named (none by address, but in a program LLVM could
-//! not write BTF for), and the moves' categories in `summary.md` add up. Ignored here: `make
+//! with every program named by inlined frame and no frame by address, and
+//! the moves' categories in `summary.md` add up. Ignored here: `make
 //! test` runs it after `make idl IDL=benches/published/tip_distribution/idl.json
 //! PROFILE=1`.
 
@@ -73,20 +73,21 @@ fn every_row_of_a_profiled_run_sums_to_its_cus() {
             !text.contains("unattributed"),
             "{row}: CUs no charge explains"
         );
-        // Every function the run built is named, none by address, but in
-        // a program LLVM could not write BTF for (linked without its line
-        // tables, so named by function, as its summary line says).
+        // Every program the run built is named by inlined frame (its BTF
+        // written, so its line tables kept), and no frame by address.
         let label = text.split(';').next().expect("a stack");
         let naming = namings
             .get(label)
             .unwrap_or_else(|| panic!("{row}: {label} is not in profile/summary.md's namings"));
-        if !naming.contains("LLVM could not write its line tables") {
-            assert!(
-                !text.contains("fn@0x") && !text.contains("pc@0x"),
-                "{row}: a frame named by address in {} ({label}: {naming})",
-                folded.display()
-            );
-        }
+        assert!(
+            naming.starts_with("inlined frame"),
+            "{row}: {label} is named by {naming}"
+        );
+        assert!(
+            !text.contains("fn@0x") && !text.contains("pc@0x"),
+            "{row}: a frame named by address in {} ({label}: {naming})",
+            folded.display()
+        );
         for extension in ["svg", "md"] {
             assert!(
                 folded.with_extension(extension).exists(),
