@@ -110,15 +110,10 @@ SETUP_LOG := $(TARGET_DIR)/setup.log
 
 .PHONY: clippy-frameworks clippy-rest help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
-help: ## List the targets
-	@grep -hE '^[a-z0-9%-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9%-]+):.*## /  make \1\t/' | expand -t 30
+##@ Start here
 
-rust-toolchain:
-	@command -v rustup >/dev/null || { echo "setup failed: rustup not found. Install it from rustup.rs, then run make setup again." >&2; exit 1; }
-	@mkdir -p $(TARGET_DIR)
-	@rustup run $$(sed -n 's/^channel *= *"\(.*\)".*/\1/p' rust-toolchain.toml) rustc --version >/dev/null 2>&1 || { \
-	  echo "setup [$(elapsed)]: installing the Rust toolchain named in rust-toolchain.toml (about 20 s)..."; \
-	  rustup toolchain install >>$(SETUP_LOG) 2>&1 || { echo "setup failed: rustup could not install the pinned nightly (see $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; }
+help: ## List the targets, by group
+	@awk 'BEGIN { FS = ":.*## " } /^##@ / { printf "\n%s:\n", substr($$0, 5); next } /^[a-z0-9%-]+:.*## / { sub("%", "<name>", $$1); printf "  make %-25s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 # sbpf-linker is installed unoptimized (--debug, no debug info) but for
 # the crates a link spends its time in (LINKER_OPTIMIZED, at opt-level 3):
@@ -136,7 +131,10 @@ LINKER_STAMP := $(SBPF_LINKER_VERSION), opt-level 3: $(LINKER_OPTIMIZED)
 # setup builds the patched copy there, reusing every dependency
 # (seconds instead of a minute and a half).
 LINKER_BUILD := $(TOOLS)/linker-build
-setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker and std's sources for SBF into .tools/, and anchor-lang (edited for this route) into programs/anchor2/.anchor-lang (output: target/setup.log)
+# Install the pinned nightly (with rust-src), sbpf-linker and std's sources
+# for SBF into .tools/, and anchor-lang (edited for this route) into
+# programs/anchor2/.anchor-lang (output: target/setup.log)
+setup: rust-toolchain ## Install the toolchain into .tools/ (make all runs it)
 	@command -v protoc >/dev/null || { \
 	  echo "setup [$(elapsed)]: installing protoc (Debian's protobuf-compiler), which Mollusk's fixtures need to build..."; \
 	  { apt-get update -qq && apt-get install -y -qq protobuf-compiler; } >>$(SETUP_LOG) 2>&1 || { echo "setup failed: could not install protobuf-compiler with apt-get (see $(SETUP_LOG)). Install protoc (or set PROTOC to one), then run make setup again." >&2; exit 1; }; }
@@ -158,10 +156,19 @@ setup: rust-toolchain ## Install the pinned nightly (with rust-src), sbpf-linker
 	@$(ANCHOR2)/install-anchor-lang.sh $(ANCHOR2)/.anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
 	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/std-frameworks/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
 
+rust-toolchain:
+	@command -v rustup >/dev/null || { echo "setup failed: rustup not found. Install it from rustup.rs, then run make setup again." >&2; exit 1; }
+	@mkdir -p $(TARGET_DIR)
+	@rustup run $$(sed -n 's/^channel *= *"\(.*\)".*/\1/p' rust-toolchain.toml) rustc --version >/dev/null 2>&1 || { \
+	  echo "setup [$(elapsed)]: installing the Rust toolchain named in rust-toolchain.toml (about 20 s)..."; \
+	  rustup toolchain install >>$(SETUP_LOG) 2>&1 || { echo "setup failed: rustup could not install the pinned nightly (see $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }; }
+
 check-build-sbf:
 	@cargo build-sbf --version >/dev/null 2>&1 || { echo "SBF_TOOLCHAIN=build-sbf: cargo build-sbf not found. Install the Solana CLI (see docs.anza.xyz/cli/install), or leave SBF_TOOLCHAIN unset for the self-installing toolchain." >&2; exit 1; }
 
-all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and, alongside, the harness; then a table of where the time went
+# Build every program into target/deploy/<family>/ and, alongside, the
+# harness; then a table of where the time went
+all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/, and the harness
 	@echo "make all: compiling the harness alongside the programs (its output: $(HARNESS_LOG))"
 	@benches/timings.sh begin setup $(TIMINGS) $(START) $$PPID
 	@benches/timings.sh run "harness (alongside)" $(TIMINGS) $(HOST_CARGO) build -p benches --bin bench > $(HARNESS_LOG) 2>&1 & harness=$$!; \
@@ -171,153 +178,18 @@ all: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ and,
 	  echo "make all: harness compiled ($(elapsed) since make started)"
 	@benches/timings.sh table $(TIMINGS) $(START)
 
-programs: $(TOOLCHAIN_READY) ## Build every program into target/deploy/<family>/ (cargo's output: target/build.log)
-	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STEEL_METADATA) $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) $(HOPPER_TOKEN) $(HOPPER_METADATA)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
-	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
-	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
-	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@# Two at a time: solana-program's and Anchor 1.x's, with std, one after
-	@# the other in cargo's target folder (its lock would have them take
-	@# turns), and beside them Anchor 2's, typhoon's, then Steel's,
-	@# star_frame's and Hopper's (std in a folder of their own), each in a
-	@# target folder of its own, on the core those leave idle (make all's
-	@# table: the steps' cores).
-	@$(MAKE) --no-print-directory build-anchor2 build-typhoon build-steel build-star-frame build-hopper & own=$$!; \
-	  $(MAKE) --no-print-directory build-solana-program build-anchor1; status=$$?; \
-	  wait $$own && [ $$status = 0 ]
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) $(STEEL_METADATA) noop $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) noop $(HOPPER_TOKEN) $(HOPPER_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
-
-build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape and on solana-program: make build-token-<name>
-	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
-	$(call token_shapes,programs/token/$*)
-	@$(BUILD) solana-program/token common/solana-program programs/token/$*
-
-build-message-%: $(TOOLCHAIN_READY) ## Build one message program: make build-message-<name>
-	@test -f programs/message/$*/Cargo.toml || { echo "no program '$*' under programs/message/. Message programs: $(MESSAGE)" >&2; exit 1; }
-	@$(BUILD) message "" programs/message/$*
-
-build-metadata-%: $(TOOLCHAIN_READY) ## Build one metadata program: make build-metadata-<name>
-	@test -f programs/metadata/$*/Cargo.toml || { echo "no program '$*' under programs/metadata/. Metadata programs: $(METADATA)" >&2; exit 1; }
-	@$(BUILD) metadata "" programs/metadata/$*
-
-build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-program's entrypoint (with std) and its floor into target/deploy/solana-program/
-	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
-	@$(BUILD) solana-program common/solana-program benches/noop
-
-published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources (benches/published/: spl-token, spl-token-2022 for make deployed, and jito-tip-distribution on Anchor 0.31), for make profile SO='s proof, into target/deploy/published/, and benches/token_cpi (a CPI into spl-token) into target/deploy/cpi/
-	@$(BUILD) published "" $(PUBLISHED)
-	@$(BUILD) cpi "" benches/token_cpi
-
-deployed: published ## Token-2022 7.0.0 as mainnet runs it (its ELF from mollusk-svm-programs-token-2022) against the same source built here, on the same calls, both profiled: target/benches/deployed/summary.md (DOCS=1: rewrite the README's ratio and docs/toolchain.md's tables)
-	DOCS="$(DOCS)" $(HOST_CARGO) run -q -p profile-so --bin deployed
-
-build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor 1.x's floor
-	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
-	@$(BUILD) anchor1/metadata "" $(ANCHOR1_METADATA)
-	@$(BUILD) anchor1 "" $(ANCHOR1)/noop
-
-build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs (programs/anchor2) and Anchor's floor
-	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
-	@$(BUILD) anchor2/metadata "" $(ANCHOR2_METADATA)
-	@$(BUILD) anchor2 "" $(ANCHOR2)/noop
-
-build-typhoon: $(TOOLCHAIN_READY) ## Build the typhoon programs (programs/typhoon) and typhoon's floor
-	@$(BUILD) typhoon/token "" $(TYPHOON_TOKEN)
-	@$(BUILD) typhoon "" $(TYPHOON)/noop
-
-build-steel: $(TOOLCHAIN_READY) ## Build the Steel programs (programs/steel, with std) and Steel's floor
-	@$(BUILD) steel/token "" $(STEEL_TOKEN)
-	@$(BUILD) steel/metadata "" $(STEEL_METADATA)
-	@$(BUILD) steel "" $(STEEL)/noop
-
-build-star-frame: $(TOOLCHAIN_READY) ## Build the star_frame programs (programs/star_frame, with std) and star_frame's floor
-	@$(BUILD) star_frame/token "" $(STAR_FRAME_TOKEN)
-	@$(BUILD) star_frame/metadata "" $(STAR_FRAME_METADATA)
-	@$(BUILD) star_frame "" $(STAR_FRAME)/noop
-
-build-hopper: $(TOOLCHAIN_READY) ## Build the Hopper programs (programs/hopper, for the std target) and Hopper's floor
-	@$(BUILD) hopper/token "" $(HOPPER_TOKEN)
-	@$(BUILD) hopper/metadata "" $(HOPPER_METADATA)
-	@$(BUILD) hopper "" $(HOPPER)/noop
-
-floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
-	$(call token_shapes,benches/noop)
-
 bench: $(TOOLCHAIN_READY) ## Measure every program x operation into target/benches/
 	$(HOST_CARGO) run -p benches --bin bench
 
-bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU that differs from benches/baseline.json
-	$(HOST_CARGO) run -p benches --bin bench -- check
-
-# make bench-diff's worktree and build folder: beside the checkout, not in
-# it (cargo would read this checkout's .cargo/config.toml too from a folder
-# under it, and give the linker its flags twice).
-BENCH_DIFF ?= $(abspath $(CURDIR)/..)/$(notdir $(CURDIR))-bench-diff
-bench-diff: bench-diff-rev $(TOOLCHAIN_READY) ## Every row whose CUs differ at REV=<git revision> (built in a worktree beside the checkout, <checkout>-bench-diff/), by category and inlined frame, into target/benches/bench-diff/
-	@benches/bench-diff.sh "$(REV)" $(BENCH_DIFF)
-	$(HOST_CARGO) run -q -p benches --bin bench -- diff $(BENCH_DIFF)/tree "$(REV)"
-
-bench-diff-rev:
-	@[ -n "$(REV)" ] || { echo "make bench-diff: give REV=<git revision> (for example REV=HEAD~1): its programs are built in a worktree and every row compared with this tree's" >&2; exit 1; }
-
-bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
-	$(HOST_CARGO) run -p benches --bin bench -- baseline
-
-profile: $(TOOLCHAIN_READY) ## Where every CU goes (after make all): each row of make bench profiled, summing exactly to its CUs, by inlined frame, into target/benches/profile/ (DOCS=1: rewrite the docs' profile figures; SO=<your .so> FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction; BASE=<the build before> [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI gate; docs/profile.md)
-ifdef SO
-	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" $(HOST_CARGO) run -q -p profile-so --bin profile-so
-else
-	$(HOST_CARGO) run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
-endif
-
-docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure and block the README and docs/ quote from the run
-	$(HOST_CARGO) run -q -p benches --bin bench -- docs
-
-sweep: $(TOOLCHAIN_READY) ## Where the stack runs out: build and run programs/stack/* at 1-32 accounts, both ways, into target/benches/sweep.*
-	$(HOST_CARGO) run -q -p benches --bin sweep
-
-sweep-baseline: $(TOOLCHAIN_READY) ## make sweep, then rewrite benches/sweep.md, the table docs/stack-and-heap.md quotes
-	$(HOST_CARGO) run -q -p benches --bin sweep -- baseline
-
-toolchains: setup ## The toolchain matrix into benches/toolchains.json: every program with LLVM 23 as sBPF v0 and v3, and LLVM 21 and 22 with why they build none (TOOLCHAINS="llvm23": only those)
-	$(HOST_CARGO) run -q -p benches --bin toolchains
-
-toolchains-report: ## The toolchain matrix's report from benches/toolchains.json into target/benches/toolchains.md
-	$(HOST_CARGO) run -q -p benches --bin toolchains -- report
-
-anchor-versions: $(TOOLCHAIN_READY) ## The Anchor 1.x programs on every anchor-lang release from 0.29 into target/benches/anchor_versions.md (after make all; ANCHOR_VERSIONS="0.32.2": only those)
-	$(HOST_CARGO) run -q -p benches --bin anchor_versions
-
-anchor-copies: $(TOOLCHAIN_READY) ## Anchor 1.x's token/account built on anchor-lang 0.32.2 and 1.0.3 (ANCHOR_VERSIONS= others) as make anchor-versions builds it, its .so.debug beside it, into target/anchor-versions/<release>/deploy/: make profile SO= BASE='s known answer
-	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- copies
-
-anchor-versions-baseline: $(TOOLCHAIN_READY) ## make anchor-versions, then rewrite benches/anchor_versions.json and each release's lockfile
-	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- baseline
-
-anchor-versions-report: ## The release matrix's report from benches/anchor_versions.json into target/benches/anchor_versions.md
-	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- report
-
-wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time into target/benches/wire.*
-	cargo run -p wire --bin wire
-
-wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite the wire charts and benches/wire/wire.md, the report docs/wire.md quotes
-	cargo run -p wire --bin wire -- baseline
-
-idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, measured from your program's IDL: make idl IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame; options: docs/idl.md)
-	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
-	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" $(HOST_CARGO) run -q -p idl --bin idl -- "$(IDL)"
-
-fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture (JSON) per benchmark case into target/benches/fixtures/; IDL_RUN=target/benches/idl/<program>: a make idl run's, into its fixtures/
-	IDL_RUN="$(IDL_RUN)" $(HOST_CARGO) run -p fixtures --bin fixtures
-
-litesvm: $(TOOLCHAIN_READY) ## Replay every case make bench measured in LiteSVM (CUs, data, mainnet's faults vs benches/mainnet.json); IDL_RUN=target/benches/idl/<program>: a make idl run's
-	IDL_RUN="$(IDL_RUN)" $(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
-
-litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json (the rows marked † as faulting on mainnet)
-	$(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
-
-test: all ## Build, then run the tests (contract, random input, report, wire, idl) with make profile (every row, by inlined frame), the stack sweep and the families' LiteSVM replay beside them; make idl's profiled tip-distribution run, the profile's checks (make profile SO= on the published spl-token and jito-tip-distribution among them, the latter with its IDL's make idl run, profiled; make profile SO= BASE= on two builds, and as in a team's CI), then the page in Chromium and the sweep against benches/sweep.md beside the replay of every make idl run; then a table of where the time went
+# Build, then run the tests (contract, random input, report, wire, idl) with
+# make profile (every row, by inlined frame), the stack sweep and the
+# families' LiteSVM replay beside them; make idl's profiled tip-distribution
+# run, the profile's checks (make profile SO= on the published spl-token and
+# jito-tip-distribution among them, the latter with its IDL's make idl run,
+# profiled; make profile SO= BASE= on two builds, and as in a team's CI),
+# then the page in Chromium and the sweep against benches/sweep.md beside
+# the replay of every make idl run; then a table of where the time went
+test: all ## Build, then run every test (the profile, sweep and LiteSVM too)
 	@benches/timings.sh begin all $(TEST_TIMINGS) $(START) $$PPID
 	@# Each lane beside another step leaves a core idle on its own (the
 	@# table's cores column):
@@ -345,15 +217,152 @@ test: all ## Build, then run the tests (contract, random input, report, wire, id
 	@$(call beside,the page and the sweep's test,$(PAGE_LOG),$(call timed,page in Chromium) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored page:: && $(call timed,sweep test) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored sweep::,litesvm: the idl runs,$(MAKE) --no-print-directory litesvm IDL_RUN=target/benches/idl)
 	@benches/timings.sh table $(TEST_TIMINGS) $(START) "make test"
 
-browser: ## Install Debian's chromium where it is missing (the page's test opens report.html in it; needs root)
-	@mkdir -p $(TARGET_DIR)
-	@command -v chromium >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "browser [$(elapsed)]: installing Debian's chromium for the page's test (a minute or two)..."; \
-	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >>$(SETUP_LOG) 2>&1 || { echo "make browser: apt-get could not install chromium (see $(SETUP_LOG)). Check the network, or install chromium yourself, then run make test again." >&2; exit 1; }; \
-	  else echo "make browser: no chromium and no root to install it; the page's browser test will say so and be skipped (with CI=true it fails)"; fi; }
+clean: ## Remove build output (keeps .tools/)
+	cargo clean
 
-lint: setup ## cargo fmt --check and clippy -D warnings: the framework workspaces under programs/ as make all builds them (clippy checks each of their crates beside its build; after make all it compiles nothing), the harness and benches/litesvm as make test builds them, and the workspace's programs on the host
+##@ Your own program
+
+# Your accounts and instructions, measured from your program's IDL: make idl
+# IDL=path/to/program.json (PROFILE=1: every row profiled by inlined frame;
+# options: docs/idl.md)
+idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, from your IDL: IDL=<file>
+	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
+	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" $(HOST_CARGO) run -q -p idl --bin idl -- "$(IDL)"
+
+# Where every CU goes (after make all): each row of make bench profiled,
+# summing exactly to its CUs, by inlined frame, into target/benches/profile/
+# (DOCS=1: rewrite the docs' profile figures; SO=<your .so>
+# FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction; BASE=<the
+# build before> [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI
+# gate; docs/profile.md)
+profile: $(TOOLCHAIN_READY) ## Where every CU goes, by inlined frame (SO=: your .so; BASE=)
+ifdef SO
+	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" $(HOST_CARGO) run -q -p profile-so --bin profile-so
+else
+	$(HOST_CARGO) run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
+endif
+
+# One Mollusk fixture (JSON) per benchmark case into
+# target/benches/fixtures/; IDL_RUN=target/benches/idl/<program>: a make idl
+# run's, into its fixtures/
+fixtures: $(TOOLCHAIN_READY) ## One Mollusk fixture per case (IDL_RUN=: a make idl run)
+	IDL_RUN="$(IDL_RUN)" $(HOST_CARGO) run -p fixtures --bin fixtures
+
+# Replay every case make bench measured in LiteSVM (CUs, data, mainnet's
+# faults vs benches/mainnet.json); IDL_RUN=target/benches/idl/<program>: a
+# make idl run's
+litesvm: $(TOOLCHAIN_READY) ## Replay every measured case in LiteSVM (IDL_RUN=: an idl run)
+	IDL_RUN="$(IDL_RUN)" $(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
+
+##@ More measurements
+
+# Where the stack runs out: build and run programs/stack/* at 1-32 accounts,
+# both ways, into target/benches/sweep.*
+sweep: $(TOOLCHAIN_READY) ## Where the stack runs out: programs/stack/* at 1-32 accounts
+	$(HOST_CARGO) run -q -p benches --bin sweep
+
+# Encoded sizes, RPC encodings, client decode time into
+# target/benches/wire.*
+wire: $(TOOLCHAIN_READY) ## Encoded sizes, RPC encodings, client decode time
+	cargo run -p wire --bin wire
+
+# Published programs built from their crates.io sources (benches/published/:
+# spl-token, spl-token-2022 for make deployed, and jito-tip-distribution on
+# Anchor 0.31), for make profile SO='s proof, into target/deploy/published/,
+# and benches/token_cpi (a CPI into spl-token) into target/deploy/cpi/
+published: $(TOOLCHAIN_READY) ## Published programs built from their crates.io sources
+	@$(BUILD) published "" $(PUBLISHED)
+	@$(BUILD) cpi "" benches/token_cpi
+
+# Token-2022 7.0.0 as mainnet runs it (its ELF from
+# mollusk-svm-programs-token-2022) against the same source built here, on
+# the same calls, both profiled: target/benches/deployed/summary.md (DOCS=1:
+# rewrite the README's ratio and docs/toolchain.md's tables)
+deployed: published ## Token-2022 as mainnet runs it, against its source built here
+	DOCS="$(DOCS)" $(HOST_CARGO) run -q -p profile-so --bin deployed
+
+# The Anchor 1.x programs on every anchor-lang release from 0.29 into
+# target/benches/anchor_versions.md (after make all;
+# ANCHOR_VERSIONS="0.32.2": only those)
+anchor-versions: $(TOOLCHAIN_READY) ## The Anchor 1.x programs on every anchor-lang release from 0.29
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions
+
+# The toolchain matrix into benches/toolchains.json: every program with LLVM
+# 23 as sBPF v0 and v3, and LLVM 21 and 22 with why they build none
+# (TOOLCHAINS="llvm23": only those)
+toolchains: setup ## The toolchain matrix: LLVM 23 as sBPF v0 and v3, LLVM 21 and 22
+	$(HOST_CARGO) run -q -p benches --bin toolchains
+
+# make bench-diff's worktree and build folder: beside the checkout, not in
+# it (cargo would read this checkout's .cargo/config.toml too from a folder
+# under it, and give the linker its flags twice).
+BENCH_DIFF ?= $(abspath $(CURDIR)/..)/$(notdir $(CURDIR))-bench-diff
+# Every row whose CUs differ at REV=<git revision> (built in a worktree
+# beside the checkout, <checkout>-bench-diff/), by category and inlined
+# frame, into target/benches/bench-diff/
+bench-diff: bench-diff-rev $(TOOLCHAIN_READY) ## Every row whose CUs differ at REV=<revision>, frame by frame
+	@benches/bench-diff.sh "$(REV)" $(BENCH_DIFF)
+	$(HOST_CARGO) run -q -p benches --bin bench -- diff $(BENCH_DIFF)/tree "$(REV)"
+
+bench-diff-rev:
+	@[ -n "$(REV)" ] || { echo "make bench-diff: give REV=<git revision> (for example REV=HEAD~1): its programs are built in a worktree and every row compared with this tree's" >&2; exit 1; }
+
+##@ Keeping the benchmark
+
+bench-check: $(TOOLCHAIN_READY) ## Measure, then fail on any CU not in benches/baseline.json
+	$(HOST_CARGO) run -p benches --bin bench -- check
+
+bench-baseline: $(TOOLCHAIN_READY) ## Measure, then rewrite benches/baseline.json
+	$(HOST_CARGO) run -p benches --bin bench -- baseline
+
+# Measure, then rewrite every figure and block the README and docs/ quote
+# from the run
+docs: $(TOOLCHAIN_READY) ## Measure, then rewrite every figure the README and docs/ quote
+	$(HOST_CARGO) run -q -p benches --bin bench -- docs
+
+# make sweep, then rewrite benches/sweep.md, the table
+# docs/stack-and-heap.md quotes
+sweep-baseline: $(TOOLCHAIN_READY) ## make sweep, then rewrite benches/sweep.md
+	$(HOST_CARGO) run -q -p benches --bin sweep -- baseline
+
+# make wire, then rewrite the wire charts and benches/wire/wire.md, the
+# report docs/wire.md quotes
+wire-baseline: $(TOOLCHAIN_READY) ## make wire, then rewrite benches/wire/wire.md and its charts
+	cargo run -p wire --bin wire -- baseline
+
+# make litesvm, then rewrite benches/mainnet.json (the rows marked † as
+# faulting on mainnet)
+litesvm-baseline: $(TOOLCHAIN_READY) ## make litesvm, then rewrite benches/mainnet.json
+	$(HOST_CARGO) run --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm -- baseline
+
+# make anchor-versions, then rewrite benches/anchor_versions.json and each
+# release's lockfile
+anchor-versions-baseline: $(TOOLCHAIN_READY) ## make anchor-versions, then rewrite benches/anchor_versions.json
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- baseline
+
+# The release matrix's report from benches/anchor_versions.json into
+# target/benches/anchor_versions.md
+anchor-versions-report: ## The release matrix report from benches/anchor_versions.json
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- report
+
+# The toolchain matrix's report from benches/toolchains.json into
+# target/benches/toolchains.md
+toolchains-report: ## The toolchain matrix report from benches/toolchains.json
+	$(HOST_CARGO) run -q -p benches --bin toolchains -- report
+
+# Anchor 1.x's token/account built on anchor-lang 0.32.2 and 1.0.3
+# (ANCHOR_VERSIONS= others) as make anchor-versions builds it, its .so.debug
+# beside it, into target/anchor-versions/<release>/deploy/: make profile SO=
+# BASE='s known answer
+anchor-copies: $(TOOLCHAIN_READY) ## Anchor 1.x token/account on two releases (BASE= known answer)
+	$(HOST_CARGO) run -q -p benches --bin anchor_versions -- copies
+
+# cargo fmt --check and clippy -D warnings: the framework workspaces under
+# programs/ as make all builds them (clippy checks each of their crates
+# beside its build; after make all it compiles nothing), the harness and
+# benches/litesvm as make test builds them, and the workspace's programs on
+# the host
+lint: setup ## cargo fmt --check and clippy -D warnings, every workspace
 	cargo fmt --all --check
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/tip_distribution/Cargo.toml --check
@@ -386,11 +395,106 @@ clippy-rest:
 	+$(HOST_CARGO) --config 'build.warnings="deny"' build --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 	+cargo clippy --workspace $(addprefix --exclude ,$(HARNESS_CRATES)) --all-targets -- -D warnings
 
-new-program: setup ## Create a program from its family's template: make new-program FAMILY=token NAME=<crate>
+# Install Debian's chromium where it is missing (the page's test opens
+# report.html in it; needs root)
+browser: ## Install Debian chromium for the page test (needs root)
+	@mkdir -p $(TARGET_DIR)
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "browser [$(elapsed)]: installing Debian's chromium for the page's test (a minute or two)..."; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >>$(SETUP_LOG) 2>&1 || { echo "make browser: apt-get could not install chromium (see $(SETUP_LOG)). Check the network, or install chromium yourself, then run make test again." >&2; exit 1; }; \
+	  else echo "make browser: no chromium and no root to install it; the page's browser test will say so and be skipped (with CI=true it fails)"; fi; }
+
+# Create a program from its family's template: make new-program FAMILY=token
+# NAME=<crate>
+new-program: setup ## A program from its family template: FAMILY=token NAME=<crate>
 	$(HOST_CARGO) run -p benches --bin new-program -- "$(FAMILY)" "$(NAME)"
 
-project-bench: ## The project's own benchmark: cold make all, make bench and make test from a fresh clone of HEAD with an empty cargo home, timed (about an hour on 2 cores; RUNS=2 for a median) into target/project-bench/summary.md
+# The project's own benchmark: cold make all, make bench and make test from
+# a fresh clone of HEAD with an empty cargo home, timed (about an hour on 2
+# cores; RUNS=2 for a median) into target/project-bench/summary.md
+project-bench: ## Time cold make all, make bench and make test from a fresh clone
 	benches/project-bench.sh
 
-clean: ## Remove build output (keeps .tools/)
-	cargo clean
+##@ Building part of it
+
+# Build every program into target/deploy/<family>/ (cargo's output:
+# target/build.log)
+programs: $(TOOLCHAIN_READY) ## Build every program (make all without the harness)
+	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
+	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STEEL_METADATA) $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) $(HOPPER_TOKEN) $(HOPPER_METADATA)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
+	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
+	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
+	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
+	@# Two at a time: solana-program's and Anchor 1.x's, with std, one after
+	@# the other in cargo's target folder (its lock would have them take
+	@# turns), and beside them Anchor 2's, typhoon's, then Steel's,
+	@# star_frame's and Hopper's (std in a folder of their own), each in a
+	@# target folder of its own, on the core those leave idle (make all's
+	@# table: the steps' cores).
+	@$(MAKE) --no-print-directory build-anchor2 build-typhoon build-steel build-star-frame build-hopper & own=$$!; \
+	  $(MAKE) --no-print-directory build-solana-program build-anchor1; status=$$?; \
+	  wait $$own && [ $$status = 0 ]
+	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) $(STEEL_METADATA) noop $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) noop $(HOPPER_TOKEN) $(HOPPER_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+
+floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
+	$(call token_shapes,benches/noop)
+
+# Build one token program in every shape and on solana-program: make
+# build-token-<name>
+build-token-%: $(TOOLCHAIN_READY) ## Build one token program in every shape
+	@test -f programs/token/$*/Cargo.toml || { echo "no program '$*' under programs/token/. Token programs: $(TOKEN)" >&2; exit 1; }
+	$(call token_shapes,programs/token/$*)
+	@$(BUILD) solana-program/token common/solana-program programs/token/$*
+
+build-message-%: $(TOOLCHAIN_READY) ## Build one message program
+	@test -f programs/message/$*/Cargo.toml || { echo "no program '$*' under programs/message/. Message programs: $(MESSAGE)" >&2; exit 1; }
+	@$(BUILD) message "" programs/message/$*
+
+build-metadata-%: $(TOOLCHAIN_READY) ## Build one metadata program
+	@test -f programs/metadata/$*/Cargo.toml || { echo "no program '$*' under programs/metadata/. Metadata programs: $(METADATA)" >&2; exit 1; }
+	@$(BUILD) metadata "" programs/metadata/$*
+
+# Build the token programs on solana-program's entrypoint (with std) and its
+# floor into target/deploy/solana-program/
+build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-program and its floor
+	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
+	@$(BUILD) solana-program common/solana-program benches/noop
+
+# Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor
+# 1.x's floor
+build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs and their floor
+	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
+	@$(BUILD) anchor1/metadata "" $(ANCHOR1_METADATA)
+	@$(BUILD) anchor1 "" $(ANCHOR1)/noop
+
+# Build the Anchor 2 programs (programs/anchor2) and Anchor's floor
+build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs and their floor
+	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
+	@$(BUILD) anchor2/metadata "" $(ANCHOR2_METADATA)
+	@$(BUILD) anchor2 "" $(ANCHOR2)/noop
+
+# Build the typhoon programs (programs/typhoon) and typhoon's floor
+build-typhoon: $(TOOLCHAIN_READY) ## Build the typhoon programs and their floor
+	@$(BUILD) typhoon/token "" $(TYPHOON_TOKEN)
+	@$(BUILD) typhoon "" $(TYPHOON)/noop
+
+# Build the Steel programs (programs/steel, with std) and Steel's floor
+build-steel: $(TOOLCHAIN_READY) ## Build the Steel programs and their floor
+	@$(BUILD) steel/token "" $(STEEL_TOKEN)
+	@$(BUILD) steel/metadata "" $(STEEL_METADATA)
+	@$(BUILD) steel "" $(STEEL)/noop
+
+# Build the star_frame programs (programs/star_frame, with std) and
+# star_frame's floor
+build-star-frame: $(TOOLCHAIN_READY) ## Build the star_frame programs and their floor
+	@$(BUILD) star_frame/token "" $(STAR_FRAME_TOKEN)
+	@$(BUILD) star_frame/metadata "" $(STAR_FRAME_METADATA)
+	@$(BUILD) star_frame "" $(STAR_FRAME)/noop
+
+# Build the Hopper programs (programs/hopper, for the std target) and
+# Hopper's floor
+build-hopper: $(TOOLCHAIN_READY) ## Build the Hopper programs and their floor
+	@$(BUILD) hopper/token "" $(HOPPER_TOKEN)
+	@$(BUILD) hopper/metadata "" $(HOPPER_METADATA)
+	@$(BUILD) hopper "" $(HOPPER)/noop
