@@ -14,6 +14,7 @@ pub mod families;
 pub mod files;
 pub mod frameworks;
 pub mod hostile;
+pub mod inspect;
 pub mod lock;
 pub mod mainnet;
 pub mod matrix;

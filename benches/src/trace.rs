@@ -8,15 +8,15 @@ use std::{
     cell::RefCell,
     collections::HashSet,
     io, process,
-    rc::Rc,
     sync::atomic::{AtomicUsize, Ordering},
 };
 
-use mollusk_svm::{InvocationInspectCallback, Mollusk};
+use mollusk_svm::Mollusk;
 use solana_program_runtime::invoke_context::InvokeContext;
 use solana_pubkey::Pubkey;
 use solana_sbpf::ebpf;
-use solana_transaction_context::instruction_accounts::InstructionAccount;
+
+use crate::inspect::Inspector;
 
 /// Where the VM maps the stack and the heap (sBPF v0 and v1+ alike).
 const STACK_START: u64 = ebpf::MM_STACK_START;
@@ -220,47 +220,24 @@ pub fn traced_mollusk(program_id: &Pubkey, elf: &[u8]) -> io::Result<Mollusk> {
     Ok(mollusk)
 }
 
-/// Collects each invocation's footprint; installed in a Mollusk made with
-/// register tracing.
-#[derive(Clone, Default)]
-pub struct Tracer {
-    footprints: Rc<RefCell<Vec<Footprint>>>,
-}
+/// Collects the footprint of each VM run of every traced invocation (in a
+/// Mollusk made with register tracing); `take` gives them in order.
+pub type Tracer = Inspector<Footprint>;
 
-impl Tracer {
-    /// The footprints recorded since the last call, in invocation order.
-    pub fn take(&self) -> Vec<Footprint> {
-        std::mem::take(&mut self.footprints.borrow_mut())
-    }
-
-    /// Makes `mollusk` (created with register tracing) report to this
-    /// tracer instead of writing trace files.
-    pub fn install(&self, mollusk: &mut Mollusk) {
-        mollusk.invocation_inspect_callback = Box::new(self.clone());
+impl Default for Tracer {
+    fn default() -> Self {
+        Inspector::new(read_footprints)
     }
 }
 
-impl InvocationInspectCallback for Tracer {
-    fn before_invocation(
-        &self,
-        _: &Mollusk,
-        _: &Pubkey,
-        _: &[u8],
-        _: &[InstructionAccount],
-        _: &mut InvokeContext,
-        _: bool,
-    ) {
+fn read_footprints(invoke_context: &InvokeContext, traced: bool, kept: &RefCell<Vec<Footprint>>) {
+    if !traced {
+        return;
     }
-
-    fn after_invocation(&self, _: &Mollusk, invoke_context: &InvokeContext, enabled: bool) {
-        if !enabled {
-            return;
-        }
-        invoke_context.iterate_vm_traces(&|_, executable, trace| {
-            let (_, text) = executable.get_text_bytes();
-            self.footprints.borrow_mut().push(footprint(text, trace));
-        });
-    }
+    invoke_context.iterate_vm_traces(&|_, executable, trace| {
+        let (_, text) = executable.get_text_bytes();
+        kept.borrow_mut().push(footprint(text, trace));
+    });
 }
 
 #[cfg(test)]

@@ -16,20 +16,18 @@ use std::{
     thread,
 };
 
-use mollusk_svm::{
-    InvocationInspectCallback, Mollusk, result::InstructionResult, result::ProgramResult,
-};
+use mollusk_svm::{Mollusk, result::InstructionResult, result::ProgramResult};
 use solana_account::{Account, ReadableAccount};
 use solana_instruction::Instruction;
 use solana_program_error::ProgramError;
 use solana_program_runtime::invoke_context::InvokeContext;
 use solana_pubkey::Pubkey;
 use solana_svm_log_collector::LogCollector;
-use solana_transaction_context::instruction_accounts::InstructionAccount;
 
 use crate::{
     case::Case,
     error::HarnessError,
+    inspect::Inspector,
     profile::{Recorder, meter},
     program::{Family, Framework, Program},
     trace::{self, Tracer},
@@ -345,45 +343,29 @@ impl Outcome {
 /// program that calls this code and handles its error would keep. (The
 /// programs' account data is mapped into the VM directly, so the
 /// transaction's accounts hold the program's writes at that point.)
-#[derive(Clone, Default)]
-pub struct InsideVm {
-    accounts: Rc<RefCell<Vec<KeyedData>>>,
-}
+pub type InsideVm = Inspector<KeyedData>;
 
 /// An account's key and data.
 type KeyedData = (Pubkey, Vec<u8>);
 
-impl InsideVm {
-    /// The accounts the last invocation left, before any rollback.
-    pub fn take(&self) -> Vec<KeyedData> {
-        std::mem::take(&mut self.accounts.borrow_mut())
+impl Default for InsideVm {
+    fn default() -> Self {
+        Inspector::new(read_accounts)
     }
 }
 
-impl InvocationInspectCallback for InsideVm {
-    fn before_invocation(
-        &self,
-        _: &Mollusk,
-        _: &Pubkey,
-        _: &[u8],
-        _: &[InstructionAccount],
-        _: &mut InvokeContext,
-        _: bool,
-    ) {
-    }
-
-    fn after_invocation(&self, _: &Mollusk, invoke_context: &InvokeContext, _: bool) {
-        let context = &invoke_context.transaction_context;
-        let accounts = context.accounts();
-        let seen = (0..context.get_number_of_accounts())
-            .filter_map(|index| {
-                let key = *context.get_key_of_account_at_index(index).ok()?;
-                let data = accounts.try_borrow(index).ok()?.data().to_vec();
-                Some((key, data))
-            })
-            .collect();
-        *self.accounts.borrow_mut() = seen;
-    }
+/// The accounts as the invocation left them, in place of the last ones.
+fn read_accounts(invoke_context: &InvokeContext, _: bool, kept: &RefCell<Vec<KeyedData>>) {
+    let context = &invoke_context.transaction_context;
+    let accounts = context.accounts();
+    let seen = (0..context.get_number_of_accounts())
+        .filter_map(|index| {
+            let key = *context.get_key_of_account_at_index(index).ok()?;
+            let data = accounts.try_borrow(index).ok()?.data().to_vec();
+            Some((key, data))
+        })
+        .collect();
+    *kept.borrow_mut() = seen;
 }
 
 /// Runs cases with the runtime's log kept, so that an abort can be told
@@ -401,7 +383,7 @@ impl LoggedMollusk {
         let log = LogCollector::new_ref_with_limit(None);
         mollusk.logger = Some(log.clone());
         let inside = InsideVm::default();
-        mollusk.invocation_inspect_callback = Box::new(inside.clone());
+        inside.install(&mut mollusk);
         Self {
             mollusk,
             log,

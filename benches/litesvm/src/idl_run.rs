@@ -4,11 +4,7 @@
 //! report: `litesvm.md`, `litesvm.json`, a section of `summary.md`, and
 //! `mainnet_ok` on each replayed record of `results.json`.
 
-use std::{
-    collections::BTreeSet,
-    fs,
-    path::{Path, PathBuf},
-};
+use std::{collections::BTreeSet, fs, path::Path};
 
 use serde::Serialize;
 
@@ -27,30 +23,6 @@ struct Pass {
     equal: usize,
     /// Rows that differ or fault, with what happened.
     different: Vec<(String, String)>,
-}
-
-/// The runs `IDL_RUN` names: a run's folder (it holds `cases.json`), or a
-/// folder of runs (every folder in it that holds one).
-pub fn runs(root: &Path, named: &str) -> Result<Vec<PathBuf>, String> {
-    let path = root.join(named);
-    if path.join("cases.json").is_file() {
-        return Ok(vec![path]);
-    }
-    let entries = fs::read_dir(&path).map_err(|e| {
-        format!("IDL_RUN={named}: {e}; name a run's folder (make idl IDL=<file> prints it)")
-    })?;
-    let mut runs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|dir| dir.join("cases.json").is_file())
-        .collect();
-    runs.sort();
-    if runs.is_empty() {
-        return Err(format!(
-            "IDL_RUN={named}: no cases.json there or in a folder in it; run `make idl IDL=<file>` first (it writes target/benches/idl/<program>/cases.json)"
-        ));
-    }
-    Ok(runs)
 }
 
 fn pass(cases: &[Case], root: &Path, features: Features) -> Result<Pass, String> {

@@ -19,6 +19,9 @@ use std::{path::PathBuf, process::ExitCode};
 
 mod families;
 mod idl_run;
+// The same file the fixtures crate compiles (it names the runs for both).
+#[path = "../../fixtures/src/idl_runs.rs"]
+mod idl_runs;
 mod replay;
 
 fn main() -> ExitCode {
@@ -54,7 +57,7 @@ fn run() -> Result<bool, String> {
                 .into(),
         );
     }
-    let runs = idl_run::runs(&root, &idl_run)?;
+    let runs = idl_runs::runs(&root, &idl_run)?;
     let mut equal = 0;
     for dir in &runs {
         equal += usize::from(idl_run::replay_run(&root, dir, version)?);

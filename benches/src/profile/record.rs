@@ -2,14 +2,13 @@
 //! every CPI callee's) with what is needed to read it, and the syscalls'
 //! charges ([`super::meter`]).
 
-use std::{cell::RefCell, collections::BTreeMap, rc::Rc};
+use std::{cell::RefCell, collections::BTreeMap};
 
-use mollusk_svm::{InvocationInspectCallback, Mollusk};
 use solana_program_runtime::{invoke_context::InvokeContext, vm::calculate_heap_cost};
 use solana_pubkey::Pubkey;
-use solana_transaction_context::instruction_accounts::InstructionAccount;
 
 use super::meter::{self, Charge};
+use crate::inspect::Inspector;
 
 /// One VM run: a program executing one instruction (the call's, or a
 /// CPI's), as the VM traced it.
@@ -46,73 +45,50 @@ pub struct Recorded {
 
 /// Keeps each call's [`Recorded`]; installed in a Mollusk made with
 /// register tracing and [`meter::install`]ed syscalls.
-#[derive(Clone, Default)]
-pub struct Recorder {
-    calls: Rc<RefCell<Vec<Recorded>>>,
-}
+pub type Recorder = Inspector<Recorded>;
 
-impl Recorder {
-    /// The calls recorded since the last take, in order.
-    pub fn take(&self) -> Vec<Recorded> {
-        std::mem::take(&mut self.calls.borrow_mut())
-    }
-
-    /// Makes `mollusk` report to this recorder instead of writing trace
-    /// files.
-    pub fn install(&self, mollusk: &mut Mollusk) {
-        mollusk.invocation_inspect_callback = Box::new(self.clone());
+impl Default for Recorder {
+    fn default() -> Self {
+        // Charges from an earlier call that ended outside the callback go.
+        Inspector::new(read_call).before_each(|| {
+            meter::take();
+        })
     }
 }
 
-impl InvocationInspectCallback for Recorder {
-    fn before_invocation(
-        &self,
-        _: &Mollusk,
-        _: &Pubkey,
-        _: &[u8],
-        _: &[InstructionAccount],
-        _: &mut InvokeContext,
-        _: bool,
-    ) {
-        // Charges from an earlier call that ended outside the callback.
-        meter::take();
+fn read_call(invoke_context: &InvokeContext, traced: bool, kept: &RefCell<Vec<Recorded>>) {
+    if !traced {
+        return;
     }
-
-    fn after_invocation(&self, _: &Mollusk, invoke_context: &InvokeContext, enabled: bool) {
-        if !enabled {
+    let runs = RefCell::new(Vec::new());
+    let heap_bytes = invoke_context.get_compute_budget().heap_size;
+    let heap_cus = calculate_heap_cost(heap_bytes, invoke_context.get_execution_cost().heap_cost);
+    invoke_context.iterate_vm_traces(&|instruction, executable, trace| {
+        let Ok(program_id) = instruction.get_program_key() else {
             return;
-        }
-        let runs = RefCell::new(Vec::new());
-        let heap_bytes = invoke_context.get_compute_budget().heap_size;
-        let heap_cus =
-            calculate_heap_cost(heap_bytes, invoke_context.get_execution_cost().heap_cost);
-        invoke_context.iterate_vm_traces(&|instruction, executable, trace| {
-            let Ok(program_id) = instruction.get_program_key() else {
-                return;
-            };
-            let syscalls = executable
-                .get_loader()
-                .get_function_registry()
-                .iter()
-                .map(|(hash, (name, _))| (hash, String::from_utf8_lossy(name).into_owned()))
-                .collect();
-            runs.borrow_mut().push(VmRun {
-                index_in_trace: instruction.get_index_in_trace(),
-                stack_height: instruction.get_stack_height(),
-                program_id: *program_id,
-                text: executable.get_text_bytes().1.to_vec(),
-                static_syscalls: executable.get_sbpf_version().static_syscalls(),
-                syscalls,
-                trace: trace.to_vec(),
-                heap_cus,
-                heap_bytes,
-            });
+        };
+        let syscalls = executable
+            .get_loader()
+            .get_function_registry()
+            .iter()
+            .map(|(hash, (name, _))| (hash, String::from_utf8_lossy(name).into_owned()))
+            .collect();
+        runs.borrow_mut().push(VmRun {
+            index_in_trace: instruction.get_index_in_trace(),
+            stack_height: instruction.get_stack_height(),
+            program_id: *program_id,
+            text: executable.get_text_bytes().1.to_vec(),
+            static_syscalls: executable.get_sbpf_version().static_syscalls(),
+            syscalls,
+            trace: trace.to_vec(),
+            heap_cus,
+            heap_bytes,
         });
-        let mut runs = runs.into_inner();
-        runs.sort_by_key(|run| run.index_in_trace);
-        self.calls.borrow_mut().push(Recorded {
-            runs,
-            charges: meter::take(),
-        });
-    }
+    });
+    let mut runs = runs.into_inner();
+    runs.sort_by_key(|run| run.index_in_trace);
+    kept.borrow_mut().push(Recorded {
+        runs,
+        charges: meter::take(),
+    });
 }

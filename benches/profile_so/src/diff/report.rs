@@ -17,17 +17,10 @@ use super::{
     compare::{self, Compared, Diff, FrameChange, change, headline, percent, signed},
     gate::{self, Limit},
 };
+use crate::report::stem;
 
 /// How many frames an instruction's table shows before "the rest".
 pub const TOP_FRAMES: usize = 10;
-
-/// A fixture's files' stem: its file name without the extension.
-fn stem(fixture: &str) -> String {
-    Path::new(fixture)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| fixture.to_string())
-}
 
 /// Writes every file into `dir` (emptied first).
 pub fn write(dir: &Path, diff: &Diff, limit: Option<Limit>) -> Result<(), String> {
