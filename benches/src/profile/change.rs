@@ -53,6 +53,39 @@ pub struct FrameRecord<'a> {
     pub change: i64,
 }
 
+/// How many frames a frames table names before "the rest".
+pub const TOP_FRAMES: usize = 10;
+
+/// A frames table (markdown, each line ended): its header naming the two
+/// sides (`base`, `new`), the [`TOP_FRAMES`] largest changes (as
+/// [`changed`] orders them), then the rest as one line.
+pub fn frames_table(frames: &[FrameChange], (base, new): (&str, &str)) -> String {
+    let mut out =
+        format!("| frame | category | {base} | {new} | change |\n|---|---|---:|---:|---:|\n");
+    for f in frames.iter().take(TOP_FRAMES) {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            f.frame.replace('|', "\\|"),
+            f.category,
+            f.base,
+            f.new,
+            signed(f.change())
+        ));
+    }
+    let rest = &frames[frames.len().min(TOP_FRAMES)..];
+    if !rest.is_empty() {
+        let (base, new) = rest
+            .iter()
+            .fold((0, 0), |(b, n), f| (b + f.base, n + f.new));
+        out.push_str(&format!(
+            "| the rest ({} frames) | | {base} | {new} | {} |\n",
+            rest.len(),
+            signed(new as i64 - base as i64)
+        ));
+    }
+    out
+}
+
 /// The category of code the two profiles do not name alike.
 pub const CODE_NAMED_APART: &str = "code (named differently in the two builds)";
 

@@ -112,9 +112,6 @@ pub fn compare(here: &Workspace, there: &Workspace, rev: &str) -> Result<Compari
     Ok(comparison)
 }
 
-/// How many frames a row's table shows.
-const TOP_FRAMES: usize = 10;
-
 /// `summary.md`.
 pub fn markdown(c: &Comparison) -> String {
     let mut out = format!(
@@ -173,30 +170,7 @@ pub fn markdown(c: &Comparison) -> String {
             let _ = writeln!(out, "No frames: {why}.");
             continue;
         }
-        out.push_str("| frame | category | REV | here | change |\n|---|---|---:|---:|---:|\n");
-        for f in r.frames_change.iter().take(TOP_FRAMES) {
-            let _ = writeln!(
-                out,
-                "| `{}` | {} | {} | {} | {} |",
-                f.frame.replace('|', "\\|"),
-                f.category,
-                f.base,
-                f.new,
-                change::signed(f.change())
-            );
-        }
-        let rest = &r.frames_change[r.frames_change.len().min(TOP_FRAMES)..];
-        if !rest.is_empty() {
-            let (base, new) = rest
-                .iter()
-                .fold((0, 0), |(b, n), f| (b + f.base, n + f.new));
-            let _ = writeln!(
-                out,
-                "| the rest ({} frames) | | {base} | {new} | {} |",
-                rest.len(),
-                change::signed(new as i64 - base as i64)
-            );
-        }
+        out.push_str(&change::frames_table(&r.frames_change, ("REV", "here")));
     }
     out
 }

@@ -54,8 +54,8 @@ impl Limit {
     }
 }
 
-/// How many changed frames a failure names.
-const TOP_FRAMES: usize = 3;
+/// How many changed frames a failure's line names.
+const FRAMES_NAMED: usize = 3;
 
 /// Each fixture past `limit`, by instruction: one line each, with its top
 /// changed frames (or its categories, where frames are not matched).
@@ -77,7 +77,7 @@ pub fn over(limit: Limit, compared: &[Compared]) -> Vec<String> {
             let frames: Vec<String> = c
                 .frames_change
                 .iter()
-                .take(TOP_FRAMES)
+                .take(FRAMES_NAMED)
                 .map(|f| format!("`{}` ({}) {}", f.frame, f.category, signed(f.change())))
                 .collect();
             if frames.is_empty() {

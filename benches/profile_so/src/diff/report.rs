@@ -19,9 +19,6 @@ use super::{
 };
 use crate::report::stem;
 
-/// How many frames an instruction's table shows before "the rest".
-pub const TOP_FRAMES: usize = 10;
-
 /// Writes every file into `dir` (emptied first).
 pub fn write(dir: &Path, diff: &Diff, limit: Option<Limit>) -> Result<(), String> {
     if dir.exists() {
@@ -174,7 +171,7 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
         }
     }
     if matches!(diff.matching, compare::Matching::Frames(_)) {
-        out.push_str(&format!("\n## Frames whose self CUs changed most\n\nEach frame with its caller (`caller → frame`), its self CUs in both builds; the {TOP_FRAMES} largest changes, then the rest as one line; they sum to the instruction's change.\n"));
+        out.push_str(&format!("\n## Frames whose self CUs changed most\n\nEach frame with its caller (`caller → frame`), its self CUs in both builds; the {} largest changes, then the rest as one line; they sum to the instruction's change.\n", change::TOP_FRAMES));
         for c in &instructions {
             out.push_str(&frames_table(c));
         }
@@ -213,39 +210,14 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
     out
 }
 
-/// One instruction's frames table: the largest changes, the rest as one
-/// line, and the total.
+/// One instruction's frames table, under its heading.
 fn frames_table(c: &Compared) -> String {
-    let mut out = format!(
-        "\n### `{}`: {} CUs\n\n| frame | category | base | new | change |\n|---|---|---:|---:|---:|\n",
+    format!(
+        "\n### `{}`: {} CUs\n\n{}",
         c.instruction,
-        signed(c.change())
-    );
-    let row = |f: &FrameChange| {
-        format!(
-            "| `{}` | {} | {} | {} | {} |\n",
-            f.frame.replace('|', "\\|"),
-            f.category,
-            f.base,
-            f.new,
-            signed(f.change())
-        )
-    };
-    for f in c.frames_change.iter().take(TOP_FRAMES) {
-        out.push_str(&row(f));
-    }
-    let rest = &c.frames_change[c.frames_change.len().min(TOP_FRAMES)..];
-    if !rest.is_empty() {
-        let (base, new): (u64, u64) = rest
-            .iter()
-            .fold((0, 0), |(b, n), f| (b + f.base, n + f.new));
-        out.push_str(&format!(
-            "| the rest ({} frames) | | {base} | {new} | {} |\n",
-            rest.len(),
-            signed(new as i64 - base as i64)
-        ));
-    }
-    out
+        signed(c.change()),
+        change::frames_table(&c.frames_change, ("base", "new"))
+    )
 }
 
 #[derive(Serialize)]
