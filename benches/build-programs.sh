@@ -63,10 +63,6 @@ trim_paths=(--config "$PWD/.cargo/trim-paths.toml")
 # Line tables and the linker that resolves their addresses (.cargo/line-tables.toml).
 line_tables=(--config "$PWD/.cargo/line-tables.toml")
 [[ ${LINE_TABLES:-1} == 0 ]] && line_tables=()
-# A workspace that sets its own debug info (benches/published/
-# tip_distribution: LLVM 23 crashes writing the BTF of its line tables
-# alone) keeps it: the line tables' flags would come after its own.
-own_debug_info() { grep -qs debuginfo "$1/.cargo/config.toml"; }
 # LLVM's crash writing a program's BTF (the link, with --btf, killed by
 # SIGILL in BTFDebug::visitTypeEntry on some Anchor programs): the program
 # alone compiled again and linked without BTF (`cargo rustc ... --
@@ -191,7 +187,6 @@ for dir in "$@"; do
 			abs_target=$(realpath -m "$target_dir/$own_target")
 			workspace=${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}
 			flags=("${line_tables[@]}")
-			own_debug_info "$workspace" && flags=()
 			lint=()
 			checked_beside && lint=("${clippy_beside[@]}")
 			build_with_line_tables env -C "$workspace" "${cargo[@]}" build "${trim_paths[@]}" "${lint[@]}" "${target_args[@]}" --release \

@@ -345,16 +345,34 @@ pub fn of_stack(stack: &[String]) -> Category {
     }
     // A frame that wraps the whole call names only its own instructions:
     // code beneath it that no rule names is `other`, not the wrapper's.
-    let (last, callers) = stack.split_last().expect("a stack has a frame");
-    of_frame(last)
+    let wrapper = anchor_instruction_wrapper(stack);
+    let category_at =
+        |i: usize| of_frame(&stack[i]).or((Some(i) == wrapper).then_some(Category::Operation));
+    let last = stack.len().checked_sub(1).expect("a stack has a frame");
+    category_at(last)
         .or_else(|| {
-            callers
-                .iter()
+            (0..last)
                 .rev()
-                .filter(|f| !wraps_the_call(f))
-                .find_map(|f| of_frame(f))
+                .filter(|&i| !wraps_the_call(&stack[i]))
+                .find_map(category_at)
         })
         .unwrap_or(Category::Other)
+}
+
+/// Where Anchor 1.x's generated entry (`entry` → `try_entry` → `dispatch`)
+/// calls an instruction's wrapper (`__private::__global::<name>`), the
+/// operation, and so is the handler beneath it: that wrapper's place in
+/// `stack`. Line tables alone name it by its bare name (`claim`), which
+/// `of_frame`'s rule for `::__global::` cannot see.
+fn anchor_instruction_wrapper(stack: &[String]) -> Option<usize> {
+    stack
+        .windows(2)
+        .position(|pair| base(&pair[0]) == "try_entry" && base(&pair[1]) == "dispatch")
+        .map(|at| at + 2)
+        // The wrapper is a plain function; what `dispatch` inlines beside
+        // the calls (its discriminators' `starts_with<u8>`, `index<u8>`)
+        // are generic.
+        .filter(|&wrapper| stack.get(wrapper).is_some_and(|f| !f.contains('<')))
 }
 
 /// The frames every stack of a framework passes through: the entrypoint
@@ -553,5 +571,47 @@ mod tests {
         );
         assert_eq!(of_stack(&in_spl(&[])), Category::Checks);
         assert_eq!(of_stack(&in_spl(&["fn@0x40"])), Category::Other);
+    }
+
+    /// An Anchor 1.x program's instruction wrapper as line tables alone
+    /// name it (`claim`, not `__private::__global::claim`): beneath
+    /// Anchor's `try_entry` and `dispatch`, it and its handler are the
+    /// operation; a `dispatch` of another framework's names nothing.
+    #[test]
+    fn anchors_instruction_wrapper_by_its_place() {
+        let anchor = [
+            "tip",
+            "entrypoint",
+            "entry",
+            "try_entry",
+            "dispatch",
+            "claim",
+        ];
+        let with = |tail: &[&str]| stack(&[&anchor[..], tail].concat());
+        assert_eq!(of_stack(&with(&[])), Category::Operation);
+        assert_eq!(
+            of_stack(&with(&[
+                "claim",
+                "claim",
+                "transfer_lamports",
+                "checked_add"
+            ])),
+            Category::Operation
+        );
+        // What `dispatch` inlines to find the instruction is not it.
+        let dispatch = &anchor[..5];
+        assert_eq!(
+            of_stack(&stack(&[dispatch, &["starts_with<u8>"]].concat())),
+            Category::Other
+        );
+        // A rule that names a frame beneath it still wins.
+        assert_eq!(
+            of_stack(&with(&["claim", "syscall:sol_memcpy_"])),
+            Category::Copies
+        );
+        assert_eq!(
+            of_stack(&stack(&["p", "entrypoint", "dispatch", "claim"])),
+            Category::Other
+        );
     }
 }
