@@ -11,9 +11,9 @@ use solana_program_error::ProgramError;
 use solana_pubkey::Pubkey;
 
 use crate::{
-    HarnessError, Program,
+    error::HarnessError,
     exported::ExportedCase,
-    program::{Family, Framework, Shape},
+    program::{Family, Framework, Program, Shape},
 };
 
 /// Key of account [0], the account holding the data.

@@ -8,6 +8,7 @@ pub mod baseline;
 pub mod bench;
 pub mod build_error;
 pub mod case;
+pub mod committed;
 pub mod error;
 pub mod exported;
 pub mod families;
@@ -41,30 +42,3 @@ pub use workspace::Workspace;
 
 // Depended on for its features only (benches/workspace-hack/Cargo.toml).
 use workspace_hack as _;
-
-/// The wire report `docs/wire.md` quotes, committed: `make wire-baseline`
-/// writes it from a run (the `wire` crate's command).
-pub const WIRE_REPORT: &str = "benches/wire/wire.md";
-
-/// The blocks the docs quote from results committed beside the code (the
-/// toolchain matrix, the Anchor release matrix, the stack sweep, the wire
-/// report), for `report::docs`.
-pub fn committed_doc_blocks(
-    root: &std::path::Path,
-) -> Result<std::collections::BTreeMap<String, String>, String> {
-    let mut blocks = toolchains::report::doc_blocks(root)?;
-    blocks.extend(anchor_versions::report::doc_blocks(root)?);
-    blocks.extend(report::docs::committed_report(
-        root,
-        sweep::COMMITTED,
-        "sweep",
-        "make sweep-baseline",
-    )?);
-    blocks.extend(report::docs::committed_report(
-        root,
-        WIRE_REPORT,
-        "wire",
-        "make wire-baseline",
-    )?);
-    Ok(blocks)
-}

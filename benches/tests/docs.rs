@@ -14,7 +14,7 @@ fn every_marked_figure_and_block_is_this_runs() {
     let scratch = tempfile::tempdir().unwrap();
     let workspace = Workspace::current().with_benches_dir(scratch.path());
     let run = bench::run(&workspace).unwrap_or_else(|e| panic!("{e}"));
-    let differs = benches::committed_doc_blocks(&workspace.root)
+    let differs = benches::committed::doc_blocks(&workspace.root)
         .and_then(|committed| docs::update(&workspace.root, &run, committed, false))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(

@@ -65,8 +65,15 @@ fn run(mode: Option<&str>) -> Result<(), String> {
                 return Err("make bench-diff: give REV=<git revision>".into());
             };
             let there = Workspace::at(&tree);
-            let comparison = benches::profile::revisions::compare(&workspace, &there, &rev)
-                .map_err(|e| format!("make bench-diff: {e}"))?;
+            let profiled = |workspace: &Workspace, which: &str| {
+                let mut profiler = benches::profile::Profiler::default();
+                benches::bench::profile_rows(workspace, &mut profiler)
+                    .map(|()| profiler)
+                    .map_err(|e| format!("make bench-diff: measuring {which}'s programs: {e}"))
+            };
+            let new = profiled(&workspace, "this tree")?;
+            let base = profiled(&there, &format!("REV={rev}"))?;
+            let comparison = benches::profile::revisions::compare(&new, &base, &rev);
             let dir = workspace.benches_dir().join("bench-diff");
             benches::profile::revisions::write(&dir, &comparison)
                 .map_err(|e| format!("make bench-diff: {e}"))?;
@@ -97,7 +104,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
         }
         Some("docs") => {
             let run = bench::run(&workspace).map_err(fail("docs"))?;
-            let changed = benches::committed_doc_blocks(&workspace.root)
+            let changed = benches::committed::doc_blocks(&workspace.root)
                 .and_then(|committed| docs::update(&workspace.root, &run, committed, true))
                 .map_err(|e| format!("make docs: {e}"))?;
             if changed.is_empty() {

@@ -1,9 +1,9 @@
 //! `make bench-diff REV=<git revision>`: the benchmark's rows on this
 //! tree's programs and on another revision's (built in a worktree by
 //! `benches/bench-diff.sh`), both run with this tree's cases and
-//! profiled; every row whose CUs differ, with its change by category and
-//! by inlined frame (each summing to it), into
-//! `target/benches/bench-diff/`.
+//! profiled (by the bench binary, `bench::profile_rows`); every row whose
+//! CUs differ, with its change by category and by inlined frame (each
+//! summing to it), into `target/benches/bench-diff/`.
 
 use std::{collections::BTreeMap, fmt::Write as _, path::Path};
 
@@ -14,7 +14,6 @@ use super::{
     change::{self, FrameChange},
     profiler::Naming,
 };
-use crate::{Workspace, bench};
 
 /// One row whose CUs differ.
 #[derive(Clone, Debug, Serialize)]
@@ -44,16 +43,10 @@ pub struct Comparison {
     pub only_there: Vec<String>,
 }
 
-/// Measures and profiles every row on `here`'s programs and `there`'s.
-pub fn compare(here: &Workspace, there: &Workspace, rev: &str) -> Result<Comparison, String> {
-    let profiled = |workspace: &Workspace, which: &str| -> Result<Profiler, String> {
-        let mut profiler = Profiler::default();
-        bench::profile_rows(workspace, &mut profiler)
-            .map_err(|e| format!("measuring {which}'s programs: {e}"))?;
-        Ok(profiler)
-    };
-    let new = profiled(here, "this tree")?;
-    let base = profiled(there, &format!("REV={rev}"))?;
+/// Every row of `new` (this tree's programs, profiled) against `base`'s
+/// (the other revision's, profiled with this tree's cases), `rev` naming
+/// the other revision.
+pub fn compare(new: &Profiler, base: &Profiler, rev: &str) -> Comparison {
     let (new_namings, base_namings) = (new.namings(), base.namings());
     let base_rows: BTreeMap<&str, &super::ProfiledRow> =
         base.rows.iter().map(|r| (r.row.as_str(), r)).collect();
@@ -109,7 +102,7 @@ pub fn compare(here: &Workspace, there: &Workspace, rev: &str) -> Result<Compari
     comparison
         .changed
         .sort_by(|a, b| b.change.abs().cmp(&a.change.abs()).then(a.row.cmp(&b.row)));
-    Ok(comparison)
+    comparison
 }
 
 /// `summary.md`.

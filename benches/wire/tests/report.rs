@@ -108,14 +108,14 @@ fn wire_report_files_are_written_and_parse() {
 /// timings are the machine's it names.
 fn committed_report_is_this_trees(workspace: &Workspace, run: &str, out: &std::path::Path) {
     let redo = "run make wire-baseline and commit benches/wire/";
-    let committed = fs::read_to_string(workspace.root.join(benches::WIRE_REPORT))
-        .unwrap_or_else(|e| panic!("{}: {e}; {redo}", benches::WIRE_REPORT));
+    let committed = fs::read_to_string(workspace.root.join(benches::committed::WIRE_REPORT))
+        .unwrap_or_else(|e| panic!("{}: {e}; {redo}", benches::committed::WIRE_REPORT));
     let (committed, run) = (sections(&committed), sections(run));
     for key in ["sizes", "compression-by-size-bucket"] {
         assert!(
             committed.get(key) == run.get(key),
             "{}'s section `{key}` is not this tree's; {redo}",
-            benches::WIRE_REPORT
+            benches::committed::WIRE_REPORT
         );
     }
     for chart in ["wire_sizes.svg", "wire_ratios.svg"] {

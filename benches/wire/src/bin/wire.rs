@@ -32,7 +32,7 @@ fn main() -> ExitCode {
                 std::fs::copy(out.join(chart), &to)
                     .map_err(|e| format!("writing {}: {e}", to.display()))?;
             }
-            let to = workspace.root.join(benches::WIRE_REPORT);
+            let to = workspace.root.join(benches::committed::WIRE_REPORT);
             std::fs::write(&to, report.markdown())
                 .map_err(|e| format!("writing {}: {e}", to.display()))?;
         }
