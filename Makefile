@@ -36,6 +36,12 @@ STAR_FRAME_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STAR_FRAME)
 HOPPER := programs/hopper
 HOPPER_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(HOPPER)/token/*/Cargo.toml)))
 HOPPER_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(HOPPER)/metadata/*/Cargo.toml)))
+# What make programs builds, counted once: the pinocchio programs (the
+# token family's in its three shapes and on solana-program's entrypoint),
+# every framework's, and each build's floor (benches/noop, or the
+# framework's noop).
+PROGRAMS_BUILT := $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STEEL_METADATA) $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) $(HOPPER_TOKEN) $(HOPPER_METADATA)
+FLOORS := token/exact token/at_least token/unchecked solana-program $(ANCHOR1) $(ANCHOR2) $(TYPHOON) $(STEEL) $(STAR_FRAME) $(HOPPER)
 # Programs no one here wrote, from their crates.io sources (make published).
 PUBLISHED := $(sort $(patsubst %/Cargo.toml,%,$(wildcard benches/published/*/Cargo.toml)))
 
@@ -422,7 +428,7 @@ project-bench: ## Time cold make all, make bench and make test from a fresh clon
 # target/build.log)
 programs: $(TOOLCHAIN_READY) ## Build every program (make all without the harness)
 	@mkdir -p $(dir $(BUILD_LOG)) && : > $(BUILD_LOG)
-	@echo "make programs: building $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STEEL_METADATA) $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) $(HOPPER_TOKEN) $(HOPPER_METADATA)) programs and the floors; cargo's output goes to $(BUILD_LOG)"
+	@echo "make programs: building $(words $(PROGRAMS_BUILT)) programs and the $(words $(FLOORS)) floors; cargo's output goes to $(BUILD_LOG)"
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
@@ -435,7 +441,7 @@ programs: $(TOOLCHAIN_READY) ## Build every program (make all without the harnes
 	@$(MAKE) --no-print-directory build-anchor2 build-typhoon build-steel build-star-frame build-hopper & own=$$!; \
 	  $(MAKE) --no-print-directory build-solana-program build-anchor1; status=$$?; \
 	  wait $$own && [ $$status = 0 ]
-	@echo "make programs: $(words $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) noop noop noop noop $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) noop $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) noop $(TYPHOON_TOKEN) noop $(STEEL_TOKEN) $(STEEL_METADATA) noop $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) noop $(HOPPER_TOKEN) $(HOPPER_METADATA) noop) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
+	@echo "make programs: $(words $(PROGRAMS_BUILT) $(FLOORS)) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
 floor: $(TOOLCHAIN_READY) ## Build the no-op floor program (benches/noop) in every shape
 	$(call token_shapes,benches/noop)
