@@ -100,6 +100,21 @@ fn frame_key(stack: &[String]) -> (String, String) {
     (of_stack(stack).name().to_string(), frame)
 }
 
+/// A profile's self CUs by frame as a comparison keys them (`caller →
+/// frame`, generics dropped), each frame's summed over its categories:
+/// what `results.json` gives each record, so that the page sets two
+/// records' frames side by side as `make profile BASE=` and `make
+/// bench-diff` set two builds'.
+pub fn self_cus_by_frame(profile: &Profile) -> BTreeMap<String, u64> {
+    let mut frames = BTreeMap::new();
+    for (stack, &cus) in &profile.stacks {
+        if cus > 0 {
+            *frames.entry(frame_key(stack).1).or_default() += cus;
+        }
+    }
+    frames
+}
+
 /// Self CUs by frame, (category, frame) -> (base, new), summed over
 /// several pairs of profiles (a `make profile SO=` instruction's fixtures).
 pub type Frames = BTreeMap<(String, String), (u64, u64)>;
@@ -257,6 +272,28 @@ mod tests {
                 .map(|(frames, cus)| (frames.iter().map(|f| f.to_string()).collect(), *cus))
                 .collect(),
         }
+    }
+
+    /// A record's frames are keyed as two builds' are: `caller → frame`,
+    /// generics dropped, so two instantiations are one frame.
+    #[test]
+    fn a_records_frames_are_keyed_as_a_comparison_keys_them() {
+        let p = profile(&[
+            (&["p", "decode", "read<u8>"], 3),
+            (&["p", "decode", "read<u16>"], 1),
+            (&["p", "decode", "check"], 2),
+            (&["p", "entrypoint"], 5),
+        ]);
+        let frames = self_cus_by_frame(&p);
+        assert_eq!(
+            frames,
+            BTreeMap::from([
+                ("decode → read".to_string(), 4),
+                ("decode → check".to_string(), 2),
+                ("p → entrypoint".to_string(), 5),
+            ])
+        );
+        assert_eq!(frames.values().sum::<u64>(), p.total());
     }
 
     /// Frames are matched by function, generics dropped; the changes by

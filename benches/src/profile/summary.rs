@@ -10,7 +10,7 @@ use std::{
 
 use super::{
     categories::{self, Category},
-    output,
+    change, output,
     profiler::{Naming, ProfiledRow, Profiler},
 };
 use crate::Workspace;
@@ -66,7 +66,8 @@ pub fn annotate(path: &std::path::Path, rows: &[ProfiledRow]) -> Result<(), Stri
             record["profile"] = format!("profile/{}.folded", output::stem(&row)).into();
             record["categories"] =
                 serde_json::to_value(categories::of_profile(&profiled.profile)).expect("JSON");
-            record["frames"] = serde_json::to_value(self_cus(&profiled.profile)).expect("JSON");
+            record["frames"] =
+                serde_json::to_value(change::self_cus_by_frame(&profiled.profile)).expect("JSON");
             annotated += 1;
         }
     }
@@ -82,15 +83,6 @@ pub fn annotate(path: &std::path::Path, rows: &[ProfiledRow]) -> Result<(), Stri
         serde_json::to_string_pretty(&results).expect("JSON") + "\n",
     )
     .map_err(|e| format!("writing {}: {e}", path.display()))
-}
-
-/// Each frame's self CUs, where it has any.
-fn self_cus(profile: &super::attribute::Profile) -> BTreeMap<String, u64> {
-    output::frames(profile)
-        .into_iter()
-        .filter(|(_, cus)| cus.own > 0)
-        .map(|(frame, cus)| (frame, cus.own))
-        .collect()
 }
 
 /// Every record object in results.json, whatever array holds it.

@@ -4,7 +4,7 @@
 
 use std::{collections::BTreeMap, fs, path::Path};
 
-use benches::numbers::thousands;
+use benches::{numbers::thousands, profile::categories::function_name};
 use serde_json::Value;
 
 pub(super) fn records(path: &Path, key: Option<&str>) -> Vec<Value> {
@@ -89,15 +89,20 @@ pub(super) fn signed_text(value: i64) -> String {
 pub(super) type FrameChange = (String, i64, i64, i64);
 
 /// Each frame's self CUs from a record's folded stacks (`profile`, beside
-/// the page): a line's CUs belong to its last frame.
+/// the page), keyed as a comparison keys them: a line's CUs belong to its
+/// last frame under its caller (`caller → frame`, generics dropped).
 pub(super) fn self_cus(dir: &Path, record: &Value) -> BTreeMap<String, i64> {
     let path = dir.join(record["profile"].as_str().expect("a profiled record"));
     let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut frames = BTreeMap::new();
     for line in text.lines() {
         let (stack, cus) = line.rsplit_once(' ').unwrap();
-        let frame = stack.rsplit(';').next().unwrap().to_string();
-        *frames.entry(frame).or_insert(0) += cus.parse::<i64>().unwrap();
+        let key = match stack.rsplit(';').collect::<Vec<_>>()[..] {
+            [leaf] => function_name(leaf).to_string(),
+            [leaf, caller, ..] => format!("{} → {}", function_name(caller), function_name(leaf)),
+            [] => String::new(),
+        };
+        *frames.entry(key).or_insert(0) += cus.parse::<i64>().unwrap();
     }
     frames
 }
