@@ -86,6 +86,36 @@ pub fn frames_table(frames: &[FrameChange], (base, new): (&str, &str)) -> String
     out
 }
 
+/// How a profile names its code, as far as setting two profiles' frames
+/// side by side goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedBy {
+    /// By inlined frame, from DWARF.
+    Dwarf,
+    /// By function, from a symbol table.
+    Symbols,
+    /// By address (`fn@0x…`), which moves from build to build.
+    Addresses,
+}
+
+impl NamedBy {
+    /// Its name in a `results.json`: `dwarf`, `symbols` or `addresses`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            NamedBy::Dwarf => "dwarf",
+            NamedBy::Symbols => "symbols",
+            NamedBy::Addresses => "addresses",
+        }
+    }
+}
+
+/// The one rule for matching two profiles' frames (`make profile BASE=`,
+/// `make bench-diff`): by name, where both name their code the same way,
+/// and not by address. Elsewhere only totals and categories compare.
+pub fn frames_match(new: NamedBy, base: NamedBy) -> bool {
+    new == base && new != NamedBy::Addresses
+}
+
 /// The category of code the two profiles do not name alike.
 pub const CODE_NAMED_APART: &str = "code (named differently in the two builds)";
 
@@ -272,6 +302,18 @@ mod tests {
                 .map(|(frames, cus)| (frames.iter().map(|f| f.to_string()).collect(), *cus))
                 .collect(),
         }
+    }
+
+    /// Frames match by name where both profiles name their code alike,
+    /// never by address.
+    #[test]
+    fn frames_match_where_both_are_named_alike_and_not_by_address() {
+        use NamedBy::*;
+        assert!(frames_match(Dwarf, Dwarf));
+        assert!(frames_match(Symbols, Symbols));
+        assert!(!frames_match(Addresses, Addresses));
+        assert!(!frames_match(Dwarf, Symbols));
+        assert!(!frames_match(Symbols, Addresses));
     }
 
     /// A record's frames are keyed as two builds' are: `caller → frame`,

@@ -7,6 +7,7 @@ use solana_pubkey::Pubkey;
 
 use super::{
     attribute::{Named, Profile, attribute},
+    change::NamedBy,
     dwarf::Inlined,
     record::{Recorded, VmRun},
     symbols::{Functions, Symbols},
@@ -28,6 +29,18 @@ pub enum Naming {
     /// By function (`entrypoint`, `fn@<slot>`), and why not by inlined
     /// frame.
     Functions(String),
+}
+
+impl Naming {
+    /// How its frames are named, for a comparison: a program named by
+    /// function here has no symbol table (the benchmark's are stripped),
+    /// so by address.
+    pub fn named_by(&self) -> NamedBy {
+        match self {
+            Naming::Inlined { .. } => NamedBy::Dwarf,
+            Naming::Functions(_) => NamedBy::Addresses,
+        }
+    }
 }
 
 /// A program the profiles name: its label and how its code is named.

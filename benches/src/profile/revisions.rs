@@ -74,8 +74,12 @@ pub fn compare(new: &Profiler, base: &Profiler, rev: &str) -> Comparison {
         }
         // The row's program's label (`token/exact/borsh::read_owner`).
         let label = row.row.split("::").next().unwrap_or(&row.row);
+        // Frames matched by change::frames_match's rule; where they are
+        // not, why, in this comparison's words.
         let by_frame = match (new_namings.get(label), base_namings.get(label)) {
-            (Some(Naming::Inlined { .. }), Some(Naming::Inlined { .. })) => Ok(()),
+            (Some(new), Some(base)) if change::frames_match(new.named_by(), base.named_by()) => {
+                Ok(())
+            }
             (Some(Naming::Functions(why)), _) => {
                 Err(format!("this tree's program by function: {why}"))
             }

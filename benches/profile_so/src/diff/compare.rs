@@ -144,10 +144,13 @@ pub fn compare(new: Run, base: Run) -> Diff {
     }
 }
 
-/// Frames are matched where both builds are named the same way, by name.
+/// Frames are matched by [`change::frames_match`]'s rule.
 fn matching(new: &Naming, base: &Naming) -> Matching {
+    let (new, base) = (new.named_by(), base.named_by());
+    if change::frames_match(new, base) {
+        return Matching::Frames(new.kind());
+    }
     match (new.kind(), base.kind()) {
-        (a, b) if a == b && a != "addresses" => Matching::Frames(a),
         ("addresses", "addresses") => Matching::Totals(
             "both builds are stripped (code named by address, which moves between builds); give each with DWARF (`<name>.so.debug` beside it) or a symbol table".into(),
         ),
