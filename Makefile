@@ -13,35 +13,29 @@ programs_of = $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)
 TOKEN := $(call programs_of,token)
 MESSAGE := $(call programs_of,message)
 METADATA := $(call programs_of,metadata)
-# The Anchor 1.x programs (a workspace of their own, built with std): per family, and the floor.
-ANCHOR1 := programs/anchor1
-ANCHOR1_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR1)/token/*/Cargo.toml)))
-ANCHOR1_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR1)/metadata/*/Cargo.toml)))
-# The Anchor 2 programs (a workspace of their own): per family, and the floor.
-ANCHOR2 := programs/anchor2
-ANCHOR2_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/token/*/Cargo.toml)))
-ANCHOR2_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(ANCHOR2)/metadata/*/Cargo.toml)))
-# The typhoon programs (a workspace of their own), and typhoon's floor.
-TYPHOON := programs/typhoon
-TYPHOON_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(TYPHOON)/token/*/Cargo.toml)))
-# The Steel programs (a workspace of their own, with std): per family, and Steel's floor.
-STEEL := programs/steel
-STEEL_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STEEL)/token/*/Cargo.toml)))
-STEEL_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STEEL)/metadata/*/Cargo.toml)))
-# The star_frame programs (a workspace of their own, with std): per family, and its floor.
-STAR_FRAME := programs/star_frame
-STAR_FRAME_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STAR_FRAME)/token/*/Cargo.toml)))
-STAR_FRAME_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(STAR_FRAME)/metadata/*/Cargo.toml)))
-# The Hopper programs (a workspace of their own, for the std target): per family, and its floor.
-HOPPER := programs/hopper
-HOPPER_TOKEN := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(HOPPER)/token/*/Cargo.toml)))
-HOPPER_METADATA := $(sort $(patsubst %/Cargo.toml,%,$(wildcard $(HOPPER)/metadata/*/Cargo.toml)))
+# The frameworks' programs: each framework a workspace of its own, a
+# folder under programs/ with its Cargo.toml (programs/<framework>/), its
+# programs per family (programs/<framework>/<family>/<program>/) and its
+# floor (programs/<framework>/noop). How each is built (std or not, which
+# target folder) is benches/build-programs.sh's.
+FRAMEWORKS := $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/*/Cargo.toml))))
+FRAMEWORK_FAMILIES := token metadata
+# $(call framework_family,<framework>,<family>): those programs' folders.
+framework_family = $(sort $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)/$(2)/*/Cargo.toml)))
+FRAMEWORK_PROGRAMS := $(foreach f,$(FRAMEWORKS),$(foreach family,$(FRAMEWORK_FAMILIES),$(call framework_family,$(f),$(family))))
+define newline
+
+
+endef
+# $(call build_framework,<framework>): its programs, a family at a time,
+# then its floor.
+build_framework = $(foreach family,$(FRAMEWORK_FAMILIES),$(if $(call framework_family,$(1),$(family)),@$(BUILD) $(1)/$(family) "" $(call framework_family,$(1),$(family))$(newline)))@$(BUILD) $(1) "" programs/$(1)/noop
 # What make programs builds, counted once: the pinocchio programs (the
 # token family's in its three shapes and on solana-program's entrypoint),
 # every framework's, and each build's floor (benches/noop, or the
 # framework's noop).
-PROGRAMS_BUILT := $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(ANCHOR1_TOKEN) $(ANCHOR1_METADATA) $(ANCHOR2_TOKEN) $(ANCHOR2_METADATA) $(TYPHOON_TOKEN) $(STEEL_TOKEN) $(STEEL_METADATA) $(STAR_FRAME_TOKEN) $(STAR_FRAME_METADATA) $(HOPPER_TOKEN) $(HOPPER_METADATA)
-FLOORS := token/exact token/at_least token/unchecked solana-program $(ANCHOR1) $(ANCHOR2) $(TYPHOON) $(STEEL) $(STAR_FRAME) $(HOPPER)
+PROGRAMS_BUILT := $(TOKEN) $(TOKEN) $(TOKEN) $(TOKEN) $(MESSAGE) $(METADATA) $(FRAMEWORK_PROGRAMS)
+FLOORS := token/exact token/at_least token/unchecked solana-program $(FRAMEWORKS)
 # Programs no one here wrote, from their crates.io sources (make published).
 PUBLISHED := $(sort $(patsubst %/Cargo.toml,%,$(wildcard benches/published/*/Cargo.toml)))
 
@@ -159,7 +153,7 @@ setup: rust-toolchain ## Install the toolchain into .tools/ (make all runs it)
 	  echo "setup [$(elapsed)]: compiling benches/split-debug into .tools/bin/ (a second)..."; \
 	  cargo install --path benches/split-debug --root $(TOOLS) --target-dir $(TOOLS)/split-debug-build --force --quiet >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not compile benches/split-debug (whole output: $(SETUP_LOG))." >&2; exit 1; }; \
 	  echo "$$want" > $(TOOLS)/split-debug.installed; }
-	@$(ANCHOR2)/install-anchor-lang.sh $(ANCHOR2)/.anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
+	@programs/anchor2/install-anchor-lang.sh programs/anchor2/.anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
 	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/std-frameworks/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
 
 rust-toolchain:
@@ -373,12 +367,7 @@ lint: setup ## cargo fmt --check and clippy -D warnings, every workspace
 	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/tip_distribution/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/spl_token_2022/Cargo.toml --check
-	cargo fmt --manifest-path programs/anchor1/Cargo.toml --all --check
-	cargo fmt --manifest-path programs/anchor2/Cargo.toml --all --check
-	cargo fmt --manifest-path programs/typhoon/Cargo.toml --all --check
-	cargo fmt --manifest-path programs/steel/Cargo.toml --all --check
-	cargo fmt --manifest-path programs/star_frame/Cargo.toml --all --check
-	cargo fmt --manifest-path programs/hopper/Cargo.toml --all --check
+	$(foreach framework,$(FRAMEWORKS),cargo fmt --manifest-path programs/$(framework)/Cargo.toml --all --check$(newline))
 	@# Two lanes, one per core.
 	@$(MAKE) --no-print-directory -j2 --output-sync=target clippy-frameworks clippy-rest
 
@@ -390,7 +379,7 @@ lint: setup ## cargo fmt --check and clippy -D warnings, every workspace
 # builds them: without make's jobserver, which cargo would be told of but
 # not given.
 clippy-frameworks:
-	@env -u MAKEFLAGS -u MFLAGS CARGO_BUILD_WARNINGS=deny $(MAKE) --no-print-directory build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper
+	@env -u MAKEFLAGS -u MFLAGS CARGO_BUILD_WARNINGS=deny $(MAKE) --no-print-directory $(addprefix build-,$(subst _,-,$(FRAMEWORKS)))
 
 # The harness and its tests, and benches/litesvm, as make test builds them
 # (HOST_CARGO: fresh after make test, their warnings replayed and denied);
@@ -470,37 +459,26 @@ build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-p
 # Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor
 # 1.x's floor
 build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs and their floor
-	@$(BUILD) anchor1/token "" $(ANCHOR1_TOKEN)
-	@$(BUILD) anchor1/metadata "" $(ANCHOR1_METADATA)
-	@$(BUILD) anchor1 "" $(ANCHOR1)/noop
+	$(call build_framework,anchor1)
 
 # Build the Anchor 2 programs (programs/anchor2) and Anchor's floor
 build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs and their floor
-	@$(BUILD) anchor2/token "" $(ANCHOR2_TOKEN)
-	@$(BUILD) anchor2/metadata "" $(ANCHOR2_METADATA)
-	@$(BUILD) anchor2 "" $(ANCHOR2)/noop
+	$(call build_framework,anchor2)
 
 # Build the typhoon programs (programs/typhoon) and typhoon's floor
 build-typhoon: $(TOOLCHAIN_READY) ## Build the typhoon programs and their floor
-	@$(BUILD) typhoon/token "" $(TYPHOON_TOKEN)
-	@$(BUILD) typhoon "" $(TYPHOON)/noop
+	$(call build_framework,typhoon)
 
 # Build the Steel programs (programs/steel, with std) and Steel's floor
 build-steel: $(TOOLCHAIN_READY) ## Build the Steel programs and their floor
-	@$(BUILD) steel/token "" $(STEEL_TOKEN)
-	@$(BUILD) steel/metadata "" $(STEEL_METADATA)
-	@$(BUILD) steel "" $(STEEL)/noop
+	$(call build_framework,steel)
 
 # Build the star_frame programs (programs/star_frame, with std) and
 # star_frame's floor
 build-star-frame: $(TOOLCHAIN_READY) ## Build the star_frame programs and their floor
-	@$(BUILD) star_frame/token "" $(STAR_FRAME_TOKEN)
-	@$(BUILD) star_frame/metadata "" $(STAR_FRAME_METADATA)
-	@$(BUILD) star_frame "" $(STAR_FRAME)/noop
+	$(call build_framework,star_frame)
 
 # Build the Hopper programs (programs/hopper, for the std target) and
 # Hopper's floor
 build-hopper: $(TOOLCHAIN_READY) ## Build the Hopper programs and their floor
-	@$(BUILD) hopper/token "" $(HOPPER_TOKEN)
-	@$(BUILD) hopper/metadata "" $(HOPPER_METADATA)
-	@$(BUILD) hopper "" $(HOPPER)/noop
+	$(call build_framework,hopper)
