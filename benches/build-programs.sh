@@ -37,15 +37,16 @@ harmless='unable to open LLVM shared lib|dlopen failed|be sure to add .* to your
 progress='^ *(Compiling|Finished|Downloading|Downloaded|Updating|Locking|Adding|Blocking|Fresh|Checking|Building|Running) '
 
 package_of() { sed -n 's/^name *= *"\(.*\)"/\1/p' "$1/Cargo.toml" | head -1; }
-# Another framework's programs are a workspace of their own
-# (programs/anchor2, programs/typhoon, programs/steel): built from its folder, so that its
-# .cargo/config.toml (if any) adds its flags, into a target folder of its
-# own (but for std's sake; below).
+# Another framework's programs are a workspace of their own (a folder
+# under programs/ with its Cargo.toml, as the Makefile's FRAMEWORKS finds
+# them): built from its folder, so that its .cargo/config.toml (if any)
+# adds its flags, into a target folder of its own (but for std's sake;
+# below).
 # A published program on a framework of its own (benches/published/
 # tip_distribution: anchor-lang 0.31) is a workspace of one, built from
 # its folder the same way.
 framework_of() {
-	if [[ $1 =~ ^programs/(anchor2|typhoon|anchor1|steel|star_frame|hopper)/ ]]; then
+	if [[ $1 =~ ^programs/([^/]+)/ && -f programs/${BASH_REMATCH[1]}/Cargo.toml ]]; then
 		echo "${BASH_REMATCH[1]}"
 	elif grep -q '^\[workspace\]' "$1/Cargo.toml"; then
 		echo "$1"
