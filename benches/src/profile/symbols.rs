@@ -115,25 +115,13 @@ impl SymbolTable {
     /// whose bytes the loader ran). An error where it has no symbol table
     /// or none of its functions lies on that text.
     pub fn new(run: &VmRun, elf: &[u8]) -> Result<Self, String> {
-        use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+        use object::{Object, ObjectSection};
         let file = object::File::parse(elf).map_err(|e| format!("not an ELF object: {e}"))?;
         let text = file
             .sections()
             .find(|section| section.data().is_ok_and(|data| data == run.text.as_slice()))
             .ok_or("no section holds the text the loader ran")?;
-        let base = text.address();
-        let end = base + run.text.len() as u64;
-        let symbols: std::collections::BTreeMap<usize, (usize, String)> = file
-            .symbols()
-            .filter(|symbol| symbol.kind() == SymbolKind::Text && symbol.size() > 0)
-            .filter(|symbol| (base..end).contains(&symbol.address()))
-            .filter_map(|symbol| {
-                let name = symbol.name().ok()?;
-                let slot = ((symbol.address() - base) / ebpf::INSN_SIZE as u64) as usize;
-                let slots = symbol.size().div_ceil(ebpf::INSN_SIZE as u64) as usize;
-                Some((slot, (slots, short_name(name))))
-            })
-            .collect();
+        let symbols = function_symbols(&file, &text);
         if symbols.is_empty() {
             return Err("no symbol table (a stripped .so)".into());
         }
@@ -214,6 +202,28 @@ pub fn short_name(raw: &str) -> String {
         out.push('…');
     }
     out
+}
+
+/// The function symbols of `file` that lie in `text` (one of its
+/// sections): by their first slot from the section's start, each with its
+/// length in slots and its short name. Empty where the file has no symbol
+/// table (a stripped `.so`).
+pub(crate) fn function_symbols(
+    file: &object::File<'_>,
+    text: &object::Section<'_, '_>,
+) -> std::collections::BTreeMap<usize, (usize, String)> {
+    use object::{Object, ObjectSection, ObjectSymbol, SymbolKind};
+    let (base, end) = (text.address(), text.address() + text.size());
+    file.symbols()
+        .filter(|symbol| symbol.kind() == SymbolKind::Text && symbol.size() > 0)
+        .filter(|symbol| (base..end).contains(&symbol.address()))
+        .filter_map(|symbol| {
+            let name = symbol.name().ok()?;
+            let slot = ((symbol.address() - base) / ebpf::INSN_SIZE as u64) as usize;
+            let slots = symbol.size().div_ceil(ebpf::INSN_SIZE as u64) as usize;
+            Some((slot, (slots, short_name(name))))
+        })
+        .collect()
 }
 
 #[cfg(test)]

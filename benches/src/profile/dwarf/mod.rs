@@ -20,7 +20,7 @@
 //! copy where nothing is placed is refused, and the program named by
 //! function.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, collections::BTreeMap};
 
 use addr2line::{
     LookupResult,
@@ -28,7 +28,7 @@ use addr2line::{
 };
 use object::{Object, ObjectSection, ObjectSegment};
 
-use super::symbols::{Functions, Symbols, short_name};
+use super::symbols::{Functions, Symbols, function_symbols, short_name};
 
 pub mod placement;
 
@@ -233,21 +233,14 @@ fn text_of<'f>(file: &'f object::File<'_>, slots: usize) -> Option<object::Secti
         .find(|s| s.kind() == object::SectionKind::Text && s.size() == (slots * 8) as u64)
 }
 
-/// The copy's function symbols by their first slot in the text
-/// (`slots` long), demangled; none where it has no symbol table.
-fn text_symbols(file: &object::File<'_>, slots: usize) -> std::collections::HashMap<usize, String> {
-    use object::{ObjectSymbol, SymbolKind};
-    let Some(text) = text_of(file, slots) else {
-        return Default::default();
-    };
-    let (base, end) = (text.address(), text.address() + text.size());
-    file.symbols()
-        .filter(|symbol| symbol.kind() == SymbolKind::Text && symbol.size() > 0)
-        .filter(|symbol| (base..end).contains(&symbol.address()))
-        .filter_map(|symbol| {
-            let slot = ((symbol.address() - base) / 8) as usize;
-            Some((slot, short_name(symbol.name().ok()?)))
-        })
+/// The copy's function symbols by their first slot in the text (`slots`
+/// long), demangled; none where it has no symbol table.
+fn text_symbols(file: &object::File<'_>, slots: usize) -> BTreeMap<usize, String> {
+    text_of(file, slots)
+        .map(|text| function_symbols(file, &text))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(slot, (_, name))| (slot, name))
         .collect()
 }
 
