@@ -122,12 +122,17 @@ pub const CODE_NAMED_APART: &str = "code (named differently in the two builds)";
 /// A stack's frame as a comparison keys it: its category, and its
 /// innermost frame's function with its caller's.
 fn frame_key(stack: &[String]) -> (String, String) {
-    let frame = match stack {
+    (of_stack(stack).name().to_string(), frame_name(stack))
+}
+
+/// A stack's innermost frame as a comparison names it: `caller → frame`,
+/// generics dropped.
+fn frame_name(stack: &[String]) -> String {
+    match stack {
         [] => String::new(),
         [only] => function_name(only).to_string(),
         [.., caller, leaf] => format!("{} → {}", function_name(caller), function_name(leaf)),
-    };
-    (of_stack(stack).name().to_string(), frame)
+    }
 }
 
 /// A profile's self CUs by frame as a comparison keys them (`caller →
@@ -139,7 +144,7 @@ pub fn self_cus_by_frame(profile: &Profile) -> BTreeMap<String, u64> {
     let mut frames = BTreeMap::new();
     for (stack, &cus) in &profile.stacks {
         if cus > 0 {
-            *frames.entry(frame_key(stack).1).or_default() += cus;
+            *frames.entry(frame_name(stack)).or_default() += cus;
         }
     }
     frames
