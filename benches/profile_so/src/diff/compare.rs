@@ -102,7 +102,7 @@ pub struct BehaviourChange {
 /// Sets `new` against `base`.
 pub fn compare(new: Run, base: Run) -> Diff {
     let matching = matching(&new.naming, &base.naming);
-    let named_alike = new.naming.kind() == base.naming.kind();
+    let named_alike = new.naming.named_by() == base.naming.named_by();
     let (mut compared, mut behaviour, mut unpaired) = (Vec::new(), Vec::new(), Vec::new());
     for p in &new.profiled {
         let Some(b) = base.profiled.iter().find(|b| b.fixture == p.fixture) else {
@@ -150,12 +150,14 @@ fn matching(new: &Naming, base: &Naming) -> Matching {
     if change::frames_match(new, base) {
         return Matching::Frames(new.kind());
     }
-    match (new.kind(), base.kind()) {
-        ("addresses", "addresses") => Matching::Totals(
+    match (new, base) {
+        (change::NamedBy::Addresses, change::NamedBy::Addresses) => Matching::Totals(
             "both builds are stripped (code named by address, which moves between builds); give each with DWARF (`<name>.so.debug` beside it) or a symbol table".into(),
         ),
         (a, b) => Matching::Totals(format!(
-            "the new build is named by {a}, the base by {b}; give both the same way (both with DWARF, or both with a symbol table)"
+            "the new build is named by {}, the base by {}; give both the same way (both with DWARF, or both with a symbol table)",
+            a.kind(),
+            b.kind()
         )),
     }
 }
