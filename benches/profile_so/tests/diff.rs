@@ -116,27 +116,28 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
     for c in &diff.compared {
         let operation = operation_of(&c.fixture);
         assert_eq!(
-            (c.base_cus, c.cus),
+            (c.cost.base_cus, c.cost.cus),
             (borsh_rows[operation], bytemuck_rows[operation]),
             "{}",
             c.fixture
         );
         assert_eq!(
-            c.categories_change.values().sum::<i64>(),
-            c.change(),
+            c.cost.categories_change.values().sum::<i64>(),
+            c.cost.change(),
             "{}",
             c.fixture
         );
-        let frames: i64 = c.frames_change.iter().map(|f| f.change()).sum();
-        assert_eq!(frames, c.change(), "{}", c.fixture);
+        let frames: i64 = c.cost.frames_change.iter().map(|f| f.change()).sum();
+        assert_eq!(frames, c.cost.change(), "{}", c.fixture);
     }
     let read_owner = diff
         .compared
         .iter()
         .find(|c| operation_of(&c.fixture) == "read_owner")
         .unwrap();
-    assert!(read_owner.change() < 0, "{read_owner:?}");
+    assert!(read_owner.cost.change() < 0, "{read_owner:?}");
     let (largest, change) = read_owner
+        .cost
         .categories_change
         .iter()
         .max_by_key(|(_, change)| change.abs())
@@ -149,6 +150,7 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
     // borsh's decode frames are gone from the new build.
     assert!(
         read_owner
+            .cost
             .frames_change
             .iter()
             .any(|f| f.category == "decode"
@@ -156,13 +158,13 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
                 && f.new == 0
                 && f.frame.contains("deserialize")),
         "{:?}",
-        read_owner.frames_change
+        read_owner.cost.frames_change
     );
     // The line a reviewer reads names the instruction, the change and
     // decode's share with its top frame.
     let line = compare::headline(read_owner);
     assert!(
-        line.starts_with(&format!("`0x01`: {} CUs (", read_owner.change()))
+        line.starts_with(&format!("`0x01`: {} CUs (", read_owner.cost.change()))
             && line.contains(&format!("decode {change} (`")),
         "{line}"
     );
@@ -201,7 +203,7 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
     }
     assert_eq!(
         (base_total, new_total),
-        (read_owner.base_cus, read_owner.cus)
+        (read_owner.cost.base_cus, read_owner.cost.cus)
     );
     let summary = fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(summary.contains(&format!("- {line}\n")), "{summary}");
@@ -227,11 +229,19 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
         Matching::Totals("the new build is named by dwarf, the base by addresses; give both the same way (both with DWARF, or both with a symbol table)".into())
     );
     for (c, same) in apart.compared.iter().zip(&diff.compared) {
-        assert_eq!((c.base_cus, c.cus), (same.base_cus, same.cus));
-        assert!(c.frames_change.is_empty());
-        assert_eq!(c.categories_change.values().sum::<i64>(), c.change());
+        assert_eq!(
+            (c.cost.base_cus, c.cost.cus),
+            (same.cost.base_cus, same.cost.cus)
+        );
+        assert!(c.cost.frames_change.is_empty());
+        assert_eq!(
+            c.cost.categories_change.values().sum::<i64>(),
+            c.cost.change()
+        );
         assert!(
-            c.categories_change.contains_key(compare::CODE_NAMED_APART),
+            c.cost
+                .categories_change
+                .contains_key(compare::CODE_NAMED_APART),
             "{c:?}"
         );
     }
@@ -278,7 +288,7 @@ fn the_gate_fails_past_max_increase_and_passes_under_it() {
         .iter()
         .find(|c| operation_of(&c.fixture) == "read_owner")
         .unwrap();
-    let percent = 100.0 * c.change() as f64 / c.base_cus as f64;
+    let percent = 100.0 * c.cost.change() as f64 / c.cost.base_cus as f64;
     assert!(!Limit::Percent(percent.ceil()).exceeded_by(c));
     assert!(Limit::Percent(percent.floor() - 1.0).exceeded_by(c));
 }
@@ -469,9 +479,9 @@ fn anchor_0_32_to_1_0_is_the_matrix_step_and_mostly_the_duplicate_mutable_check(
         .find(|c| c.fixture.contains("update_amount"))
         .unwrap();
     assert!(
-        (c.change() - step).abs() * 10 <= step.abs(),
+        (c.cost.change() - step).abs() * 10 <= step.abs(),
         "update_amount changed by {}; the matrix's step from 0.32.2 to 1.0.3 is {step}",
-        c.change()
+        c.cost.change()
     );
     let profile_of = |run: &so::Run| {
         run.profiled
@@ -484,9 +494,12 @@ fn anchor_0_32_to_1_0_is_the_matrix_step_and_mostly_the_duplicate_mutable_check(
     let under = cus_under(&profile_of(&diff.new), "insert") as i64
         - cus_under(&profile_of(&diff.base), "insert") as i64;
     assert!(
-        2 * under > c.change(),
+        2 * under > c.cost.change(),
         "the set's insert carries {under} of update_amount's {} CUs",
-        c.change()
+        c.cost.change()
     );
-    assert_eq!(c.categories_change.values().sum::<i64>(), c.change());
+    assert_eq!(
+        c.cost.categories_change.values().sum::<i64>(),
+        c.cost.change()
+    );
 }

@@ -78,15 +78,7 @@ fn run(mode: Option<&str>) -> Result<(), String> {
             benches::profile::revisions::write(&dir, &comparison)
                 .map_err(|e| format!("make bench-diff: {e}"))?;
             for r in &comparison.changed {
-                println!(
-                    "{}",
-                    benches::profile::change::headline(
-                        &r.row,
-                        (r.base_cus, r.cus),
-                        &r.categories_change,
-                        &r.frames_change
-                    )
-                );
+                println!("{}", r.cost.headline(&r.row));
             }
             println!(
                 "make bench-diff: {} rows differ from REV={rev}, {} are the same; wrote {}",

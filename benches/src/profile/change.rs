@@ -53,6 +53,99 @@ pub struct FrameRecord<'a> {
     pub change: i64,
 }
 
+/// One call's change in cost between two profiles (or a group of calls',
+/// added up): its CUs in both, and the change by category and by frame,
+/// each summing to the change in CUs. The one record every comparison
+/// writes: `make profile BASE=` per fixture and instruction, `make
+/// bench-diff` per row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CostChange {
+    pub base_cus: u64,
+    pub cus: u64,
+    /// By category's name: the new profile's CUs less the base's, the
+    /// non-zero ones.
+    pub categories_change: BTreeMap<String, i64>,
+    /// By frame (self CUs), largest change first; empty where the two
+    /// profiles' frames are not matched ([`frames_match`]).
+    pub frames_change: Vec<FrameChange>,
+}
+
+impl CostChange {
+    /// `new` against `base`: by category (every category where both name
+    /// their code alike, `named_alike`; see [`categories`]), and by frame
+    /// where `by_frame`.
+    pub fn between(new: &Profile, base: &Profile, named_alike: bool, by_frame: bool) -> Self {
+        CostChange {
+            base_cus: base.total(),
+            cus: new.total(),
+            categories_change: categories_change(new, base, named_alike),
+            frames_change: match by_frame {
+                true => frames_change(new, base),
+                false => Vec::new(),
+            },
+        }
+    }
+
+    pub fn change(&self) -> i64 {
+        self.cus as i64 - self.base_cus as i64
+    }
+
+    /// Several calls' changes added up: CUs, categories and frames.
+    pub fn sum<'a>(changes: impl IntoIterator<Item = &'a CostChange>) -> Self {
+        let mut sum = CostChange::default();
+        let mut frames = Frames::new();
+        for c in changes {
+            sum.base_cus += c.base_cus;
+            sum.cus += c.cus;
+            for (name, change) in &c.categories_change {
+                *sum.categories_change.entry(name.clone()).or_default() += change;
+            }
+            for f in &c.frames_change {
+                let entry = frames
+                    .entry((f.category.clone(), f.frame.clone()))
+                    .or_default();
+                entry.0 += f.base;
+                entry.1 += f.new;
+            }
+        }
+        sum.categories_change.retain(|_, change| *change != 0);
+        sum.frames_change = changed(frames);
+        sum
+    }
+
+    /// Its [`headline`], `name` naming the call.
+    pub fn headline(&self, name: &str) -> String {
+        headline(
+            name,
+            (self.base_cus, self.cus),
+            &self.categories_change,
+            &self.frames_change,
+        )
+    }
+
+    /// Its record in a `results.json`, beside what names the call.
+    pub fn record(&self) -> CostChangeRecord<'_> {
+        CostChangeRecord {
+            base_cus: self.base_cus,
+            cus: self.cus,
+            change: self.change(),
+            categories_change: &self.categories_change,
+            frames_change: self.frames_change.iter().map(FrameChange::record).collect(),
+        }
+    }
+}
+
+/// A [`CostChange`] as `results.json` holds it (flattened into the
+/// record that names the call).
+#[derive(Serialize)]
+pub struct CostChangeRecord<'a> {
+    pub base_cus: u64,
+    pub cus: u64,
+    pub change: i64,
+    pub categories_change: &'a BTreeMap<String, i64>,
+    pub frames_change: Vec<FrameRecord<'a>>,
+}
+
 /// How many frames a frames table names before "the rest".
 pub const TOP_FRAMES: usize = 10;
 
@@ -152,10 +245,10 @@ pub fn self_cus_by_frame(profile: &Profile) -> BTreeMap<String, u64> {
 
 /// Self CUs by frame, (category, frame) -> (base, new), summed over
 /// several pairs of profiles (a `make profile SO=` instruction's fixtures).
-pub type Frames = BTreeMap<(String, String), (u64, u64)>;
+type Frames = BTreeMap<(String, String), (u64, u64)>;
 
 /// Adds `base`'s and `new`'s self CUs by frame into `frames`.
-pub fn add_frames(frames: &mut Frames, new: &Profile, base: &Profile) {
+fn add_frames(frames: &mut Frames, new: &Profile, base: &Profile) {
     for (stack, &cus) in &base.stacks {
         frames.entry(frame_key(stack)).or_default().0 += cus;
     }
@@ -166,7 +259,7 @@ pub fn add_frames(frames: &mut Frames, new: &Profile, base: &Profile) {
 
 /// The frames whose self CUs changed, largest change first (then by
 /// name); they sum to the change.
-pub fn changed(frames: Frames) -> Vec<FrameChange> {
+fn changed(frames: Frames) -> Vec<FrameChange> {
     let mut out: Vec<FrameChange> = frames
         .into_iter()
         .filter(|(_, (base, new))| base != new)
@@ -188,7 +281,7 @@ pub fn changed(frames: Frames) -> Vec<FrameChange> {
 }
 
 /// The frames whose self CUs changed from `base` to `new`.
-pub fn frames_change(new: &Profile, base: &Profile) -> Vec<FrameChange> {
+fn frames_change(new: &Profile, base: &Profile) -> Vec<FrameChange> {
     let mut frames = Frames::new();
     add_frames(&mut frames, new, base);
     changed(frames)
@@ -198,7 +291,7 @@ pub fn frames_change(new: &Profile, base: &Profile) -> Vec<FrameChange> {
 /// profiles (`named_alike` false), only the syscalls', the VM's and the
 /// unattributed frames keep their category, the rest is
 /// [`CODE_NAMED_APART`].
-pub fn categories(profile: &Profile, named_alike: bool) -> BTreeMap<String, u64> {
+fn categories(profile: &Profile, named_alike: bool) -> BTreeMap<String, u64> {
     let mut out = BTreeMap::new();
     for (stack, &cus) in &profile.stacks {
         let leaf = stack.last().map(String::as_str).unwrap_or("");
@@ -218,7 +311,7 @@ pub fn categories(profile: &Profile, named_alike: bool) -> BTreeMap<String, u64>
 
 /// The change by category from `base` to `new`, the non-zero ones (they
 /// sum to the change).
-pub fn categories_change(
+fn categories_change(
     new: &Profile,
     base: &Profile,
     named_alike: bool,
@@ -261,7 +354,7 @@ pub fn percent(change: i64, base: u64) -> String {
 /// The line a reviewer wants: "`swap`: +312 CUs (+4.1%): checks +280
 /// (`try_accounts → insert` +276), decode +32": each category's change,
 /// largest first, with its most changed frame.
-pub fn headline(
+fn headline(
     name: &str,
     (base_cus, cus): (u64, u64),
     categories_change: &BTreeMap<String, i64>,

@@ -11,23 +11,18 @@ use serde::Serialize;
 
 use super::{
     Profiler,
-    change::{self, FrameChange},
+    change::{self, CostChange},
     profiler::Naming,
 };
 
 /// One row whose CUs differ.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct RowChange {
     pub row: String,
-    pub base_cus: u64,
-    pub cus: u64,
-    pub change: i64,
-    pub categories_change: BTreeMap<String, i64>,
-    /// Empty where either revision's program is named by function only.
-    #[serde(skip)]
-    pub frames_change: Vec<FrameChange>,
+    /// Its frames empty where either revision's program is named by
+    /// function only.
+    pub cost: CostChange,
     /// Why there are no frames, where there are none.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub no_frames: Option<String>,
 }
 
@@ -88,24 +83,18 @@ pub fn compare(new: &Profiler, base: &Profiler, rev: &str) -> Comparison {
         };
         comparison.changed.push(RowChange {
             row: row.row.clone(),
-            base_cus,
-            cus,
-            change: cus as i64 - base_cus as i64,
-            categories_change: change::categories_change(
+            cost: CostChange::between(
                 &row.profile,
                 &old.profile,
                 by_frame.is_ok(),
+                by_frame.is_ok(),
             ),
-            frames_change: match by_frame {
-                Ok(()) => change::frames_change(&row.profile, &old.profile),
-                Err(_) => Vec::new(),
-            },
             no_frames: by_frame.err(),
         });
     }
     comparison
         .changed
-        .sort_by(|a, b| b.change.abs().cmp(&a.change.abs()).then(a.row.cmp(&b.row)));
+        .sort_by_key(|r| (std::cmp::Reverse(r.cost.change().abs()), r.row.clone()));
     comparison
 }
 
@@ -130,16 +119,7 @@ pub fn markdown(c: &Comparison) -> String {
     }
     out.push_str("\n## The change, per row\n\n");
     for r in &c.changed {
-        let _ = writeln!(
-            out,
-            "- {}",
-            change::headline(
-                &r.row,
-                (r.base_cus, r.cus),
-                &r.categories_change,
-                &r.frames_change
-            )
-        );
+        let _ = writeln!(out, "- {}", r.cost.headline(&r.row));
     }
     out.push_str(
         "\n| row | REV's CUs | this tree's CUs | change | % |\n|---|---:|---:|---:|---:|\n",
@@ -149,10 +129,10 @@ pub fn markdown(c: &Comparison) -> String {
             out,
             "| `{}` | {} | {} | {} | {} |",
             r.row,
-            r.base_cus,
-            r.cus,
-            change::signed(r.change),
-            change::percent(r.change, r.base_cus)
+            r.cost.base_cus,
+            r.cost.cus,
+            change::signed(r.cost.change()),
+            change::percent(r.cost.change(), r.cost.base_cus)
         );
     }
     out.push_str("\n## Frames whose self CUs changed most\n\nEach frame with its caller, its self CUs at REV and here; they sum to the row's change (the rest as one line).\n");
@@ -161,13 +141,16 @@ pub fn markdown(c: &Comparison) -> String {
             out,
             "\n### `{}`: {} CUs\n\n",
             r.row,
-            change::signed(r.change)
+            change::signed(r.cost.change())
         );
         if let Some(why) = &r.no_frames {
             let _ = writeln!(out, "No frames: {why}.");
             continue;
         }
-        out.push_str(&change::frames_table(&r.frames_change, ("REV", "here")));
+        out.push_str(&change::frames_table(
+            &r.cost.frames_change,
+            ("REV", "here"),
+        ));
     }
     out
 }
@@ -185,9 +168,11 @@ fn list(rows: &[String]) -> String {
 
 #[derive(Serialize)]
 struct Record<'a> {
+    row: &'a str,
     #[serde(flatten)]
-    row: &'a RowChange,
-    frames_change: Vec<change::FrameRecord<'a>>,
+    cost: change::CostChangeRecord<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    no_frames: Option<&'a str>,
 }
 
 /// `results.json`.
@@ -196,8 +181,9 @@ pub fn json(c: &Comparison) -> String {
         .changed
         .iter()
         .map(|row| Record {
-            row,
-            frames_change: row.frames_change.iter().map(FrameChange::record).collect(),
+            row: &row.row,
+            cost: row.cost.record(),
+            no_frames: row.no_frames.as_deref(),
         })
         .collect();
     let value = serde_json::json!({
@@ -222,6 +208,7 @@ pub fn write(dir: &Path, c: &Comparison) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::change::FrameChange;
 
     /// A row that moved: its line, its table row and its frames, summing
     /// to its change; the rows only one revision has, named.
@@ -245,11 +232,15 @@ mod tests {
             rev: "HEAD~1".into(),
             changed: vec![RowChange {
                 row: "anchor1/token/account::update_amount".into(),
-                base_cus: 1424,
-                cus: 1736,
-                change: 312,
-                categories_change: BTreeMap::from([("checks".into(), 276), ("decode".into(), 36)]),
-                frames_change: frames,
+                cost: CostChange {
+                    base_cus: 1424,
+                    cus: 1736,
+                    categories_change: BTreeMap::from([
+                        ("checks".into(), 276),
+                        ("decode".into(), 36),
+                    ]),
+                    frames_change: frames,
+                },
                 no_frames: None,
             }],
             unchanged: 679,

@@ -169,7 +169,7 @@ pub fn median_percent(found: &Deployed) -> (u64, usize) {
         .diff
         .compared
         .iter()
-        .map(|c| percent_of(c.cus, c.base_cus))
+        .map(|c| percent_of(c.cost.cus, c.cost.base_cus))
         .collect();
     shares.sort_by(f64::total_cmp);
     let n = shares.len();
@@ -201,9 +201,9 @@ pub fn table(found: &Deployed) -> String {
             out,
             "| `{name}` | `{}` | {} | {} | {:.0}% |",
             c.instruction,
-            c.base_cus,
-            c.cus,
-            percent_of(c.cus, c.base_cus)
+            c.cost.base_cus,
+            c.cost.cus,
+            percent_of(c.cost.cus, c.cost.base_cus)
         )
         .expect("writing to a String");
     }

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-pub use benches::profile::change::{self, CODE_NAMED_APART, FrameChange, percent, signed};
+pub use benches::profile::change::{
+    self, CODE_NAMED_APART, CostChange, FrameChange, percent, signed,
+};
 
 use crate::{Naming, Profiled, Refused, Run, replay};
 
@@ -75,20 +77,7 @@ pub struct Compared {
     /// How many fixtures it adds up: 1 for a fixture.
     pub fixtures: usize,
     pub instruction: String,
-    pub base_cus: u64,
-    pub cus: u64,
-    /// By category: the new build's CUs less the base's, non-zero ones
-    /// (they sum to the change).
-    pub categories_change: BTreeMap<String, i64>,
-    /// By frame (self CUs), each with both values, largest change first
-    /// (they sum to the change); empty where frames are not matched.
-    pub frames_change: Vec<FrameChange>,
-}
-
-impl Compared {
-    pub fn change(&self) -> i64 {
-        self.cus as i64 - self.base_cus as i64
-    }
+    pub cost: CostChange,
 }
 
 /// A fixture the two builds answer differently.
@@ -171,19 +160,12 @@ fn compared_of(
     matching: &Matching,
     named_alike: bool,
 ) -> Compared {
-    let categories_change = change::categories_change(&new.profile, &base.profile, named_alike);
-    let frames_change = match matching {
-        Matching::Frames(_) => change::frames_change(&new.profile, &base.profile),
-        Matching::Totals(_) => Vec::new(),
-    };
+    let by_frame = matches!(matching, Matching::Frames(_));
     Compared {
         fixture: new.fixture.clone(),
         fixtures: 1,
         instruction: new.group(),
-        base_cus: base.cus,
-        cus: new.cus,
-        categories_change,
-        frames_change,
+        cost: CostChange::between(&new.profile, &base.profile, named_alike, by_frame),
     }
 }
 
@@ -196,36 +178,15 @@ pub fn by_instruction(compared: &[Compared]) -> Vec<Compared> {
     }
     groups
         .into_iter()
-        .map(|(instruction, fixtures)| {
-            let mut categories_change: BTreeMap<String, i64> = BTreeMap::new();
-            let mut frames = change::Frames::new();
-            for c in &fixtures {
-                for (name, change) in &c.categories_change {
-                    *categories_change.entry(name.clone()).or_default() += change;
-                }
-                for f in &c.frames_change {
-                    let entry = frames
-                        .entry((f.category.clone(), f.frame.clone()))
-                        .or_default();
-                    entry.0 += f.base;
-                    entry.1 += f.new;
-                }
-            }
-            categories_change.retain(|_, change| *change != 0);
-            let frames_change = change::changed(frames);
-            Compared {
-                fixture: fixtures
-                    .iter()
-                    .map(|c| c.fixture.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                fixtures: fixtures.len(),
-                instruction: instruction.to_string(),
-                base_cus: fixtures.iter().map(|c| c.base_cus).sum(),
-                cus: fixtures.iter().map(|c| c.cus).sum(),
-                categories_change,
-                frames_change,
-            }
+        .map(|(instruction, fixtures)| Compared {
+            fixture: fixtures
+                .iter()
+                .map(|c| c.fixture.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            fixtures: fixtures.len(),
+            instruction: instruction.to_string(),
+            cost: CostChange::sum(fixtures.iter().map(|c| &c.cost)),
         })
         .collect()
 }
@@ -234,10 +195,5 @@ pub fn by_instruction(compared: &[Compared]) -> Vec<Compared> {
 /// "`swap`: +312 CUs (+4.1%): checks +280 (`try_accounts → insert` +276),
 /// decode +32".
 pub fn headline(c: &Compared) -> String {
-    change::headline(
-        &c.instruction,
-        (c.base_cus, c.cus),
-        &c.categories_change,
-        &c.frames_change,
-    )
+    c.cost.headline(&c.instruction)
 }

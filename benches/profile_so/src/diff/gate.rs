@@ -37,11 +37,11 @@ impl Limit {
 
     /// Whether `c`'s change is past the limit.
     pub fn exceeded_by(&self, c: &Compared) -> bool {
-        let change = c.change();
+        let change = c.cost.change();
         match *self {
             Limit::Cus(most) => change > most as i64,
             Limit::Percent(most) => {
-                change > 0 && (change as f64) * 100.0 > most * c.base_cus as f64
+                change > 0 && (change as f64) * 100.0 > most * c.cost.base_cus as f64
             }
         }
     }
@@ -68,13 +68,14 @@ pub fn over(limit: Limit, compared: &[Compared]) -> Vec<String> {
                 "`{}` ({}): {} CUs ({}), {} to {}, past MAX_INCREASE={}",
                 c.instruction,
                 c.fixture,
-                signed(c.change()),
-                percent(c.change(), c.base_cus),
-                c.base_cus,
-                c.cus,
+                signed(c.cost.change()),
+                percent(c.cost.change(), c.cost.base_cus),
+                c.cost.base_cus,
+                c.cost.cus,
                 limit.describe()
             );
             let frames: Vec<String> = c
+                .cost
                 .frames_change
                 .iter()
                 .take(FRAMES_NAMED)
@@ -82,6 +83,7 @@ pub fn over(limit: Limit, compared: &[Compared]) -> Vec<String> {
                 .collect();
             if frames.is_empty() {
                 let categories: Vec<String> = c
+                    .cost
                     .categories_change
                     .iter()
                     .map(|(name, change)| format!("{name} {}", signed(*change)))
@@ -98,6 +100,7 @@ pub fn over(limit: Limit, compared: &[Compared]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::CostChange;
     use std::collections::BTreeMap;
 
     fn compared(base_cus: u64, cus: u64) -> Compared {
@@ -105,10 +108,15 @@ mod tests {
             fixture: "a.json".into(),
             fixtures: 1,
             instruction: "swap".into(),
-            base_cus,
-            cus,
-            categories_change: BTreeMap::from([("checks".into(), cus as i64 - base_cus as i64)]),
-            frames_change: Vec::new(),
+            cost: CostChange {
+                base_cus,
+                cus,
+                categories_change: BTreeMap::from([(
+                    "checks".into(),
+                    cus as i64 - base_cus as i64,
+                )]),
+                frames_change: Vec::new(),
+            },
         }
     }
 

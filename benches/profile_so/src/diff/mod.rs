@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use crate::{Options, Run, elf};
 
-pub use compare::{BehaviourChange, Compared, Diff, FrameChange, Matching};
+pub use compare::{BehaviourChange, Compared, CostChange, Diff, FrameChange, Matching};
 
 /// Runs both builds on `options`' fixtures (`options.so` the new build)
 /// and compares them.

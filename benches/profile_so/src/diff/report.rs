@@ -14,7 +14,7 @@ use benches::profile::{
 use serde::Serialize;
 
 use super::{
-    compare::{self, Compared, Diff, FrameChange, change, headline, percent, signed},
+    compare::{self, Compared, Diff, change, headline, percent, signed},
     gate::{self, Limit},
 };
 use crate::report::stem;
@@ -35,9 +35,9 @@ pub fn write(dir: &Path, diff: &Diff, limit: Option<Limit>) -> Result<(), String
         let title = format!(
             "{}: {} CUs, {} against the base's {}",
             c.fixture,
-            c.cus,
-            signed(c.change()),
-            c.base_cus
+            c.cost.cus,
+            signed(c.cost.change()),
+            c.cost.base_cus
         );
         let subtitle = "red: more CUs than the base build, blue: fewer".to_string();
         let svg = output::draw(&c.fixture, title, Some(subtitle), &folded)?;
@@ -151,10 +151,10 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
                 "| `{}` | {} | {} | {} | {} | {} |",
                 c.instruction,
                 c.fixtures,
-                c.base_cus,
-                c.cus,
-                signed(c.change()),
-                percent(c.change(), c.base_cus)
+                c.cost.base_cus,
+                c.cost.cus,
+                signed(c.cost.change()),
+                percent(c.cost.change(), c.cost.base_cus)
             ),
         );
     }
@@ -163,7 +163,7 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
     );
     out.push_str("\n## By category\n\nEach instruction's change split by category; they sum to it.\n\n| instruction | category | change |\n|---|---|---:|\n");
     for c in &instructions {
-        for (name, change) in &c.categories_change {
+        for (name, change) in &c.cost.categories_change {
             line(
                 &mut out,
                 format!("| `{}` | {name} | {} |", c.instruction, signed(*change)),
@@ -201,9 +201,9 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
                 "| `{}` | `{}` | {} | {} | {} | [{stem}.svg]({stem}.svg) |",
                 c.fixture,
                 c.instruction,
-                c.base_cus,
-                c.cus,
-                signed(c.change())
+                c.cost.base_cus,
+                c.cost.cus,
+                signed(c.cost.change())
             ),
         );
     }
@@ -215,8 +215,8 @@ fn frames_table(c: &Compared) -> String {
     format!(
         "\n### `{}`: {} CUs\n\n{}",
         c.instruction,
-        signed(c.change()),
-        change::frames_table(&c.frames_change, ("base", "new"))
+        signed(c.cost.change()),
+        change::frames_table(&c.cost.frames_change, ("base", "new"))
     )
 }
 
@@ -224,11 +224,8 @@ fn frames_table(c: &Compared) -> String {
 struct Record<'a> {
     fixture: &'a str,
     instruction: &'a str,
-    base_cus: u64,
-    cus: u64,
-    change: i64,
-    categories_change: &'a BTreeMap<String, i64>,
-    frames_change: Vec<change::FrameRecord<'a>>,
+    #[serde(flatten)]
+    cost: change::CostChangeRecord<'a>,
     flamegraph: String,
 }
 
@@ -260,11 +257,7 @@ pub fn json(diff: &Diff, limit: Option<Limit>) -> String {
         .map(|c| Record {
             fixture: &c.fixture,
             instruction: &c.instruction,
-            base_cus: c.base_cus,
-            cus: c.cus,
-            change: c.change(),
-            categories_change: &c.categories_change,
-            frames_change: c.frames_change.iter().map(FrameChange::record).collect(),
+            cost: c.cost.record(),
             flamegraph: format!("{}.svg", stem(&c.fixture)),
         })
         .collect();
