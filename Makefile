@@ -13,12 +13,29 @@ programs_of = $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)
 TOKEN := $(call programs_of,token)
 MESSAGE := $(call programs_of,message)
 METADATA := $(call programs_of,metadata)
-# The frameworks' programs: each framework a workspace of its own, a
-# folder under programs/ with its Cargo.toml (programs/<framework>/), its
-# programs per family (programs/<framework>/<family>/<program>/) and its
-# floor (programs/<framework>/noop). How each is built (std or not, which
-# target folder) is benches/build-programs.sh's.
-FRAMEWORKS := $(sort $(notdir $(patsubst %/Cargo.toml,%,$(wildcard programs/*/Cargo.toml))))
+# The frameworks' programs: each framework declared in
+# programs/frameworks.toml (its name, how it is built, its lines in the
+# reports), a workspace of its own (programs/<framework>/), its programs
+# per family (programs/<framework>/<family>/<program>/) and its floor
+# (programs/<framework>/noop). Read here a line at a time.
+REGISTRY := programs/frameworks.toml
+# $(call registry,<key>): each framework's value of <key>, as <name>=<value>.
+registry = $(shell awk -F' = ' '$$1 == "name" { gsub(/"/, "", $$2); n = $$2 } $$1 == "$(1)" && n != "" { gsub(/"/, "", $$2); print n "=" $$2 }' $(REGISTRY))
+# $(call declared,<framework>,<key list>): its value in that list.
+declared = $(patsubst $(1)=%,%,$(filter $(1)=%,$(2)))
+FRAMEWORKS := $(shell sed -n 's/^name = "\(.*\)"/\1/p' $(REGISTRY))
+REGISTRY_TARGETS := $(call registry,target)
+REGISTRY_SETUPS := $(call registry,setup)
+REGISTRY_SETUP_INTO := $(call registry,setup_into)
+# make programs' lanes: the frameworks built in the workspace's target
+# folder (target "."), after solana-program's programs, and the others,
+# beside them.
+WORKSPACE_LANE := $(foreach f,$(FRAMEWORKS),$(if $(filter .,$(call declared,$(f),$(REGISTRY_TARGETS))),$(f)))
+OWN_LANE := $(filter-out $(WORKSPACE_LANE),$(FRAMEWORKS))
+# The target folders std is built in (the workspace's, and those of the
+# frameworks built with std), which make setup clears when std's sources change.
+STD_FRAMEWORKS := $(patsubst %=true,%,$(filter %=true,$(call registry,std)))
+STD_TARGETS := $(sort . $(foreach f,$(STD_FRAMEWORKS),$(call declared,$(f),$(REGISTRY_TARGETS))))
 FRAMEWORK_FAMILIES := token metadata
 # $(call framework_family,<framework>,<family>): those programs' folders.
 framework_family = $(sort $(patsubst %/Cargo.toml,%,$(wildcard programs/$(1)/$(2)/*/Cargo.toml)))
@@ -108,12 +125,14 @@ beside = { $(3); } > $(2) 2>&1 & first=$$!; \
 elapsed = $$(( $$(date +%s) - $(START) )) s
 SETUP_LOG := $(TARGET_DIR)/setup.log
 
-.PHONY: clippy-frameworks clippy-rest help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed build-anchor1 build-anchor2 build-typhoon build-steel build-star-frame build-hopper floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
+.PHONY: clippy-frameworks clippy-rest help rust-toolchain setup check-build-sbf all programs build-solana-program published deployed $(addprefix build-,$(subst _,-,$(FRAMEWORKS))) floor bench bench-check bench-diff bench-diff-rev bench-baseline profile docs sweep sweep-baseline toolchains toolchains-report anchor-versions anchor-copies anchor-versions-baseline anchor-versions-report wire wire-baseline idl fixtures litesvm litesvm-baseline test browser lint new-program project-bench clean
 
 ##@ Start here
 
 help: ## List the targets, by group
-	@awk 'BEGIN { FS = ":.*## " } /^##@ / { printf "\n%s:\n", substr($$0, 5); next } /^[a-z0-9%-]+:.*## / { sub("%", "<name>", $$1); printf "  make %-25s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk 'BEGIN { FS = ":.*## " } /^##@ / { printf "\n%s:\n", substr($$0, 5); next } /^[a-z0-9%-]+:.*## / { sub("%", "<name>", $$1); printf "  make %-25s %s\n", $$1, $$2 } \
+	  /^#> frameworks/ { while ((getline l < "$(REGISTRY)") > 0) { if (l ~ /^name = /) { n = l; gsub(/^name = "|"$$/, "", n); gsub(/_/, "-", n) } \
+	  if (l ~ /^title = /) { t = l; gsub(/^title = "|"$$/, "", t); printf "  make %-25s %s\n", "build-" n, "Build the " t " programs and their floor" } } }' $(MAKEFILE_LIST)
 
 # sbpf-linker is installed unoptimized (--debug, no debug info) but for
 # the crates a link spends its time in (LINKER_OPTIMIZED, at opt-level 3):
@@ -132,8 +151,9 @@ LINKER_STAMP := $(SBPF_LINKER_VERSION), opt-level 3: $(LINKER_OPTIMIZED)
 # (seconds instead of a minute and a half).
 LINKER_BUILD := $(TOOLS)/linker-build
 # Install the pinned nightly (with rust-src), sbpf-linker and std's sources
-# for SBF into .tools/, and anchor-lang (edited for this route) into
-# programs/anchor2/.anchor-lang (output: target/setup.log)
+# for SBF into .tools/, and what a framework's programs build with, where
+# programs/frameworks.toml names a setup script (anchor-lang, edited for
+# this route; output: target/setup.log)
 setup: rust-toolchain ## Install the toolchain into .tools/ (make all runs it)
 	@command -v protoc >/dev/null || { \
 	  echo "setup [$(elapsed)]: installing protoc (Debian's protobuf-compiler), which Mollusk's fixtures need to build..."; \
@@ -153,8 +173,12 @@ setup: rust-toolchain ## Install the toolchain into .tools/ (make all runs it)
 	  echo "setup [$(elapsed)]: compiling benches/split-debug into .tools/bin/ (a second)..."; \
 	  cargo install --path benches/split-debug --root $(TOOLS) --target-dir $(TOOLS)/split-debug-build --force --quiet >>$(SETUP_LOG) 2>&1 || { tail -n 20 $(SETUP_LOG) >&2; echo "setup failed: could not compile benches/split-debug (whole output: $(SETUP_LOG))." >&2; exit 1; }; \
 	  echo "$$want" > $(TOOLS)/split-debug.installed; }
-	@programs/anchor2/install-anchor-lang.sh programs/anchor2/.anchor-lang >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install anchor-lang for programs/anchor2 (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
-	@benches/std/install-std.sh $(TOOLS)/std $(TARGET_DIR)/bpfel-solana $(TARGET_DIR)/std-frameworks/bpfel-solana $(TARGET_DIR)/anchor1/bpfel-solana >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
+	$(foreach f,$(FRAMEWORKS),$(if $(call declared,$(f),$(REGISTRY_SETUPS)),$(call framework_setup,$(f),programs/$(f)/$(call declared,$(f),$(REGISTRY_SETUPS)),programs/$(f)/$(call declared,$(f),$(REGISTRY_SETUP_INTO)))$(newline)))
+	@benches/std/install-std.sh $(TOOLS)/std $(foreach t,$(STD_TARGETS),$(TARGET_DIR)/$(if $(filter .,$(t)),,$(t)/)bpfel-solana) >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: could not install std's sources for SBF into .tools/std (whole output: $(SETUP_LOG)). Run rustup component add rust-src, then make setup again." >&2; exit 1; }
+
+# $(call framework_setup,<framework>,<script>,<folder>): the registry's
+# setup script of a framework, installing into its folder.
+framework_setup = @$(2) $(3) >>$(SETUP_LOG) 2>&1 || { tail -n 5 $(SETUP_LOG) >&2; echo "setup failed: $(2) could not install into $(3) (whole output: $(SETUP_LOG)). Check the network, then run make setup again." >&2; exit 1; }
 
 rust-toolchain:
 	@command -v rustup >/dev/null || { echo "setup failed: rustup not found. Install it from rustup.rs, then run make setup again." >&2; exit 1; }
@@ -421,14 +445,13 @@ programs: $(TOOLCHAIN_READY) ## Build every program (make all without the harnes
 	$(call token_shapes,$(call family_dirs,token,TOKEN) benches/noop)
 	@$(BUILD) message "" $(call family_dirs,message,MESSAGE)
 	@$(BUILD) metadata "" $(call family_dirs,metadata,METADATA)
-	@# Two at a time: solana-program's and Anchor 1.x's, with std, one after
-	@# the other in cargo's target folder (its lock would have them take
-	@# turns), and beside them Anchor 2's, typhoon's, then Steel's,
-	@# star_frame's and Hopper's (std in a folder of their own), each in a
-	@# target folder of its own, on the core those leave idle (make all's
-	@# table: the steps' cores).
-	@$(MAKE) --no-print-directory build-anchor2 build-typhoon build-steel build-star-frame build-hopper & own=$$!; \
-	  $(MAKE) --no-print-directory build-solana-program build-anchor1; status=$$?; \
+	@# Two lanes at a time: solana-program's programs, then the frameworks
+	@# built in the workspace's target folder (with std, one after the other:
+	@# cargo's lock would have them take turns), and beside them every
+	@# other framework, each in its own target folder, on the core those
+	@# leave idle (make all's table: the steps' cores).
+	@$(MAKE) --no-print-directory $(addprefix build-,$(subst _,-,$(OWN_LANE))) & own=$$!; \
+	  $(MAKE) --no-print-directory build-solana-program $(addprefix build-,$(subst _,-,$(WORKSPACE_LANE))); status=$$?; \
 	  wait $$own && [ $$status = 0 ]
 	@echo "make programs: $(words $(PROGRAMS_BUILT) $(FLOORS)) programs built into $(DEPLOY)/ ($(elapsed) since make started)"
 
@@ -456,29 +479,11 @@ build-solana-program: $(TOOLCHAIN_READY) ## Build the token programs on solana-p
 	@$(BUILD) solana-program/token common/solana-program $(call family_dirs,token,TOKEN)
 	@$(BUILD) solana-program common/solana-program benches/noop
 
-# Build the Anchor 1.x programs (programs/anchor1, with std) and Anchor
-# 1.x's floor
-build-anchor1: $(TOOLCHAIN_READY) ## Build the Anchor 1.x programs and their floor
-	$(call build_framework,anchor1)
-
-# Build the Anchor 2 programs (programs/anchor2) and Anchor's floor
-build-anchor2: $(TOOLCHAIN_READY) ## Build the Anchor 2 programs and their floor
-	$(call build_framework,anchor2)
-
-# Build the typhoon programs (programs/typhoon) and typhoon's floor
-build-typhoon: $(TOOLCHAIN_READY) ## Build the typhoon programs and their floor
-	$(call build_framework,typhoon)
-
-# Build the Steel programs (programs/steel, with std) and Steel's floor
-build-steel: $(TOOLCHAIN_READY) ## Build the Steel programs and their floor
-	$(call build_framework,steel)
-
-# Build the star_frame programs (programs/star_frame, with std) and
-# star_frame's floor
-build-star-frame: $(TOOLCHAIN_READY) ## Build the star_frame programs and their floor
-	$(call build_framework,star_frame)
-
-# Build the Hopper programs (programs/hopper, for the std target) and
-# Hopper's floor
-build-hopper: $(TOOLCHAIN_READY) ## Build the Hopper programs and their floor
-	$(call build_framework,hopper)
+# make build-<framework>: each framework of the registry, its programs,
+# then its floor (make help lists them here, from the registry).
+#> frameworks
+define framework_build
+build-$(subst _,-,$(1)): $$(TOOLCHAIN_READY)
+	$$(call build_framework,$(1))
+endef
+$(foreach f,$(FRAMEWORKS),$(eval $(call framework_build,$(f))))

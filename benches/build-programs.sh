@@ -54,7 +54,11 @@ framework_of() {
 }
 # The folder a framework's programs are built from.
 workspace_of() { if [[ $1 == */* ]]; then echo "$1"; else echo "programs/$1"; fi; }
-# What needs `std` (solana-program's programs, Anchor 1.x's, Steel's) is built for
+# A framework's value of <key> in programs/frameworks.toml (one
+# `key = value` a line; empty for a folder it does not declare).
+registry() { awk -F' = ' -v f="$1" -v k="$2" '$1 == "name" { gsub(/"/, "", $2); n = $2 } n == f && $1 == k { gsub(/"/, "", $2); print $2; exit }' programs/frameworks.toml; }
+# What needs `std` (solana-program's programs, the published ones, and the
+# frameworks the registry builds with std) is built for
 # the std target (benches/std/bpfel-solana.json) with std from the patched
 # sources make setup installs; everything else for bpfel-unknown-none with
 # core and alloc.
@@ -90,7 +94,7 @@ checked_beside() {
 split_debug=$PWD/.tools/bin/split-debug
 # Where make setup put the sources std is built from (benches/std/install-std.sh).
 std_sources=$(cat .tools/std/source-root 2>/dev/null)
-needs_std() { [[ $subfolder =~ ^(solana-program|anchor1|steel|star_frame|hopper|published)(/|$) ]]; }
+needs_std() { [[ $subfolder =~ ^(solana-program|published)(/|$) || $(registry "${subfolder%%/*}" std) == true ]]; }
 # A published program (benches/published/) is a dependency whose own
 # crate-type includes cdylib, so cargo links it alone too, without the
 # memcpy family solana-compiler-builtins gives the final program: that
@@ -172,19 +176,19 @@ for dir in "$@"; do
 			cargo=(cargo)
 		fi
 		if [[ -n $framework ]]; then
-			# A framework's own target folder, but where it needs std: the
-			# workspace's, so that std (the same sources, flags and profile,
-			# so the same crate hash) is built once for solana-program's
-			# programs, Anchor 1.x's and the published ones. Anchor 2's own
-			# rustflags would rebuild core over the workspace's.
-			own_target=$(basename "$framework")
-			needs_std && own_target=.
-			# Steel's, star_frame's and Hopper's share a folder of their own
-			# (std built there a second time): make programs builds them
-			# beside Anchor 1.x, on the core Anchor 2's and typhoon's leave
-			# idle, where in the workspace's folder cargo's lock would have
-			# them wait for it.
-			[[ $framework =~ ^(steel|star_frame|hopper)$ ]] && own_target=std-frameworks
+			# A framework's target folder, as the registry names it: its
+			# own, or the workspace's (`.`), where std (the same sources,
+			# flags and profile, so the same crate hash) is built once for
+			# solana-program's programs and the frameworks built beside
+			# them; a folder several frameworks share, built one after
+			# the other beside those (make programs' two lanes), where in
+			# the workspace's folder cargo's lock would have them wait.
+			# A published program's: the workspace's where it needs std.
+			own_target=$(registry "$framework" target)
+			if [[ -z $own_target ]]; then
+				own_target=$(basename "$framework")
+				needs_std && own_target=.
+			fi
 			abs_target=$(realpath -m "$target_dir/$own_target")
 			workspace=${FRAMEWORK_WORKSPACE:-$(workspace_of "$framework")}
 			flags=("${line_tables[@]}")

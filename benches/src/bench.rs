@@ -44,8 +44,9 @@ fn run_all(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, Harnes
                 instance: case.instance,
                 encoded_bytes: case.encoded_bytes,
                 // The token family's is its encoding's, in the report;
-                // an Anchor 2 program's holds the discriminator too.
-                account_bytes: (case.instance.is_some() || case.framework != Framework::Pinocchio)
+                // another framework's program's holds its discriminator
+                // or header too.
+                account_bytes: (case.instance.is_some() || case.framework != Framework::PINOCCHIO)
                     .then(|| case.accounts[0].1.data.len()),
                 error: match &case.expected {
                     Expected::Failure(error) => Some(format!("{error:?}")),
@@ -262,7 +263,7 @@ fn measure_families(
         benchers: Vec::new(),
     };
     for family in Family::ALL {
-        let (mut group, mut group_elfs) = group_of(programs, elfs, Framework::Pinocchio, family);
+        let (mut group, mut group_elfs) = group_of(programs, elfs, Framework::PINOCCHIO, family);
         if group.is_empty() {
             continue;
         }
@@ -323,9 +324,8 @@ fn measure_frameworks_traced(
     benchers: &mut Vec<Bencher>,
 ) -> Result<Vec<Measurement>, HarnessError> {
     let mut frameworks = Vec::new();
-    for (framework, family) in Framework::OTHERS
-        .into_iter()
-        .flat_map(|fw| Family::ALL.map(|family| (fw, family)))
+    for (framework, family) in
+        Framework::others().flat_map(|fw| Family::ALL.map(|family| (fw, family)))
     {
         let (group, group_elfs) = group_of(others, elfs, framework, family);
         if group.is_empty() {
@@ -453,8 +453,7 @@ pub fn run_with(
     write_bencher_tables(benchers)?;
 
     let lock = Lock::read(workspace);
-    let framework_locks: BTreeMap<Framework, Lock> = Framework::OTHERS
-        .into_iter()
+    let framework_locks: BTreeMap<Framework, Lock> = Framework::others()
         .map(|fw| (fw, Lock::of_framework(workspace, fw)))
         .collect();
     let run = Run {
@@ -483,13 +482,13 @@ pub fn run_with(
             .chain(
                 others
                     .iter()
-                    .filter(|p| p.framework == Framework::SolanaProgram),
+                    .filter(|p| p.framework == Framework::SOLANA_PROGRAM),
             )
             .map(|p| (p.label(), lock.program_crates(p).into_iter().next()))
             .chain(
                 others
                     .iter()
-                    .filter(|p| p.framework != Framework::SolanaProgram)
+                    .filter(|p| p.framework != Framework::SOLANA_PROGRAM)
                     .map(|p| {
                         let name = p.framework.crate_name();
                         let version = framework_locks[&p.framework].version(name);

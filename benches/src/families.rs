@@ -1,15 +1,12 @@
-//! Where each family (and each other framework) plugs into the shared
-//! stages: its contract's outcome for a call, and its benchmark cases.
-//! Adding a family or a framework adds an arm here.
+//! Where each family (and each other framework, by its oracle) plugs into
+//! the shared stages: its contract's outcome for a call, and its benchmark
+//! cases. Adding a family adds an arm here; a framework adds its oracle
+//! (`frameworks::oracle`).
 
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
-use crate::{
-    Case, Family, Framework, HarnessError, Input, Program,
-    frameworks::{anchor1, anchor2, hopper, solana_program, star_frame, steel, typhoon},
-    message, metadata,
-};
+use crate::{Case, Family, Framework, HarnessError, Input, Program, frameworks, message, metadata};
 
 impl Case {
     /// The case for one call of `program`, with its outcome from the
@@ -39,15 +36,8 @@ impl Case {
 
 /// What the program's family contract says `input` must produce.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {
-    match program.framework {
-        Framework::SolanaProgram => return solana_program::expected(program, input),
-        Framework::Anchor1 => return anchor1::expected(program, input),
-        Framework::Anchor2 => return anchor2::expected(program, input),
-        Framework::Typhoon => return typhoon::expected(program, input),
-        Framework::Steel => return steel::expected(program, input),
-        Framework::StarFrame => return star_frame::expected(program, input),
-        Framework::Hopper => return hopper::expected(program, input),
-        Framework::Pinocchio => {}
+    if let Some(oracle) = frameworks::oracle(program.framework) {
+        return (oracle.expected)(program, input);
     }
     match program.family {
         Family::Token => input.expected(program.shape, program.encoding),
@@ -78,22 +68,15 @@ pub fn cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
 /// framework's contract.
 pub fn framework_cases(programs: &[Program]) -> Result<Vec<Case>, HarnessError> {
     let mut cases = Vec::new();
-    for framework in Framework::OTHERS {
+    for framework in Framework::others() {
         let own: Vec<Program> = programs
             .iter()
             .filter(|p| p.framework == framework)
             .cloned()
             .collect();
-        match framework {
-            Framework::SolanaProgram => cases.extend(solana_program::cases(&own)?),
-            Framework::Anchor1 => cases.extend(anchor1::cases(&own)?),
-            Framework::Anchor2 => cases.extend(anchor2::cases(&own)?),
-            Framework::Typhoon => cases.extend(typhoon::cases(&own)?),
-            Framework::Steel => cases.extend(steel::cases(&own)?),
-            Framework::StarFrame => cases.extend(star_frame::cases(&own)?),
-            Framework::Hopper => cases.extend(hopper::cases(&own)?),
-            Framework::Pinocchio => unreachable!("not another framework"),
-        }
+        let oracle = frameworks::oracle(framework)
+            .unwrap_or_else(|| panic!("{framework}: a framework without an oracle"));
+        cases.extend((oracle.cases)(&own)?);
     }
     Ok(cases)
 }

@@ -13,6 +13,7 @@ pub mod error;
 pub mod exported;
 pub mod families;
 pub mod files;
+pub mod framework;
 pub mod frameworks;
 pub mod hostile;
 pub mod inspect;

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use solana_pubkey::Pubkey;
 
 use crate::error::HarnessError;
+pub use crate::framework::Framework;
 
 /// A family of programs: one logical record, its operations and contract.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -55,108 +56,6 @@ impl Family {
         match self {
             Self::Token => &Shape::ALL,
             Self::Message | Self::Metadata => &[Shape::Exact],
-        }
-    }
-}
-
-/// The framework a program is written with: `pinocchio` with the family's
-/// shared dispatch in `common/` (every crate's row); `solana-program`, the
-/// token family's crates on solana-program's entrypoint (the same program
-/// folders, built with `common/solana-program`); or another framework with
-/// its own dispatch, checks and account types, in `programs/<framework>/`:
-/// Anchor 1.x (`anchor1`), Anchor 2 (`anchor2`), typhoon (`typhoon`),
-/// Steel (`steel`), star_frame (`star_frame`), Hopper (`hopper`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Framework {
-    #[default]
-    Pinocchio,
-    #[serde(rename = "solana-program")]
-    SolanaProgram,
-    Anchor1,
-    Anchor2,
-    Typhoon,
-    Steel,
-    StarFrame,
-    Hopper,
-}
-
-impl Framework {
-    pub const ALL: [Framework; 8] = [
-        Framework::Pinocchio,
-        Framework::SolanaProgram,
-        Framework::Anchor1,
-        Framework::Anchor2,
-        Framework::Typhoon,
-        Framework::Steel,
-        Framework::StarFrame,
-        Framework::Hopper,
-    ];
-    /// The frameworks beside pinocchio, each measured in its own group.
-    pub const OTHERS: [Framework; 7] = [
-        Framework::SolanaProgram,
-        Framework::Anchor1,
-        Framework::Anchor2,
-        Framework::Typhoon,
-        Framework::Steel,
-        Framework::StarFrame,
-        Framework::Hopper,
-    ];
-
-    /// Its folder under `target/deploy/` and the first part of its
-    /// programs' labels.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Pinocchio => "pinocchio",
-            Self::SolanaProgram => "solana-program",
-            Self::Anchor1 => "anchor1",
-            Self::Anchor2 => "anchor2",
-            Self::Typhoon => "typhoon",
-            Self::Steel => "steel",
-            Self::StarFrame => "star_frame",
-            Self::Hopper => "hopper",
-        }
-    }
-
-    /// As reports name it.
-    pub const fn title(self) -> &'static str {
-        match self {
-            Self::Pinocchio => "pinocchio",
-            Self::SolanaProgram => "solana-program",
-            Self::Anchor1 => "Anchor 1.x",
-            Self::Anchor2 => "Anchor 2",
-            Self::Typhoon => "typhoon",
-            Self::Steel => "Steel",
-            Self::StarFrame => "star_frame",
-            Self::Hopper => "Hopper",
-        }
-    }
-
-    /// The framework's crate, as its programs' lock names it.
-    pub const fn crate_name(self) -> &'static str {
-        match self {
-            Self::Pinocchio => "pinocchio",
-            Self::SolanaProgram => "solana-program",
-            Self::Anchor1 | Self::Anchor2 => "anchor-lang",
-            Self::Typhoon => "typhoon",
-            Self::Steel => "steel",
-            Self::StarFrame => "star_frame",
-            Self::Hopper => "hopper-lang",
-        }
-    }
-
-    /// The cargo workspace its programs are built in, relative to the
-    /// root: this one, or a workspace of the framework's own (its own
-    /// lockfile, since its crates pin other versions).
-    pub const fn workspace(self) -> &'static str {
-        match self {
-            Self::Pinocchio | Self::SolanaProgram => ".",
-            Self::Anchor1 => "programs/anchor1",
-            Self::Anchor2 => "programs/anchor2",
-            Self::Typhoon => "programs/typhoon",
-            Self::Steel => "programs/steel",
-            Self::StarFrame => "programs/star_frame",
-            Self::Hopper => "programs/hopper",
         }
     }
 }
@@ -239,10 +138,10 @@ impl Program {
     }
 
     /// [`Program::label_of`] for a program of any framework: another
-    /// framework's is its name and the path (`anchor2/token/account`).
+    /// framework's is its name and the path (`<framework>/token/account`).
     pub fn label_in(framework: Framework, family: Family, shape: Shape, name: &str) -> String {
         match framework {
-            Framework::Pinocchio => Self::label_of(family, shape, name),
+            Framework::PINOCCHIO => Self::label_of(family, shape, name),
             other => format!("{}/{name}", other.name()),
         }
     }
@@ -258,13 +157,13 @@ impl Program {
     /// The cargo package: `<name>-program` for the token family,
     /// `<name>-<family>-program` for the others.
     /// Another framework's is its name and the path, dashed
-    /// (`anchor2-token-borsh-account`).
+    /// (`<framework>-token-borsh-account`).
     pub fn package(&self) -> String {
         match (self.framework, self.family) {
-            (Framework::Pinocchio, Family::Token) => format!("{}-program", self.name),
-            (Framework::Pinocchio, family) => format!("{}-{}-program", self.name, family.name()),
+            (Framework::PINOCCHIO, Family::Token) => format!("{}-program", self.name),
+            (Framework::PINOCCHIO, family) => format!("{}-{}-program", self.name, family.name()),
             // The token family's own folders (`token/<crate>`), and the floor.
-            (Framework::SolanaProgram, _) => {
+            (Framework::SOLANA_PROGRAM, _) => {
                 format!("{}-program", self.name.trim_start_matches("token/"))
             }
             (other, _) => format!("{}-{}", other.name(), self.name.replace(['/', '_'], "-")),
@@ -272,18 +171,28 @@ impl Program {
     }
 
     /// What must be older than the program's `.so` besides its own folder:
-    /// its workspace's manifest, lock and build configuration.
-    pub(crate) fn shared_inputs(&self) -> &'static [&'static str] {
-        match self.framework {
-            Framework::Pinocchio => &SHARED_INPUTS,
-            Framework::SolanaProgram => &STD_INPUTS,
-            Framework::Anchor1 => &ANCHOR1_INPUTS,
-            Framework::Anchor2 => &ANCHOR2_INPUTS,
-            Framework::Typhoon => &TYPHOON_INPUTS,
-            Framework::Steel => &STEEL_INPUTS,
-            Framework::StarFrame => &STAR_FRAME_INPUTS,
-            Framework::Hopper => &HOPPER_INPUTS,
+    /// its workspace's manifest, lock and build configuration, what the
+    /// registry names in its framework's folder, and the std sources `make
+    /// setup` installed where it is built with std.
+    pub(crate) fn shared_inputs(&self) -> Vec<String> {
+        let framework = self.framework;
+        let mut inputs: Vec<String> = match framework.is_built_in() {
+            true => vec!["common".into(), "Cargo.toml".into(), "Cargo.lock".into()],
+            false => {
+                let own = framework.workspace();
+                ["Cargo.toml", "Cargo.lock"]
+                    .iter()
+                    .map(|f| f.to_string())
+                    .chain(framework.entry().inputs.iter().cloned())
+                    .map(|f| format!("{own}/{f}"))
+                    .collect()
+            }
+        };
+        inputs.extend(BUILD_CONFIGURATION.map(String::from));
+        if framework.entry().std {
+            inputs.extend(STD_INPUTS.map(String::from));
         }
+        inputs
     }
 
     /// Ids come from the label alone, so they are the same on every machine
@@ -316,110 +225,18 @@ impl Program {
     }
 }
 
-/// The files that must be older than a program's `.so`: its own folder, the
-/// shared crate, and what pins the build (of `.cargo/`, the three files an
-/// SBF build reads).
-const SHARED_INPUTS: [&str; 7] = [
-    "common",
-    "Cargo.toml",
-    "Cargo.lock",
+/// What pins every program's build (of `.cargo/`, the three files an SBF
+/// build reads).
+const BUILD_CONFIGURATION: [&str; 4] = [
     "rust-toolchain.toml",
     ".cargo/config.toml",
     ".cargo/trim-paths.toml",
     ".cargo/line-tables.toml",
 ];
 
-/// The same for the programs built with `std` in this workspace, and the
-/// std sources `make setup` installed.
-const STD_INPUTS: [&str; 9] = [
-    "common",
-    "Cargo.toml",
-    "Cargo.lock",
-    "rust-toolchain.toml",
-    ".cargo/config.toml",
-    ".cargo/trim-paths.toml",
-    ".cargo/line-tables.toml",
-    "benches/std",
-    ".tools/std/.installed",
-];
-
-/// The same for the Anchor 1.x programs' workspace, the types its
-/// programs share, and the std they are built with.
-const ANCHOR1_INPUTS: [&str; 9] = [
-    "programs/anchor1/Cargo.toml",
-    "programs/anchor1/Cargo.lock",
-    "programs/anchor1/records",
-    "rust-toolchain.toml",
-    ".cargo/config.toml",
-    ".cargo/trim-paths.toml",
-    ".cargo/line-tables.toml",
-    "benches/std",
-    ".tools/std/.installed",
-];
-
-/// The same for the Steel programs' workspace and the std they are built
-/// with.
-const STEEL_INPUTS: [&str; 8] = [
-    "programs/steel/Cargo.toml",
-    "programs/steel/Cargo.lock",
-    "rust-toolchain.toml",
-    ".cargo/config.toml",
-    ".cargo/trim-paths.toml",
-    ".cargo/line-tables.toml",
-    "benches/std",
-    ".tools/std/.installed",
-];
-
-/// The same for the star_frame programs' workspace and the std they are
-/// built with.
-const STAR_FRAME_INPUTS: [&str; 8] = [
-    "programs/star_frame/Cargo.toml",
-    "programs/star_frame/Cargo.lock",
-    "rust-toolchain.toml",
-    ".cargo/config.toml",
-    ".cargo/trim-paths.toml",
-    ".cargo/line-tables.toml",
-    "benches/std",
-    ".tools/std/.installed",
-];
-
-/// The same for the Hopper programs' workspace, built for the std target
-/// (its runtime's `target_os = "solana"` paths) though it uses no `std`.
-const HOPPER_INPUTS: [&str; 8] = [
-    "programs/hopper/Cargo.toml",
-    "programs/hopper/Cargo.lock",
-    "rust-toolchain.toml",
-    ".cargo/config.toml",
-    ".cargo/trim-paths.toml",
-    ".cargo/line-tables.toml",
-    "benches/std",
-    ".tools/std/.installed",
-];
-
-/// The same for the typhoon programs' workspace.
-const TYPHOON_INPUTS: [&str; 6] = [
-    "programs/typhoon/Cargo.toml",
-    "programs/typhoon/Cargo.lock",
-    "rust-toolchain.toml",
-    ".cargo/config.toml",
-    ".cargo/trim-paths.toml",
-    ".cargo/line-tables.toml",
-];
-
-/// The same for the Anchor 2 programs' workspace, the types its programs
-/// share, and the anchor-lang it is built with, as `make setup` installed
-/// it.
-const ANCHOR2_INPUTS: [&str; 9] = [
-    "programs/anchor2/Cargo.toml",
-    "programs/anchor2/Cargo.lock",
-    "programs/anchor2/records",
-    "programs/anchor2/.cargo",
-    "programs/anchor2/.anchor-lang/.installed",
-    "rust-toolchain.toml",
-    ".cargo/config.toml",
-    ".cargo/trim-paths.toml",
-    ".cargo/line-tables.toml",
-];
+/// What a program built with `std` is built from besides: the target and
+/// the std sources `make setup` installed.
+const STD_INPUTS: [&str; 2] = ["benches/std", ".tools/std/.installed"];
 
 /// A TOML file's table; empty where it is missing or unreadable.
 pub(crate) fn read_toml(path: &Path) -> toml::Table {

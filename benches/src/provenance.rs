@@ -83,25 +83,16 @@ impl Provenance {
         lock: &Lock,
     ) -> Self {
         let mut crates = crate_versions(lock, programs);
-        // Each other framework's own lock: the framework and the pinocchio
-        // or solana-program it is built on.
-        for framework in Framework::OTHERS {
+        // Each other framework's own lock (solana-program's: this
+        // workspace's): the framework and the crates it is built on.
+        for framework in Framework::others() {
             let own = Lock::of_framework(workspace, framework);
             if let Some(version) = own.version(framework.crate_name()) {
-                // Two frameworks are anchor-lang: Anchor 1.x's is named so.
-                let name = match framework {
-                    Framework::Anchor1 => format!("{} (anchor1)", framework.crate_name()),
-                    _ => framework.crate_name().into(),
-                };
-                crates.insert(name, version);
+                crates.insert(framework.crate_key(), version);
             }
-            if matches!(framework, Framework::SolanaProgram | Framework::Anchor1) {
-                // Built in this workspace (its crates are in `lock` above),
-                // or on neither pinocchio nor wincode (Anchor 1.x).
-                continue;
-            }
-            // The entrypoint it is built on (Steel's: solana-program 2.x).
-            for name in ["pinocchio", "wincode", "solana-program"] {
+            // The crates it is built on, as the registry names them
+            // (an entrypoint: pinocchio, or solana-program 2.x).
+            for name in &framework.entry().built_on {
                 if let Some(version) = own.version(name) {
                     crates.insert(format!("{name} ({})", framework.name()), version);
                 }

@@ -48,7 +48,7 @@ impl Workspace {
             .filter(|p| p.framework == framework)
             .collect();
         let folder = match framework {
-            Framework::SolanaProgram => "programs".to_string(),
+            Framework::SOLANA_PROGRAM => "programs".to_string(),
             other => format!("programs/{}", other.name()),
         };
         self.load_from(programs, family, &folder)
@@ -59,7 +59,7 @@ impl Workspace {
     pub fn framework_groups(&self) -> Result<Vec<(Vec<Program>, Mollusk)>, HarnessError> {
         let programs = self.framework_programs();
         let mut groups = Vec::new();
-        for framework in Framework::OTHERS {
+        for framework in Framework::others() {
             for family in Family::ALL {
                 if programs
                     .iter()
@@ -81,7 +81,10 @@ impl Workspace {
                 program: program.label(),
                 path: self.relative(&program.so_path),
             })?;
-        let inputs = program.shared_inputs().iter().map(|p| self.root.join(p));
+        let inputs = program
+            .shared_inputs()
+            .into_iter()
+            .map(|p| self.root.join(p));
         if let Some((source, _)) = std::iter::once(program.dir.clone())
             .chain(inputs)
             .flat_map(newest_file)

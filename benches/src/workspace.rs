@@ -105,20 +105,14 @@ impl Workspace {
             .collect()
     }
 
-    /// The other frameworks' programs: for each, every folder under
+    /// The other frameworks' programs: solana-program's, then for each
+    /// framework of the registry (`programs/frameworks.toml`), every folder under
     /// `programs/<framework>/<family>/` with a `Cargo.toml`, by family then
     /// name, then its floor (`programs/<framework>/noop`, run with the
     /// token family's calls).
     pub fn framework_programs(&self) -> Vec<Program> {
         let mut programs = self.solana_program_programs();
-        for framework in [
-            Framework::Anchor1,
-            Framework::Anchor2,
-            Framework::Typhoon,
-            Framework::Steel,
-            Framework::StarFrame,
-            Framework::Hopper,
-        ] {
+        for framework in Framework::registered() {
             let root = self.root.join("programs").join(framework.name());
             let mut paths = Vec::new();
             for family in Family::ALL {
@@ -157,7 +151,7 @@ impl Workspace {
     /// `target/deploy/solana-program/token/<crate>.so` and
     /// `target/deploy/solana-program/noop.so`.
     fn solana_program_programs(&self) -> Vec<Program> {
-        let framework = Framework::SolanaProgram;
+        let framework = Framework::SOLANA_PROGRAM;
         let token_dir = self.root.join("programs").join(Family::Token.name());
         let mut found: Vec<(String, PathBuf, Encoding)> = program_folders(&token_dir)
             .into_iter()
@@ -265,7 +259,7 @@ impl Program {
             Family::Message | Family::Metadata => deploy,
         };
         Self {
-            framework: Framework::Pinocchio,
+            framework: Framework::PINOCCHIO,
             family,
             name: name.to_string(),
             shape,

@@ -6,7 +6,7 @@
 //! arguments-and-events handlers and the metadata record.
 
 use benches::{
-    Case, Expected, Family, Framework, Input, Program, Workspace,
+    Case, Expected, Family, Input, Program, Workspace,
     frameworks::{
         anchor1::metadata as anchor_metadata,
         anchor1::{
@@ -42,7 +42,10 @@ const RECORDS: [&str; 3] = [
 
 fn load() -> (Vec<Program>, Mollusk) {
     Workspace::current()
-        .load_framework(Framework::Anchor1, Family::Token)
+        .load_framework(
+            benches::frameworks::anchor1::ORACLE.framework(),
+            Family::Token,
+        )
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -319,7 +322,7 @@ fn calls_programs() -> Vec<(Program, Mollusk, Vec<Vec<u8>>)> {
         .into_iter()
         .map(|family| {
             let (programs, mollusk) = Workspace::current()
-                .load_framework(Framework::Anchor1, family)
+                .load_framework(benches::frameworks::anchor1::ORACLE.framework(), family)
                 .unwrap_or_else(|e| panic!("{e}"));
             let program = programs
                 .into_iter()
@@ -584,7 +587,10 @@ fn load_metadata() -> (Program, LoggedMollusk) {
 
 fn load_metadata_program(name: &str) -> (Program, LoggedMollusk) {
     let (mut programs, mollusk) = Workspace::current()
-        .load_framework(Framework::Anchor1, Family::Metadata)
+        .load_framework(
+            benches::frameworks::anchor1::ORACLE.framework(),
+            Family::Metadata,
+        )
         .unwrap_or_else(|e| panic!("{e}"));
     let program = programs
         .iter()

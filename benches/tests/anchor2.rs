@@ -4,7 +4,7 @@
 //! hostile input, never a fault, never a change before a failure.
 
 use benches::{
-    Case, Emitted, Expected, Family, Framework, Input, Program, Workspace,
+    Case, Emitted, Expected, Family, Input, Program, Workspace,
     frameworks::anchor2::{
         calls::{self, FOLDER, Handler, holds_calls},
         discriminator, instruction, metadata as anchor_metadata,
@@ -46,7 +46,7 @@ fn load_calls(family: Family) -> (Program, Mollusk) {
 
 fn load_all(family: Family) -> (Vec<Program>, Mollusk) {
     Workspace::current()
-        .load_framework(Framework::Anchor2, family)
+        .load_framework(benches::frameworks::anchor2::ORACLE.framework(), family)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

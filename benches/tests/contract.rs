@@ -23,7 +23,7 @@ fn assert_clause(
     let workspace = Workspace::current();
     let groups = [
         workspace.load(Family::Token),
-        workspace.load_framework(Framework::SolanaProgram, Family::Token),
+        workspace.load_framework(Framework::SOLANA_PROGRAM, Family::Token),
     ];
     let mut failures = Vec::new();
     for group in groups {

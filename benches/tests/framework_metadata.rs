@@ -6,9 +6,9 @@
 //! Each framework's file keeps the refusals of its own checks.
 
 use benches::{
-    Case, Family, Framework, Input, Program, Workspace,
+    Case, Family, Input, Program, Workspace,
     frameworks::fixed_metadata::{self, OPERATIONS},
-    frameworks::{ABORTS, MAY_ABORT},
+    frameworks::{ABORTS, MAY_ABORT, Oracle},
     hostile,
     metadata::{INSTANCES, instance, new_uri},
     vm::{LoggedMollusk, Outcome},
@@ -23,7 +23,7 @@ use crate::framework_token::{Call, WRONG_KEY, assert_outcome};
 
 /// How a framework lays the metadata record out and calls it.
 pub struct Layout {
-    pub framework: Framework,
+    pub oracle: &'static Oracle,
     /// The account holding a record.
     pub account: fn(&Metadata) -> Vec<u8>,
     /// The bytes before the record: the discriminator or header.
@@ -46,7 +46,7 @@ pub struct Layout {
 impl Layout {
     pub fn load(&self) -> (Program, Mollusk) {
         let (programs, mollusk) = Workspace::current()
-            .load_framework(self.framework, Family::Metadata)
+            .load_framework(self.oracle.framework(), Family::Metadata)
             .unwrap_or_else(|e| panic!("{e}"));
         let program = programs
             .into_iter()

@@ -5,7 +5,8 @@
 //! framework's file keeps its own refusals.
 
 use benches::{
-    Case, Family, Framework, Input, Program, Workspace, hostile, token::fixture, vm::LoggedMollusk,
+    Case, Family, Input, Program, Workspace, frameworks::Oracle, hostile, token::fixture,
+    vm::LoggedMollusk,
 };
 use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use mollusk_svm::Mollusk;
@@ -24,7 +25,7 @@ pub const WRONG_KEY: [u8; 32] = [0x77; 32];
 
 /// How a framework lays the token record out and calls it.
 pub struct Layout {
-    pub framework: Framework,
+    pub oracle: &'static Oracle,
     /// The bytes before the record (a discriminator or a header).
     pub before_record: usize,
     /// The account's data: what goes before the record, then `raw`.
@@ -36,7 +37,7 @@ pub struct Layout {
 impl Layout {
     pub fn load(&self) -> (Vec<Program>, Mollusk) {
         Workspace::current()
-            .load_framework(self.framework, Family::Token)
+            .load_framework(self.oracle.framework(), Family::Token)
             .unwrap_or_else(|e| panic!("{e}"))
     }
 }

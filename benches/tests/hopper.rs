@@ -5,7 +5,6 @@
 //! failure.
 
 use benches::{
-    Framework,
     frameworks::{fixed_metadata, hopper},
     metadata::instance,
 };
@@ -19,7 +18,7 @@ use crate::{
 };
 
 const LAYOUT: Layout = Layout {
-    framework: Framework::Hopper,
+    oracle: &benches::frameworks::hopper::ORACLE,
     before_record: 16,
     account: hopper::account,
     valid_input: hopper::valid_input,
@@ -137,7 +136,7 @@ fn hostile_input_meets_the_contract() {
 }
 
 pub const METADATA: metadata::Layout = metadata::Layout {
-    framework: Framework::Hopper,
+    oracle: &benches::frameworks::hopper::ORACLE,
     account: |record| fixed_metadata::account(&hopper::metadata_header(), record),
     before_record: 16,
     is_mutable: fixed_metadata::IS_MUTABLE,

@@ -22,6 +22,7 @@ mod metadata;
 mod page;
 mod profile;
 mod properties;
+mod registry;
 mod report;
 mod reproducible;
 mod star_frame;

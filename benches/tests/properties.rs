@@ -90,7 +90,7 @@ fn random_and_hostile_input_meets_the_contract() {
 #[test]
 fn solana_program_entrypoint_meets_the_contract() {
     let (programs, mollusk) = Workspace::current()
-        .load_framework(Framework::SolanaProgram, Family::Token)
+        .load_framework(Framework::SOLANA_PROGRAM, Family::Token)
         .unwrap_or_else(|e| panic!("{e}"));
     let mollusk = LoggedMollusk::new(mollusk);
     for program in &programs {

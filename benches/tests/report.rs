@@ -31,7 +31,7 @@ fn demo_workspace() -> (tempfile::TempDir, Workspace) {
     let native = current
         .framework_programs()
         .into_iter()
-        .find(|p| p.framework == Framework::SolanaProgram && p.name == "token/transmute")
+        .find(|p| p.framework == Framework::SOLANA_PROGRAM && p.name == "token/transmute")
         .expect("transmute on solana-program's entrypoint");
     let elf = current.elf(&native).unwrap_or_else(|e| panic!("{e}"));
     let deploy = dir.path().join("target/deploy/solana-program/token");

@@ -5,7 +5,6 @@
 //! before a failure.
 
 use benches::{
-    Framework,
     frameworks::{
         ABORTS, MAY_ABORT,
         fixed_metadata::Call,
@@ -28,7 +27,7 @@ use crate::{
 };
 
 const LAYOUT: Layout = Layout {
-    framework: Framework::StarFrame,
+    oracle: &benches::frameworks::star_frame::ORACLE,
     before_record: 8,
     account: star_frame::account,
     valid_input: star_frame::valid_input,
@@ -127,7 +126,7 @@ fn hostile_input_meets_the_contract() {
 }
 
 const METADATA: metadata::Layout = metadata::Layout {
-    framework: Framework::StarFrame,
+    oracle: &benches::frameworks::star_frame::ORACLE,
     account: unsized_metadata::account,
     before_record: 8,
     is_mutable: 68,
@@ -288,7 +287,10 @@ fn metadata_set_uri_costs_16_cus_a_byte() {
 /// The star_frame programs of the metadata family and their Mollusk.
 fn load_args() -> (benches::Program, mollusk_svm::Mollusk) {
     let (programs, mollusk) = benches::Workspace::current()
-        .load_framework(Framework::StarFrame, benches::Family::Metadata)
+        .load_framework(
+            benches::frameworks::star_frame::ORACLE.framework(),
+            benches::Family::Metadata,
+        )
         .unwrap_or_else(|e| panic!("{e}"));
     let program = programs
         .into_iter()

@@ -5,7 +5,6 @@
 //! failure.
 
 use benches::{
-    Framework,
     frameworks::{
         fixed_metadata,
         steel::{self, READ_ONLY_WRITE},
@@ -23,7 +22,7 @@ use crate::{
 };
 
 const LAYOUT: Layout = Layout {
-    framework: Framework::Steel,
+    oracle: &benches::frameworks::steel::ORACLE,
     before_record: 8,
     account: steel::account,
     valid_input: steel::valid_input,
@@ -118,7 +117,7 @@ fn hostile_input_meets_the_contract() {
 }
 
 const METADATA: metadata::Layout = metadata::Layout {
-    framework: Framework::Steel,
+    oracle: &benches::frameworks::steel::ORACLE,
     account: |record| fixed_metadata::account(&steel::account(&[]), record),
     before_record: 8,
     is_mutable: fixed_metadata::IS_MUTABLE,

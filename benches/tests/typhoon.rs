@@ -3,11 +3,8 @@
 //! on an input made for it with every account unchanged, and random or
 //! hostile input, never a fault, never a change before a failure.
 
-use benches::{
-    Framework,
-    frameworks::typhoon::{
-        self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION,
-    },
+use benches::frameworks::typhoon::{
+    self, DISCRIMINATOR_MISMATCH, HAS_ONE, READ_ONLY_WRITE, UNKNOWN_INSTRUCTION,
 };
 use common::token::Operation;
 use proptest::{collection::vec, prelude::*};
@@ -16,7 +13,7 @@ use solana_program_error::ProgramError;
 use crate::framework_token::{self as shared, Layout};
 
 const LAYOUT: Layout = Layout {
-    framework: Framework::Typhoon,
+    oracle: &benches::frameworks::typhoon::ORACLE,
     before_record: 8,
     account: typhoon::account,
     valid_input: typhoon::valid_input,

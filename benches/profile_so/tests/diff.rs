@@ -444,7 +444,7 @@ fn anchor_0_32_to_1_0_is_the_matrix_step_and_mostly_the_duplicate_mutable_check(
     fs::create_dir_all(&fixtures_dir).unwrap();
     program_fixtures(
         &workspace,
-        Framework::Anchor1,
+        benches::frameworks::anchor1::ORACLE.framework(),
         "token/account",
         &fixtures_dir,
     );

@@ -18,8 +18,8 @@ use std::{
 };
 
 use crate::{
-    Case, Framework, HarnessError, Program, Workspace, build_error::error_of,
-    families::framework_cases, lock::Lock, toolchains::measure,
+    Case, HarnessError, Program, Workspace, build_error::error_of, families::framework_cases,
+    lock::Lock, toolchains::measure,
 };
 use matrix::{Cell, Matrix, MatrixRow, ReleaseColumn};
 
@@ -139,7 +139,7 @@ fn anchor1_programs(deployed: &Workspace) -> Vec<Program> {
     deployed
         .framework_programs()
         .into_iter()
-        .filter(|p| p.framework == Framework::Anchor1)
+        .filter(|p| p.framework == crate::frameworks::anchor1::ORACLE.framework())
         .collect()
 }
 
@@ -181,7 +181,7 @@ fn measure_anchor2(
     let programs: Vec<Program> = workspace
         .framework_programs()
         .into_iter()
-        .filter(|p| p.framework == Framework::Anchor2)
+        .filter(|p| p.framework == crate::frameworks::anchor2::ORACLE.framework())
         .collect();
     let built: BTreeMap<String, Cell> = programs
         .iter()
@@ -215,7 +215,7 @@ fn measure_anchor2(
             Some((label.to_string(), built.get(counterpart)?.clone()))
         })
         .collect();
-    let lock = Lock::of_framework(&workspace, Framework::Anchor2);
+    let lock = Lock::of_framework(&workspace, crate::frameworks::anchor2::ORACLE.framework());
     Ok(ReleaseColumn {
         release: ANCHOR2.into(),
         anchor_lang: lock.version("anchor-lang").unwrap_or_default(),

@@ -42,6 +42,13 @@ use crate::{
     token::record::ACCOUNT_LEN,
 };
 
+/// This oracle's framework, by its name in `programs/frameworks.toml`.
+pub const ORACLE: super::Oracle = super::Oracle {
+    name: "hopper",
+    expected,
+    cases,
+};
+
 const HEADER_LEN: usize = 16;
 const OWNER: std::ops::Range<usize> = HEADER_LEN + 32..HEADER_LEN + 64;
 

@@ -1,10 +1,8 @@
 //! The frameworks beside pinocchio: the token family on solana-program's
-//! entrypoint, and real programs built with other frameworks
-//! (`programs/anchor2/`, `programs/typhoon/`, `programs/steel/`,
-//! `programs/star_frame/`, `programs/hopper/`), each framework's contract
-//! per family as it states it (an oracle, as for the families' programs)
-//! and its benchmark cases, and the report's frameworks section, which
-//! sets their rows beside the crates' with each framework's own floor.
+//! entrypoint, and real programs built with the frameworks
+//! `programs/frameworks.toml` declares, each framework's contract per
+//! family as it states it (an oracle, as for the families' programs) and
+//! its benchmark cases, one module each.
 
 pub mod anchor1;
 pub mod anchor2;
@@ -20,9 +18,43 @@ use common::token::{NEW_AMOUNT, NEW_STATE, Operation};
 use solana_program_error::ProgramError;
 
 use crate::{
-    Case, Family, HarnessError, Input, Program,
+    Case, Family, Framework, HarnessError, Input, Program,
     token::record::{Encoding, fixture_owner},
 };
+
+/// A framework's oracle: its contract per family (what a call must
+/// produce) and its benchmark cases, for the framework of that name in
+/// `programs/frameworks.toml`.
+pub struct Oracle {
+    pub name: &'static str,
+    pub expected: fn(&Program, &Input) -> Result<Vec<u8>, ProgramError>,
+    pub cases: fn(&[Program]) -> Result<Vec<Case>, HarnessError>,
+}
+
+impl Oracle {
+    /// Its framework.
+    pub fn framework(&self) -> Framework {
+        Framework::named(self.name)
+            .unwrap_or_else(|| panic!("{}: not in programs/frameworks.toml", self.name))
+    }
+}
+
+/// Every framework's oracle beside pinocchio's (the families' own).
+const ORACLES: [Oracle; 7] = [
+    solana_program::ORACLE,
+    anchor1::ORACLE,
+    anchor2::ORACLE,
+    typhoon::ORACLE,
+    steel::ORACLE,
+    star_frame::ORACLE,
+    hopper::ORACLE,
+];
+
+/// `framework`'s oracle; `None` for pinocchio, whose programs the
+/// families' oracles answer for.
+pub fn oracle(framework: Framework) -> Option<&'static Oracle> {
+    ORACLES.iter().find(|o| o.name == framework.name())
+}
 
 /// What the oracle answers where a program aborts instead of returning an
 /// error: a panic in its framework's own code (Anchor 1.x's

@@ -10,6 +10,13 @@ use solana_program_error::ProgramError;
 
 use crate::{Case, Family, HarnessError, Input, Program, program::Shape};
 
+/// This oracle's framework, by its name in `programs/frameworks.toml`.
+pub const ORACLE: super::Oracle = super::Oracle {
+    name: "solana-program",
+    expected,
+    cases,
+};
+
 /// What a solana-program token program (or the floor) must do with
 /// `input`.
 pub fn expected(program: &Program, input: &Input) -> Result<Vec<u8>, ProgramError> {

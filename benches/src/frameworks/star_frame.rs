@@ -31,6 +31,13 @@ use solana_program_error::ProgramError;
 
 use crate::{Case, Family, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
 
+/// This oracle's framework, by its name in `programs/frameworks.toml`.
+pub const ORACLE: super::Oracle = super::Oracle {
+    name: "star_frame",
+    expected,
+    cases,
+};
+
 /// star_frame's `ErrorCode::ExpectedWritable`.
 pub const EXPECTED_WRITABLE: ProgramError = ProgramError::Custom(1000);
 /// star_frame's `ErrorCode::DiscriminantMismatch`.

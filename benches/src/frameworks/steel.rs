@@ -36,6 +36,13 @@ use crate::{
     token::record::ACCOUNT_LEN,
 };
 
+/// This oracle's framework, by its name in `programs/frameworks.toml`.
+pub const ORACLE: super::Oracle = super::Oracle {
+    name: "steel",
+    expected,
+    cases,
+};
+
 /// The record's discriminator, `TokenAccount::TokenRecord` in the program.
 pub const DISCRIMINATOR: u8 = 1;
 /// What a write to a read-only account gives: Steel's `is_writable`.

@@ -24,6 +24,13 @@ use solana_program_error::ProgramError;
 
 use crate::{Case, HarnessError, Input, Program, token::record::ACCOUNT_LEN};
 
+/// This oracle's framework, by its name in `programs/frameworks.toml`.
+pub const ORACLE: super::Oracle = super::Oracle {
+    name: "typhoon",
+    expected,
+    cases,
+};
+
 /// The `AccountState` type's name in the token program.
 pub const RECORD_TYPE: &str = "TokenRecord";
 /// typhoon's `UnknownInstruction`.

@@ -311,11 +311,7 @@ fn categories(profile: &Profile, named_alike: bool) -> BTreeMap<String, u64> {
 
 /// The change by category from `base` to `new`, the non-zero ones (they
 /// sum to the change).
-fn categories_change(
-    new: &Profile,
-    base: &Profile,
-    named_alike: bool,
-) -> BTreeMap<String, i64> {
+fn categories_change(new: &Profile, base: &Profile, named_alike: bool) -> BTreeMap<String, i64> {
     let (new, base) = (categories(new, named_alike), categories(base, named_alike));
     let mut out = BTreeMap::new();
     for name in new.keys().chain(base.keys()) {

@@ -231,7 +231,7 @@ mod tests {
         let comparison = Comparison {
             rev: "HEAD~1".into(),
             changed: vec![RowChange {
-                row: "anchor1/token/account::update_amount".into(),
+                row: "framework/token/account::update_amount".into(),
                 cost: CostChange {
                     base_cus: 1424,
                     cus: 1736,
@@ -253,12 +253,12 @@ mod tests {
             "{summary}"
         );
         assert!(
-            summary.contains("- `anchor1/token/account::update_amount`: +312 CUs (+21.9%): checks +276 (`try_accounts → insert` +276), decode +36 (`deserialize → read` +36)\n"),
+            summary.contains("- `framework/token/account::update_amount`: +312 CUs (+21.9%): checks +276 (`try_accounts → insert` +276), decode +36 (`deserialize → read` +36)\n"),
             "{summary}"
         );
         assert!(
             summary.contains(
-                "| `anchor1/token/account::update_amount` | 1424 | 1736 | +312 | +21.9% |"
+                "| `framework/token/account::update_amount` | 1424 | 1736 | +312 | +21.9% |"
             ),
             "{summary}"
         );

@@ -100,250 +100,110 @@ fn in_group(m: &Measurement, family: Family, operation: &str, group: Group) -> b
         }
 }
 
-/// A framework path and the row that gives its cost: the framework's own
-/// program.
+/// A framework path and the rows that give its cost: the framework's own
+/// program, in the `exact` shape (a token program's `read_owner` and
+/// `update_amount`, a metadata program's `read_royalty` and `set_uri`).
 struct FrameworkPath {
     path: &'static str,
     framework: Framework,
     family: Family,
     program: &'static str,
-    shape: Shape,
-    read: &'static str,
-    write: &'static str,
 }
 
-const FRAMEWORKS: [FrameworkPath; 24] = [
-    FrameworkPath {
-        path: "solana-program `entrypoint!` + borsh",
-        framework: Framework::SolanaProgram,
-        family: Family::Token,
-        program: "token/borsh",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "solana-program `entrypoint!` + `Pack` (SPL's own style)",
-        framework: Framework::SolanaProgram,
-        family: Family::Token,
-        program: "token/pack",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "solana-program's floor (its entrypoint and the same dispatch, no operation)",
-        framework: Framework::SolanaProgram,
-        family: Family::Token,
-        program: "noop",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 1.x `Account<T>` (borsh)",
-        framework: Framework::Anchor1,
-        family: Family::Token,
-        program: "token/account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 1.x `AccountLoader<T>` (zero-copy)",
-        framework: Framework::Anchor1,
-        family: Family::Token,
-        program: "token/account_loader",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 1.x `LazyAccount<T>`",
-        framework: Framework::Anchor1,
-        family: Family::Token,
-        program: "token/lazy_account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 1.x `Account<T>`, metadata record",
-        framework: Framework::Anchor1,
-        family: Family::Metadata,
-        program: "metadata/account",
-        shape: Shape::Exact,
-        read: "read_royalty",
-        write: "set_uri",
-    },
-    FrameworkPath {
-        path: "Anchor 1.x `LazyAccount<T>`, metadata record",
-        framework: Framework::Anchor1,
-        family: Family::Metadata,
-        program: "metadata/lazy_account",
-        shape: Shape::Exact,
-        read: "read_royalty",
-        write: "set_uri",
-    },
-    FrameworkPath {
-        path: "Anchor 1.x's floor (a no-op taking the same accounts)",
-        framework: Framework::Anchor1,
-        family: Family::Token,
-        program: "noop",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 2 `Account<T>` (zero-copy)",
-        framework: Framework::Anchor2,
-        family: Family::Token,
-        program: "token/account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 2 `BorshAccount<T>`",
-        framework: Framework::Anchor2,
-        family: Family::Token,
-        program: "token/borsh_account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Anchor 2 `BorshAccount<T>`, metadata record",
-        framework: Framework::Anchor2,
-        family: Family::Metadata,
-        program: "metadata/borsh_account",
-        shape: Shape::Exact,
-        read: "read_royalty",
-        write: "set_uri",
-    },
-    FrameworkPath {
-        path: "Anchor 2's floor (a no-op taking the same accounts)",
-        framework: Framework::Anchor2,
-        family: Family::Token,
-        program: "noop",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "typhoon `Account<T>` (zero-copy)",
-        framework: Framework::Typhoon,
-        family: Family::Token,
-        program: "token/account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "typhoon's floor (a no-op taking the same accounts)",
-        framework: Framework::Typhoon,
-        family: Family::Token,
-        program: "noop",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Steel `as_account` (zero-copy, on solana-program)",
-        framework: Framework::Steel,
-        family: Family::Token,
-        program: "token/account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "the metadata record at fixed capacity",
-        framework: Framework::Steel,
-        family: Family::Metadata,
-        program: "metadata/account",
-        shape: Shape::Exact,
-        read: "read_royalty",
-        write: "set_uri",
-    },
-    FrameworkPath {
-        path: "Steel's floor (a no-op taking the same accounts)",
-        framework: Framework::Steel,
-        family: Family::Token,
-        program: "noop",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "star_frame `Account<T>` (zero-copy)",
-        framework: Framework::StarFrame,
-        family: Family::Token,
-        program: "token/account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "the metadata record in its unsized types",
-        framework: Framework::StarFrame,
-        family: Family::Metadata,
-        program: "metadata/account",
-        shape: Shape::Exact,
-        read: "read_royalty",
-        write: "set_uri",
-    },
-    FrameworkPath {
-        path: "star_frame's floor (a no-op taking the same accounts)",
-        framework: Framework::StarFrame,
-        family: Family::Token,
-        program: "noop",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "Hopper `Account<T>` (zero-copy, headered)",
-        framework: Framework::Hopper,
-        family: Family::Token,
-        program: "token/account",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
-    FrameworkPath {
-        path: "the metadata record at fixed capacity",
-        framework: Framework::Hopper,
-        family: Family::Metadata,
-        program: "metadata/account",
-        shape: Shape::Exact,
-        read: "read_royalty",
-        write: "set_uri",
-    },
-    FrameworkPath {
-        path: "Hopper's floor (a no-op taking the same accounts)",
-        framework: Framework::Hopper,
-        family: Family::Token,
-        program: "noop",
-        shape: Shape::Exact,
-        read: "read_owner",
-        write: "update_amount",
-    },
+impl FrameworkPath {
+    fn new(path: &'static str, framework: Framework, program: &'static str) -> Self {
+        // `<family>/<program>`; a framework's floor (`noop`) takes the
+        // token family's calls.
+        let family = Family::ALL
+            .into_iter()
+            .find(|f| program.split('/').next() == Some(f.name()))
+            .unwrap_or(Family::Token);
+        FrameworkPath {
+            path,
+            framework,
+            family,
+            program,
+        }
+    }
+
+    /// The operation that reads one field, and the one that writes one.
+    fn operations(&self) -> [&'static str; 2] {
+        match self.family {
+            Family::Metadata => ["read_royalty", "set_uri"],
+            _ => ["read_owner", "update_amount"],
+        }
+    }
+}
+
+/// solana-program's paths: the token programs on its entrypoint.
+const SOLANA_PROGRAM_PATHS: [(&str, &str); 3] = [
+    ("token/borsh", "solana-program `entrypoint!` + borsh"),
+    (
+        "token/pack",
+        "solana-program `entrypoint!` + `Pack` (SPL's own style)",
+    ),
+    (
+        "noop",
+        "solana-program's floor (its entrypoint and the same dispatch, no operation)",
+    ),
 ];
+
+/// Every framework path: solana-program's, then each registered
+/// framework's, as `programs/frameworks.toml` words them, its floor last.
+fn framework_paths() -> Vec<FrameworkPath> {
+    let mut paths: Vec<FrameworkPath> = SOLANA_PROGRAM_PATHS
+        .iter()
+        .map(|&(program, path)| FrameworkPath::new(path, Framework::SOLANA_PROGRAM, program))
+        .collect();
+    for framework in Framework::registered() {
+        for line in &framework.entry().path {
+            paths.push(FrameworkPath::new(&line.line, framework, &line.program));
+        }
+        let floor = format!(
+            "{}'s floor (a no-op taking the same accounts)",
+            framework.title()
+        );
+        paths.push(FrameworkPath::new(floor.leak(), framework, "noop"));
+    }
+    paths
+}
 
 /// The borsh paths a framework program runs, beside a question's rows:
 /// the framework's program of that family and its operation (the token
 /// family's `read_owner` and `update_amount`, the metadata family's
-/// `read_royalty` and `set_uri`).
-const BORSH_IN_A_FRAMEWORK: [(&str, Framework, &str); 3] = [
-    ("solana-program", Framework::SolanaProgram, "borsh"),
-    ("Anchor 1.x `Account<T>`", Framework::Anchor1, "account"),
-    (
-        "Anchor 2 `BorshAccount<T>`",
-        Framework::Anchor2,
-        "borsh_account",
-    ),
-];
+/// `read_royalty` and `set_uri`): solana-program's, then each registered
+/// framework's that declares one.
+fn borsh_in_a_framework() -> Vec<(&'static str, Framework, &'static str)> {
+    let mut paths = vec![("solana-program", Framework::SOLANA_PROGRAM, "borsh")];
+    for framework in Framework::registered() {
+        if let Some(borsh) = &framework.entry().borsh {
+            paths.push((&borsh.line, framework, &borsh.program));
+        }
+    }
+    paths
+}
+
+/// The frameworks' crates and versions, each crate once in the order its
+/// first framework comes (`anchor-lang 1.2.2 and 2.0.0`).
+fn framework_versions(run: &Run) -> String {
+    let mut crates: Vec<(&str, Vec<&str>)> = Vec::new();
+    for framework in Framework::others() {
+        let key = framework.crate_key();
+        let version = run.provenance.crates.get(&key).map_or("?", String::as_str);
+        match crates
+            .iter_mut()
+            .find(|(name, _)| *name == framework.crate_name())
+        {
+            Some((_, versions)) => versions.push(version),
+            None => crates.push((framework.crate_name(), vec![version])),
+        }
+    }
+    crates
+        .iter()
+        .map(|(name, versions)| format!("{name} {}", versions.join(" and ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// The answer block's text (`make docs` puts it between the README's
 /// marks): the crates' rows (`run.measurements`), each with borsh's figure
@@ -391,7 +251,7 @@ pub fn markdown(run: &Run) -> String {
                 unchecked.map_or(String::new(), |u| format!("; `unchecked` {}", cell(u)));
             format!("{} ({ratio:.precision$}x){unchecked}", cell(m))
         });
-        let in_frameworks: Vec<String> = BORSH_IN_A_FRAMEWORK
+        let in_frameworks: Vec<String> = borsh_in_a_framework()
             .iter()
             .filter_map(|(name, framework, program)| {
                 let program = format!("{}/{program}", q.family.name());
@@ -422,23 +282,16 @@ pub fn markdown(run: &Run) -> String {
             },
         );
     }
-    let version = |name: &str| run.provenance.crates.get(name).map_or("?", String::as_str);
     let _ = write!(
         out,
-        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks (anchor-lang {} and {}, solana-program {}, typhoon {}, steel {}, star_frame {}, hopper-lang {}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
-        version("anchor-lang (anchor1)"),
-        version("anchor-lang"),
-        version("solana-program"),
-        version("typhoon"),
-        version("steel"),
-        version("star_frame"),
-        version("hopper-lang"),
+        "\nWhat the common framework paths cost, each a real program measured with its framework's entrypoint, dispatch and checks ({}; [docs/frameworks.md](docs/frameworks.md)):\n\n",
+        framework_versions(run),
     );
+    let paths = framework_paths();
     // A framework measured with one account type of the token record: one
     // line, its metadata record's program (if any) and then its floor after
     // the account type's.
-    let paths_of =
-        |framework: Framework| FRAMEWORKS.iter().filter(move |p| p.framework == framework);
+    let paths_of = |framework: Framework| paths.iter().filter(move |p| p.framework == framework);
     let token_type = |p: &FrameworkPath| p.family == Family::Token && p.program != "noop";
     let single = |framework: Framework| paths_of(framework).filter(|p| token_type(p)).count() == 1;
     let figures = |p: &FrameworkPath| {
@@ -447,22 +300,21 @@ pub fn markdown(run: &Run) -> String {
                 m.framework == p.framework
                     && m.family == p.family
                     && m.program == p.program
-                    && m.shape == p.shape
+                    && m.shape == Shape::Exact
                     && m.operation == op
                     && (p.family != Family::Metadata || m.instance == Some("typical"))
             })
         };
-        let (r, w) = (find(p.read)?, find(p.write)?);
-        let label = crate::Program::label_in(p.framework, p.family, p.shape, p.program);
+        let [read, write] = p.operations();
+        let (r, w) = (find(read)?, find(write)?);
+        let label = crate::Program::label_in(p.framework, p.family, Shape::Exact, p.program);
         Some(format!(
-            "`{label}`, {} {}, {} {}",
-            p.read,
+            "`{label}`, {read} {}, {write} {}",
             cell(r),
-            p.write,
             cell(w)
         ))
     };
-    for path in &FRAMEWORKS {
+    for path in &paths {
         if single(path.framework) && !token_type(path) {
             continue;
         }

@@ -74,7 +74,7 @@ pub struct Run {
     pub measurements: Vec<Measurement>,
     /// The no-op program's CUs per shape and operation.
     pub floor: Vec<Measurement>,
-    /// The programs of other frameworks (Anchor 2), their floors included.
+    /// The programs of the other frameworks, their floors included.
     pub frameworks: Vec<Measurement>,
     /// Message programs: per reading operation, whether it refuses a damaged
     /// part it does not read (`message::validates_unread`).
@@ -159,7 +159,7 @@ impl Run {
                     Some((name, version)) => (Some(name), Some(version)),
                     None => (None, None),
                 };
-                let pinocchio = m.framework == Framework::Pinocchio;
+                let pinocchio = m.framework == Framework::PINOCCHIO;
                 let encoding = self
                     .encodings
                     .get(&m.program)

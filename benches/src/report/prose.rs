@@ -8,8 +8,8 @@
 //! deployed` writes ([`DEPLOYED`]), the figure marks and their numbers, comments, code (fenced,
 //! indented, inline), link targets and addresses. Of its numbers, those
 //! whose form says they are no measurement are left out: a list item's
-//! number, a version (`1.2.2`, `0.31`), a name (`Anchor 2`, `LLVM 23`,
-//! `1.x`) and an index (`[0]`). The rest is what `benches/tests/docs.rs`
+//! number, a version (`1.2.2`, `0.31`), a name (a framework's title with
+//! its major version, `LLVM 23`, `1.x`) and an index (`[0]`). The rest is what `benches/tests/docs.rs`
 //! holds to its allowlist of facts that are not the run's.
 
 use super::docs::find_figures;
@@ -193,7 +193,17 @@ fn no_measurement(line: &str, start: usize, end: usize) -> bool {
         after = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
     }
     let list_item = before.trim().is_empty() && after.starts_with(". ");
-    let name = after.starts_with(".x") || before.ends_with("Anchor ") || before.ends_with("LLVM ");
+    // A framework's title with its major version (programs/frameworks.toml),
+    // or LLVM's.
+    let titled = |title: &str| {
+        let words = title.split_once(' ').map_or(title, |(word, _)| word);
+        before.ends_with(&format!("{words} "))
+            && title.len() > words.len()
+            && title[words.len() + 1..].starts_with(|c: char| c.is_ascii_digit())
+    };
+    let name = after.starts_with(".x")
+        || before.ends_with("LLVM ")
+        || crate::Framework::registered().any(|f| titled(f.title()));
     let index = before.ends_with('[') && after.starts_with(']');
     let dots = number.matches('.').count();
     let unit = [" KB", " KiB", " MB", " MiB", " GB", " bytes", " CUs", " s"]

@@ -19,6 +19,13 @@ use crate::{
     frameworks::anchor2::{calls::EVENT_IX_TAG, discriminator},
 };
 
+/// This oracle's framework, by its name in `programs/frameworks.toml`.
+pub const ORACLE: super::Oracle = super::Oracle {
+    name: "anchor1",
+    expected,
+    cases,
+};
+
 /// `InstructionFallbackNotFound`: no handler's discriminator leads the data.
 pub const FALLBACK_NOT_FOUND: ProgramError = ProgramError::Custom(101);
 /// `InstructionDidNotDeserialize`: the arguments do not decode.

@@ -20,6 +20,13 @@ use sha2::{Digest, Sha256};
 
 use crate::{Case, Family, HarnessError, Program};
 
+/// This oracle's framework, by its name in `programs/frameworks.toml`.
+pub const ORACLE: super::Oracle = super::Oracle {
+    name: "anchor2",
+    expected,
+    cases,
+};
+
 /// Anchor's discriminator of `<namespace>:<name>`: the first 8 bytes of its
 /// sha256 (`global:<instruction>`, `account:<Type>`).
 pub fn discriminator(namespace: &str, name: &str) -> [u8; 8] {

@@ -2,7 +2,7 @@
 
 // A program as the charts name it: a crate's by its folder, a framework's
 // by its framework and folder, its family dropped (a control names it):
-// `borsh`, `anchor1/account`, `solana-program/borsh`.
+// `borsh`, `<framework>/account`, `solana-program/borsh`.
 function programLabel(r) {
   return r.framework === "pinocchio" ? r.program : r.framework + "/" + r.program.replace(r.family + "/", "");
 }

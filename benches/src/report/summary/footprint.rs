@@ -29,7 +29,7 @@ impl Run {
                 .collect()
         };
         // Each group with its footnote: a family's covers its every row.
-        let framework_groups = Framework::OTHERS.map(|framework| {
+        let framework_groups = Framework::others().map(|framework| {
             let rows: Vec<&Measurement> = self
                 .frameworks
                 .iter()

@@ -20,7 +20,8 @@ use crate::{
 /// (and instance).
 struct Column {
     heading: &'static str,
-    framework: Framework,
+    /// Its framework's name.
+    framework: &'static str,
     family: Family,
     shape: Shape,
     program: &'static str,
@@ -35,154 +36,148 @@ struct Column {
 const TOKEN: [Column; 22] = [
     column(
         "pinocchio floor",
-        Framework::Pinocchio,
+        "pinocchio",
         Family::Token,
         Shape::AtLeast,
         "noop",
     ),
     column(
         "pinocchio + bytemuck",
-        Framework::Pinocchio,
+        "pinocchio",
         Family::Token,
         Shape::AtLeast,
         "bytemuck",
     ),
     column(
         "pinocchio + borsh",
-        Framework::Pinocchio,
+        "pinocchio",
         Family::Token,
         Shape::AtLeast,
         "borsh",
     ),
     column(
         "solana-program floor",
-        Framework::SolanaProgram,
+        "solana-program",
         Family::Token,
         Shape::Exact,
         "noop",
     ),
     column(
         "solana-program + bytemuck",
-        Framework::SolanaProgram,
+        "solana-program",
         Family::Token,
         Shape::Exact,
         "token/bytemuck",
     ),
     column(
         "solana-program + borsh",
-        Framework::SolanaProgram,
+        "solana-program",
         Family::Token,
         Shape::Exact,
         "token/borsh",
     ),
     column(
         "solana-program + `Pack`",
-        Framework::SolanaProgram,
+        "solana-program",
         Family::Token,
         Shape::Exact,
         "token/pack",
     ),
     column(
         "Anchor 1.x floor",
-        Framework::Anchor1,
+        "anchor1",
         Family::Token,
         Shape::Exact,
         "noop",
     ),
     column(
         "Anchor 1.x `Account<T>`",
-        Framework::Anchor1,
+        "anchor1",
         Family::Token,
         Shape::Exact,
         "token/account",
     ),
     column(
         "Anchor 1.x `AccountLoader<T>`",
-        Framework::Anchor1,
+        "anchor1",
         Family::Token,
         Shape::Exact,
         "token/account_loader",
     ),
     column(
         "Anchor 1.x `LazyAccount<T>`",
-        Framework::Anchor1,
+        "anchor1",
         Family::Token,
         Shape::Exact,
         "token/lazy_account",
     ),
     column(
         "Anchor 2 floor",
-        Framework::Anchor2,
+        "anchor2",
         Family::Token,
         Shape::Exact,
         "noop",
     ),
     column(
         "Anchor 2 `Account<T>`",
-        Framework::Anchor2,
+        "anchor2",
         Family::Token,
         Shape::Exact,
         "token/account",
     ),
     column(
         "Anchor 2 `BorshAccount<T>`",
-        Framework::Anchor2,
+        "anchor2",
         Family::Token,
         Shape::Exact,
         "token/borsh_account",
     ),
     column(
         "typhoon floor",
-        Framework::Typhoon,
+        "typhoon",
         Family::Token,
         Shape::Exact,
         "noop",
     ),
     column(
         "typhoon `Account<T>`",
-        Framework::Typhoon,
+        "typhoon",
         Family::Token,
         Shape::Exact,
         "token/account",
     ),
-    column(
-        "Steel floor",
-        Framework::Steel,
-        Family::Token,
-        Shape::Exact,
-        "noop",
-    ),
+    column("Steel floor", "steel", Family::Token, Shape::Exact, "noop"),
     column(
         "Steel `as_account`",
-        Framework::Steel,
+        "steel",
         Family::Token,
         Shape::Exact,
         "token/account",
     ),
     column(
         "star_frame floor",
-        Framework::StarFrame,
+        "star_frame",
         Family::Token,
         Shape::Exact,
         "noop",
     ),
     column(
         "star_frame `Account<T>`",
-        Framework::StarFrame,
+        "star_frame",
         Family::Token,
         Shape::Exact,
         "token/account",
     ),
     column(
         "Hopper floor",
-        Framework::Hopper,
+        "hopper",
         Family::Token,
         Shape::Exact,
         "noop",
     ),
     column(
         "Hopper `Account<T>`",
-        Framework::Hopper,
+        "hopper",
         Family::Token,
         Shape::Exact,
         "token/account",
@@ -198,63 +193,63 @@ const TOKEN: [Column; 22] = [
 const METADATA: [Column; 9] = [
     column(
         "pinocchio + wincode",
-        Framework::Pinocchio,
+        "pinocchio",
         Family::Metadata,
         Shape::Exact,
         "wincode",
     ),
     column(
         "pinocchio + borsh",
-        Framework::Pinocchio,
+        "pinocchio",
         Family::Metadata,
         Shape::Exact,
         "borsh",
     ),
     column(
         "Anchor 1.x `Account<T>`",
-        Framework::Anchor1,
+        "anchor1",
         Family::Metadata,
         Shape::Exact,
         "metadata/account",
     ),
     column(
         "Anchor 1.x `LazyAccount<T>`",
-        Framework::Anchor1,
+        "anchor1",
         Family::Metadata,
         Shape::Exact,
         "metadata/lazy_account",
     ),
     column(
         "Anchor 2 `BorshAccount<T>`",
-        Framework::Anchor2,
+        "anchor2",
         Family::Metadata,
         Shape::Exact,
         "metadata/borsh_account",
     ),
     column(
         "star_frame `Account<T>` (unsized types)",
-        Framework::StarFrame,
+        "star_frame",
         Family::Metadata,
         Shape::Exact,
         "metadata/account",
     ),
     column(
         "pinocchio + bytemuck (fixed capacity)",
-        Framework::Pinocchio,
+        "pinocchio",
         Family::Metadata,
         Shape::Exact,
         "bytemuck",
     ),
     column(
         "Steel `as_account` (fixed capacity)",
-        Framework::Steel,
+        "steel",
         Family::Metadata,
         Shape::Exact,
         "metadata/account",
     ),
     column(
         "Hopper `Account<T>` (fixed capacity)",
-        Framework::Hopper,
+        "hopper",
         Family::Metadata,
         Shape::Exact,
         "metadata/account",
@@ -263,7 +258,7 @@ const METADATA: [Column; 9] = [
 
 const fn column(
     heading: &'static str,
-    framework: Framework,
+    framework: &'static str,
     family: Family,
     shape: Shape,
     program: &'static str,
@@ -315,7 +310,7 @@ impl Run {
         instance: Option<&str>,
     ) -> Option<&Measurement> {
         self.all_measurements().find(|m| {
-            m.framework == column.framework
+            m.framework.name() == column.framework
                 && m.family == column.family
                 && m.shape == column.shape
                 && m.program == column.program
@@ -335,7 +330,7 @@ impl Run {
                         && m.family == Family::Token
                         && m.program == "noop"
                         && m.operation == operation
-                        && (framework != Framework::Pinocchio || m.shape == Shape::AtLeast)
+                        && (framework != Framework::PINOCCHIO || m.shape == Shape::AtLeast)
                 })
                 .map(|m| m.cus)
         };
@@ -347,7 +342,8 @@ impl Run {
         let Some(m) = m else {
             return "-".into();
         };
-        let floor = self.framework_floor(column.framework, &m.operation);
+        let floor = Framework::named(column.framework)
+            .and_then(|framework| self.framework_floor(framework, &m.operation));
         match floor {
             Some(floor) if column.program != "noop" => {
                 format!("{} (+{})", m.cus, m.cus as i64 - floor as i64)
@@ -407,7 +403,7 @@ impl Run {
     fn call(&self, family: Family, call: Handler, instance: Option<&str>) -> Option<&Measurement> {
         let program = format!("{}/{FOLDER}", family.name());
         self.frameworks.iter().find(|m| {
-            m.framework == Framework::Anchor2
+            m.framework == crate::frameworks::anchor2::ORACLE.framework()
                 && m.family == family
                 && m.program == program
                 && m.operation == call.name()
@@ -492,7 +488,7 @@ impl Run {
             let program = format!("{}/{}", family.name(), anchor1::calls::FOLDER);
             let find = |call: anchor1::calls::Handler| {
                 self.frameworks.iter().find(|m| {
-                    m.framework == Framework::Anchor1
+                    m.framework == anchor1::ORACLE.framework()
                         && m.program == program
                         && m.operation == call.name()
                         && m.instance == instance
@@ -533,7 +529,7 @@ impl Run {
         let mut out = String::new();
         for instance in INSTANCES {
             let Some(own) = find(
-                Framework::StarFrame,
+                star_frame::ORACLE.framework(),
                 star_frame::args::NAME.into(),
                 instance,
             ) else {
@@ -550,8 +546,8 @@ impl Run {
                 out,
                 "| metadata / {instance} | {} | {} | {} |",
                 own.cus,
-                anchor(Framework::Anchor1, anchor1::calls::FOLDER),
-                anchor(Framework::Anchor2, FOLDER),
+                anchor(anchor1::ORACLE.framework(), anchor1::calls::FOLDER),
+                anchor(crate::frameworks::anchor2::ORACLE.framework(), FOLDER),
             );
         }
         out
