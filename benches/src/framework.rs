@@ -26,6 +26,8 @@ pub struct Framework(usize);
 pub struct Entry {
     pub name: String,
     pub title: String,
+    #[serde(default)]
+    pub report: String,
     #[serde(rename = "crate")]
     pub crate_name: String,
     pub std: bool,
@@ -37,18 +39,49 @@ pub struct Entry {
     pub setup_into: Option<String>,
     pub built_on: Vec<String>,
     #[serde(default)]
-    pub borsh: Option<Line>,
-    pub path: Vec<Line>,
+    pub borsh: Option<Borsh>,
+    pub path: Vec<ProgramPath>,
 }
 
-/// A program of the framework (`<family>/<program>`, or `<program>` for
-/// [`Entry::borsh`], whose family is the question's) and the answer's
-/// words for it.
+/// Its program of each family that decodes the record with borsh
+/// (`<program>`, under the question's family) and the answer's words for
+/// it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Line {
+pub struct Borsh {
     pub program: String,
     pub line: String,
+}
+
+/// One of its programs (`<family>/<program>`) as the reports name it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProgramPath {
+    pub program: String,
+    /// The answer's line for it.
+    pub line: String,
+    /// Its column's heading in the report's frameworks section.
+    pub column: String,
+    /// A metadata program's layout of the record.
+    #[serde(default)]
+    pub layout: Option<Layout>,
+}
+
+/// How a metadata program holds the record, as the report's frameworks
+/// section groups its columns (in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// Decoded into owned values.
+    Owned,
+    /// Laid over the bytes at its own length.
+    Unsized,
+    /// At fixed capacity, cast in place.
+    Fixed,
+}
+
+impl Layout {
+    pub const ALL: [Layout; 3] = [Layout::Owned, Layout::Unsized, Layout::Fixed];
 }
 
 #[derive(Deserialize)]
@@ -62,6 +95,7 @@ fn built_in(name: &str) -> Entry {
     Entry {
         name: name.into(),
         title: name.into(),
+        report: String::new(),
         crate_name: name.into(),
         std: name == SOLANA_PROGRAM,
         target: ".".into(),

@@ -1,7 +1,9 @@
 //! The report's frameworks section: per family, the same record and
-//! operations in pinocchio (the crates' rows), Anchor 2, typhoon, Steel,
-//! star_frame and Hopper, each
-//! with the CUs above its own framework's floor.
+//! operations in pinocchio (the crates' rows), on solana-program's
+//! entrypoint and in each framework `programs/frameworks.toml` declares
+//! (its columns and words there), each with the CUs above its own
+//! framework's floor; then the sections of one framework's own programs
+//! (arguments and events).
 
 use std::fmt::Write as _;
 
@@ -12,6 +14,7 @@ use crate::{
         star_frame,
     },
     metadata::INSTANCES,
+    framework::Layout,
     program::{Family, Framework, Shape},
     report::{Measurement, Run},
 };
@@ -19,257 +22,90 @@ use crate::{
 /// A column: a heading and how to find its measurement of an operation
 /// (and instance).
 struct Column {
-    heading: &'static str,
-    /// Its framework's name.
-    framework: &'static str,
+    heading: String,
+    framework: Framework,
     family: Family,
     shape: Shape,
     program: &'static str,
 }
 
-/// The token record: each framework's floor, the pinocchio rows the
-/// frameworks' types correspond to (a cast: bytemuck; a decode and encode:
-/// borsh), in the `at_least` shape, which accepts a longer account as
-/// Anchor does (typhoon's cast wants the exact length); the same crates
-/// and SPL's `Pack` on solana-program's entrypoint (the `exact` shape, as
-/// `Pack` checks it).
-const TOKEN: [Column; 22] = [
-    column(
-        "pinocchio floor",
-        "pinocchio",
-        Family::Token,
-        Shape::AtLeast,
-        "noop",
-    ),
-    column(
-        "pinocchio + bytemuck",
-        "pinocchio",
-        Family::Token,
-        Shape::AtLeast,
-        "bytemuck",
-    ),
-    column(
-        "pinocchio + borsh",
-        "pinocchio",
-        Family::Token,
-        Shape::AtLeast,
-        "borsh",
-    ),
-    column(
-        "solana-program floor",
-        "solana-program",
-        Family::Token,
-        Shape::Exact,
-        "noop",
-    ),
-    column(
-        "solana-program + bytemuck",
-        "solana-program",
-        Family::Token,
-        Shape::Exact,
-        "token/bytemuck",
-    ),
-    column(
-        "solana-program + borsh",
-        "solana-program",
-        Family::Token,
-        Shape::Exact,
-        "token/borsh",
-    ),
-    column(
-        "solana-program + `Pack`",
-        "solana-program",
-        Family::Token,
-        Shape::Exact,
-        "token/pack",
-    ),
-    column(
-        "Anchor 1.x floor",
-        "anchor1",
-        Family::Token,
-        Shape::Exact,
-        "noop",
-    ),
-    column(
-        "Anchor 1.x `Account<T>`",
-        "anchor1",
-        Family::Token,
-        Shape::Exact,
-        "token/account",
-    ),
-    column(
-        "Anchor 1.x `AccountLoader<T>`",
-        "anchor1",
-        Family::Token,
-        Shape::Exact,
-        "token/account_loader",
-    ),
-    column(
-        "Anchor 1.x `LazyAccount<T>`",
-        "anchor1",
-        Family::Token,
-        Shape::Exact,
-        "token/lazy_account",
-    ),
-    column(
-        "Anchor 2 floor",
-        "anchor2",
-        Family::Token,
-        Shape::Exact,
-        "noop",
-    ),
-    column(
-        "Anchor 2 `Account<T>`",
-        "anchor2",
-        Family::Token,
-        Shape::Exact,
-        "token/account",
-    ),
-    column(
-        "Anchor 2 `BorshAccount<T>`",
-        "anchor2",
-        Family::Token,
-        Shape::Exact,
-        "token/borsh_account",
-    ),
-    column(
-        "typhoon floor",
-        "typhoon",
-        Family::Token,
-        Shape::Exact,
-        "noop",
-    ),
-    column(
-        "typhoon `Account<T>`",
-        "typhoon",
-        Family::Token,
-        Shape::Exact,
-        "token/account",
-    ),
-    column("Steel floor", "steel", Family::Token, Shape::Exact, "noop"),
-    column(
-        "Steel `as_account`",
-        "steel",
-        Family::Token,
-        Shape::Exact,
-        "token/account",
-    ),
-    column(
-        "star_frame floor",
-        "star_frame",
-        Family::Token,
-        Shape::Exact,
-        "noop",
-    ),
-    column(
-        "star_frame `Account<T>`",
-        "star_frame",
-        Family::Token,
-        Shape::Exact,
-        "token/account",
-    ),
-    column(
-        "Hopper floor",
-        "hopper",
-        Family::Token,
-        Shape::Exact,
-        "noop",
-    ),
-    column(
-        "Hopper `Account<T>`",
-        "hopper",
-        Family::Token,
-        Shape::Exact,
-        "token/account",
-    ),
-];
-
-/// The metadata record: pinocchio with wincode in borsh's format (the
-/// codec `BorshAccount<T>` runs) and with borsh, Anchor 1.x and Anchor 2;
-/// then star_frame's unsized types (the record at its own length, the
-/// account resized by `set_uri`); then the record at fixed capacity, cast
-/// in place: pinocchio with bytemuck, Steel and Hopper (those three
-/// frameworks run `read_royalty` and `set_uri`).
-const METADATA: [Column; 9] = [
-    column(
-        "pinocchio + wincode",
-        "pinocchio",
-        Family::Metadata,
-        Shape::Exact,
-        "wincode",
-    ),
-    column(
-        "pinocchio + borsh",
-        "pinocchio",
-        Family::Metadata,
-        Shape::Exact,
-        "borsh",
-    ),
-    column(
-        "Anchor 1.x `Account<T>`",
-        "anchor1",
-        Family::Metadata,
-        Shape::Exact,
-        "metadata/account",
-    ),
-    column(
-        "Anchor 1.x `LazyAccount<T>`",
-        "anchor1",
-        Family::Metadata,
-        Shape::Exact,
-        "metadata/lazy_account",
-    ),
-    column(
-        "Anchor 2 `BorshAccount<T>`",
-        "anchor2",
-        Family::Metadata,
-        Shape::Exact,
-        "metadata/borsh_account",
-    ),
-    column(
-        "star_frame `Account<T>` (unsized types)",
-        "star_frame",
-        Family::Metadata,
-        Shape::Exact,
-        "metadata/account",
-    ),
-    column(
-        "pinocchio + bytemuck (fixed capacity)",
-        "pinocchio",
-        Family::Metadata,
-        Shape::Exact,
-        "bytemuck",
-    ),
-    column(
-        "Steel `as_account` (fixed capacity)",
-        "steel",
-        Family::Metadata,
-        Shape::Exact,
-        "metadata/account",
-    ),
-    column(
-        "Hopper `Account<T>` (fixed capacity)",
-        "hopper",
-        Family::Metadata,
-        Shape::Exact,
-        "metadata/account",
-    ),
-];
-
-const fn column(
-    heading: &'static str,
-    framework: &'static str,
+fn column(
+    heading: impl Into<String>,
+    framework: Framework,
     family: Family,
     shape: Shape,
     program: &'static str,
 ) -> Column {
     Column {
-        heading,
+        heading: heading.into(),
         framework,
         family,
         shape,
         program,
     }
+}
+
+/// The token record: each framework's floor, the pinocchio rows the
+/// frameworks' types correspond to (a cast: bytemuck; a decode and encode:
+/// borsh), in the `at_least` shape, which accepts a longer account as a
+/// framework's account types do (some casts want the exact length); the
+/// same crates and SPL's `Pack` on solana-program's entrypoint (the
+/// `exact` shape, as `Pack` checks it); then each registered framework's
+/// floor and token programs, as `programs/frameworks.toml` heads them.
+fn token_columns() -> Vec<Column> {
+    let (pinocchio, solana_program) = (Framework::PINOCCHIO, Framework::SOLANA_PROGRAM);
+    let (token, at_least, exact) = (Family::Token, Shape::AtLeast, Shape::Exact);
+    let mut columns = vec![
+        column("pinocchio floor", pinocchio, token, at_least, "noop"),
+        column("pinocchio + bytemuck", pinocchio, token, at_least, "bytemuck"),
+        column("pinocchio + borsh", pinocchio, token, at_least, "borsh"),
+        column("solana-program floor", solana_program, token, exact, "noop"),
+        column("solana-program + bytemuck", solana_program, token, exact, "token/bytemuck"),
+        column("solana-program + borsh", solana_program, token, exact, "token/borsh"),
+        column("solana-program + `Pack`", solana_program, token, exact, "token/pack"),
+    ];
+    for framework in Framework::registered() {
+        let floor = format!("{} floor", framework.title());
+        columns.push(column(floor, framework, token, exact, "noop"));
+        for path in framework.entry().path.iter().filter(|p| p.layout.is_none()) {
+            columns.push(column(&*path.column, framework, token, exact, &path.program));
+        }
+    }
+    columns
+}
+
+/// The metadata record by layout: decoded into owned values (pinocchio
+/// with wincode in borsh's format, the codec a borsh account type in a
+/// framework may run, and with borsh), laid over the bytes at its own
+/// length (the account resized by `set_uri`), and at fixed capacity, cast
+/// in place (pinocchio with bytemuck): each layout's pinocchio columns,
+/// then the registered frameworks' programs of that layout.
+fn metadata_columns() -> Vec<Column> {
+    let pinocchio = |heading, program| {
+        column(heading, Framework::PINOCCHIO, Family::Metadata, Shape::Exact, program)
+    };
+    let mut columns = Vec::new();
+    for layout in Layout::ALL {
+        match layout {
+            Layout::Owned => columns.extend([
+                pinocchio("pinocchio + wincode", "wincode"),
+                pinocchio("pinocchio + borsh", "borsh"),
+            ]),
+            Layout::Unsized => {}
+            Layout::Fixed => {
+                columns.push(pinocchio("pinocchio + bytemuck (fixed capacity)", "bytemuck"))
+            }
+        }
+        for framework in Framework::registered() {
+            for path in &framework.entry().path {
+                if path.layout == Some(layout) {
+                    let (family, shape) = (Family::Metadata, Shape::Exact);
+                    columns.push(column(&*path.column, framework, family, shape, &path.program));
+                }
+            }
+        }
+    }
+    columns
 }
 
 impl Run {
@@ -284,7 +120,7 @@ impl Run {
         );
         let _ = writeln!(out, "| path | {} |", operations.join(" | "));
         let _ = writeln!(out, "|---|{}", "---:|".repeat(operations.len()));
-        for column in &TOKEN {
+        for column in &token_columns() {
             let cells: Vec<String> = operations
                 .iter()
                 .map(|op| self.framework_cell(column, self.in_column(column, op, None)))
@@ -310,7 +146,7 @@ impl Run {
         instance: Option<&str>,
     ) -> Option<&Measurement> {
         self.all_measurements().find(|m| {
-            m.framework.name() == column.framework
+            m.framework == column.framework
                 && m.family == column.family
                 && m.shape == column.shape
                 && m.program == column.program
@@ -342,8 +178,7 @@ impl Run {
         let Some(m) = m else {
             return "-".into();
         };
-        let floor = Framework::named(column.framework)
-            .and_then(|framework| self.framework_floor(framework, &m.operation));
+        let floor = self.framework_floor(column.framework, &m.operation);
         match floor {
             Some(floor) if column.program != "noop" => {
                 format!("{} (+{})", m.cus, m.cus as i64 - floor as i64)
@@ -356,29 +191,43 @@ impl Run {
         if self.frameworks.is_empty() {
             return String::new();
         }
-        let mut out = String::from(
-            "\n## Frameworks: solana-program, Anchor 1.x, Anchor 2, typhoon, Steel, star_frame and Hopper beside pinocchio\n\nThe same record and operations on solana-program's entrypoint (solana-program 5.2.0: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), in real Anchor 1.x programs (anchor-lang 1.2.2, `programs/anchor1/`, built with `std`), in real Anchor 2 programs (anchor-lang 2.0.0-rc.2, `programs/anchor2/`), a typhoon program (typhoon 0.3.0, `programs/typhoon/`, the token record only), Steel programs (steel 4.0.9 on solana-program 2.3.0, `programs/steel/`, built with `std`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`), star_frame programs (star_frame 0.30.0 on pinocchio 0.9, `programs/star_frame/`, built with `std`: the token record, and the metadata record in its unsized types for `read_royalty` and `set_uri`, its arguments borsh, and the whole record as an instruction's argument), Hopper programs (hopper-lang 0.5.0 on its own runtime, `programs/hopper/`: the token record, and the metadata record at fixed capacity for `read_royalty` and `set_uri`) and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (its own discriminator or header before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+        let titles: Vec<&str> = Framework::others().map(Framework::title).collect();
+        let (last, rest) = titles.split_last().expect("solana-program at least");
+        let version = |framework: Framework| {
+            let key = framework.crate_key();
+            let version = self.provenance.crates.get(&key).map_or("?", String::as_str);
+            format!("{} {version}", framework.crate_name())
+        };
+        let programs: Vec<String> = Framework::registered()
+            .map(|f| f.entry().report.replace("{version}", &version(f)))
+            .collect();
+        let mut out = format!(
+            "\n## Frameworks: {} and {last} beside pinocchio\n\nThe same record and operations on solana-program's entrypoint ({}: the token programs above, built with `std` on its `entrypoint!` and `AccountInfo`), {} and the pinocchio programs above; each cell is CUs, and in brackets the CUs above that framework's own floor (a no-op with the same accounts: for pinocchio the `at_least` floor, for solana-program `benches/noop` on its entrypoint, for the others `programs/<framework>/noop`; for the metadata operations, the floor's `read_owner`). Each framework's contract is its own (its own discriminator or header before the record, its own errors and checks; see docs/framework-contracts.md), so a cell compares the cost of doing the same work the way each framework does it.\n",
+            rest.join(", "),
+            version(Framework::SOLANA_PROGRAM),
+            programs.join(", "),
         );
         out.push_str(&self.which_path());
         out.push_str("\n### Token record\n\n");
-        header(&mut out, "operation", &TOKEN);
+        let (token, metadata) = (token_columns(), metadata_columns());
+        header(&mut out, "operation", &token);
         for operation in ["full", "read_owner", "update_amount"] {
-            let cells: Vec<String> = TOKEN
+            let cells: Vec<String> = token
                 .iter()
                 .map(|c| self.framework_cell(c, self.in_column(c, operation, None)))
                 .collect();
             let _ = writeln!(out, "| {operation} | {} |", cells.join(" | "));
         }
         out.push_str("\n### Metadata record\n\n");
-        header(&mut out, "operation / instance", &METADATA);
+        header(&mut out, "operation / instance", &metadata);
         for operation in crate::metadata::OPERATIONS {
             for instance in crate::metadata::INSTANCES {
-                let measured: Vec<Option<&Measurement>> = METADATA
+                let measured: Vec<Option<&Measurement>> = metadata
                     .iter()
                     .map(|c| self.in_column(c, operation, Some(instance)))
                     .collect();
                 let error = measured.iter().flatten().any(|m| m.error.is_some());
-                let cells: Vec<String> = METADATA
+                let cells: Vec<String> = metadata
                     .iter()
                     .zip(measured)
                     .map(|(c, m)| self.framework_cell(c, m))
@@ -555,7 +404,7 @@ impl Run {
 }
 
 fn header(out: &mut String, first: &str, columns: &[Column]) {
-    let headings: Vec<&str> = columns.iter().map(|c| c.heading).collect();
+    let headings: Vec<&str> = columns.iter().map(|c| c.heading.as_str()).collect();
     let _ = writeln!(out, "| {first} | {} |", headings.join(" | "));
     let _ = writeln!(out, "|---|{}", "---:|".repeat(columns.len()));
 }
