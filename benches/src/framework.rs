@@ -7,7 +7,7 @@
 //! is read once, when the harness is compiled; nothing here names one of
 //! its frameworks.
 
-use std::{fmt, sync::LazyLock};
+use std::{collections::BTreeMap, fmt, sync::LazyLock};
 
 use serde::Deserialize;
 
@@ -40,6 +40,18 @@ pub struct Entry {
     pub built_on: Vec<String>,
     #[serde(default)]
     pub borsh: Option<Borsh>,
+    /// Its code's function names by the category `make profile` counts
+    /// them in (the category's name: `checks`, `decode`, ...).
+    #[serde(default)]
+    pub symbols: BTreeMap<String, Vec<String>>,
+    /// The frames beneath which its generated entry calls an
+    /// instruction's own function (counted as the operation).
+    #[serde(default)]
+    pub handler_beneath: Vec<String>,
+    /// Frames every stack of its programs passes through (the entry and
+    /// dispatch), which name only their own instructions.
+    #[serde(default)]
+    pub passes_through: Vec<String>,
     pub path: Vec<ProgramPath>,
 }
 
@@ -104,6 +116,9 @@ fn built_in(name: &str) -> Entry {
         setup_into: None,
         built_on: Vec::new(),
         borsh: None,
+        symbols: BTreeMap::new(),
+        handler_beneath: Vec::new(),
+        passes_through: Vec::new(),
         path: Vec::new(),
     }
 }

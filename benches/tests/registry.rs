@@ -23,7 +23,7 @@ const SCOPE: [&str; 7] = [
 const ITS_OWN: &str = "benches/src/frameworks/";
 
 /// Code that names frameworks on purpose, and why.
-const NAMED_ON_PURPOSE: [(&str, &str); 5] = [
+const NAMED_ON_PURPOSE: [(&str, &str); 4] = [
     (
         "benches/src/anchor_versions/",
         "make anchor-versions: the Anchor 1.x programs on every anchor-lang release",
@@ -35,10 +35,6 @@ const NAMED_ON_PURPOSE: [(&str, &str); 5] = [
     (
         "benches/src/report/page/page.js",
         "the page's chart of make anchor-versions",
-    ),
-    (
-        "benches/src/profile/categories.rs",
-        "each framework's symbols and their categories: not yet declared in the registry",
     ),
     (
         "benches/src/report/summary/frameworks.rs",

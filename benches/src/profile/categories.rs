@@ -4,13 +4,15 @@
 //! encode) everything is that frame's: a copy inside a decode is the
 //! decode's, unless it is a `sol_memcpy_` syscall, which is a copy. The
 //! rules match a frame's function name (its last path segment, generics
-//! dropped) and live here only.
+//! dropped) and live here, and for a framework's own code in its entry of
+//! `programs/frameworks.toml`.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, sync::LazyLock};
 
 use serde::Serialize;
 
 use super::attribute::Profile;
+use crate::Framework;
 
 /// What a CU was spent on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -48,6 +50,11 @@ impl Category {
         Category::Operation,
         Category::Other,
     ];
+
+    /// The category of that name.
+    pub fn named(name: &str) -> Option<Category> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -123,13 +130,9 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             _ => Other,
         });
     }
-    // Anchor's generated wrapper of an instruction
-    // (`__private::__global::<name>`, as a demangled linkage name gives
-    // it): the operation, and so is the handler beneath it, which no rule
-    // names; as the benchmark's Anchor rows, whose wrapper and handler
-    // share the operation's name.
-    if frame.contains("::__global::") {
-        return Some(Operation);
+    // A framework's own code, as the registry names it.
+    if let Some(category) = declared(frame) {
+        return Some(category);
     }
     if frame.starts_with("vm:heap frame") {
         return Some(Entrypoint);
@@ -149,20 +152,8 @@ pub fn of_frame(frame: &str) -> Option<Category> {
     {
         return Some(Entrypoint);
     }
-    // Hopper's input parser: `deserialize_accounts<MAX>` and the account
-    // table it fills (`materialize<MAX>`).
-    if let Some(generic) = frame
-        .strip_prefix("deserialize_accounts<")
-        .or_else(|| frame.strip_prefix("materialize<"))
-        && generic
-            .trim_end_matches('>')
-            .bytes()
-            .all(|b| b.is_ascii_digit())
-    {
-        return Some(Entrypoint);
-    }
-    // A `Vec<u8>` built from an iterator (Anchor's `emit_cpi!` chains the
-    // event's tag and bytes into the CPI's data): a copy, a byte at a time.
+    // A `Vec<u8>` built from an iterator (an event's tag and bytes chained
+    // into a CPI's data): a copy, a byte at a time.
     if ["from_iter<u8,", "spec_extend<u8,", "extend_trusted<u8,"]
         .iter()
         .any(|p| frame.starts_with(p))
@@ -204,11 +195,6 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         | "try_allocate_in" => Allocation,
         "log" | "msg" | "sol_log" | "log_data" | "emit" => Logging,
         "invoke" | "invoke_signed" | "invoke_signed_unchecked" => Cpi,
-        // Steel's instruction tag and account checks (`as_account` borrows,
-        // checks the owner program, the length and the discriminator, then
-        // casts with bytemuck's `try_from_bytes`, a decode).
-        "parse_instruction" | "has_owner" | "as_account" | "as_account_mut" | "assert"
-        | "assert_mut" | "is_writable" => Checks,
         "full" | "read_owner" | "update_amount" | "update" | "set_amount" | "set_state"
         | "read_blockhash" | "sanitize" | "read_instruction" | "push_key" | "read_collection"
         | "verify_creator" | "read_royalty" | "set_uri" => Operation,
@@ -217,7 +203,7 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             "deserialize",
             "try_deserialize",
             "from_bytes",
-            // bytemuck's checked cast, as Steel's accounts call it.
+            // bytemuck's checked cast.
             "try_from_bytes",
             "try_from_slice",
             "visit_",
@@ -234,11 +220,6 @@ pub fn of_frame(frame: &str) -> Option<Category> {
             // solana-program-pack's `Pack::unpack` and its helpers (SPL's
             // programs).
             "unpack",
-            // star_frame's unsized types laid over an account's bytes: each
-            // part's pointer (`get_ptr`), each length checked against what
-            // is left (`try_advance`).
-            "get_ptr",
-            "try_advance",
         ]) =>
         {
             Decode
@@ -256,26 +237,10 @@ pub fn of_frame(frame: &str) -> Option<Category> {
         {
             Encode
         }
-        // typhoon's router and account checks.
-        "handle"
-        | "call_once"
-        | "from_entrypoint"
-        | "try_from_info"
-        | "address_eq"
-        | "discriminator_matches"
-        | "data_len"
-        | "writable"
-        | "mut_data"
-        | "split_first" => Checks,
         // Arithmetic (`checked_add`) is the operation's, not a check.
         _ if name.starts_with("checked_") => return None,
         _ if starts(&[
             "dispatch",
-            // Anchor 2's dispatch, and its handler's wrapper that walks
-            // and checks the accounts.
-            "__anchor_dispatch",
-            "run_handler",
-            "walk_n",
             "process_instruction",
             "from_instruction_data",
             "check",
@@ -345,7 +310,7 @@ pub fn of_stack(stack: &[String]) -> Category {
     }
     // A frame that wraps the whole call names only its own instructions:
     // code beneath it that no rule names is `other`, not the wrapper's.
-    let wrapper = anchor_instruction_wrapper(stack);
+    let wrapper = instruction_wrapper(stack);
     let category_at =
         |i: usize| of_frame(&stack[i]).or((Some(i) == wrapper).then_some(Category::Operation));
     let last = stack.len().checked_sub(1).expect("a stack has a frame");
@@ -359,37 +324,123 @@ pub fn of_stack(stack: &[String]) -> Category {
         .unwrap_or(Category::Other)
 }
 
-/// Where Anchor 1.x's generated entry (`entry` → `try_entry` → `dispatch`)
-/// calls an instruction's wrapper (`__private::__global::<name>`), the
-/// operation, and so is the handler beneath it: that wrapper's place in
-/// `stack`. Line tables alone name it by its bare name (`claim`), which
-/// `of_frame`'s rule for `::__global::` cannot see.
-fn anchor_instruction_wrapper(stack: &[String]) -> Option<usize> {
-    stack
-        .windows(2)
-        .position(|pair| base(&pair[0]) == "try_entry" && base(&pair[1]) == "dispatch")
-        .map(|at| at + 2)
-        // The wrapper is a plain function; what `dispatch` inlines beside
-        // the calls (its discriminators' `starts_with<u8>`, `index<u8>`)
-        // are generic.
-        .filter(|&wrapper| stack.get(wrapper).is_some_and(|f| !f.contains('<')))
+/// Where a framework's generated entry calls an instruction's own
+/// function (beneath the frames the registry names as its
+/// `handler_beneath`: an instruction's wrapper, which line tables alone
+/// name by its bare name), the operation, and so is the handler beneath
+/// it: that function's place in `stack`.
+fn instruction_wrapper(stack: &[String]) -> Option<usize> {
+    DECLARED.handler_beneath.iter().find_map(|beneath| {
+        stack
+            .windows(beneath.len())
+            .position(|frames| frames.iter().zip(beneath).all(|(f, b)| base(f) == b))
+            .map(|at| at + beneath.len())
+            // The wrapper is a plain function; what the dispatch inlines
+            // beside the calls (its discriminators' `starts_with<u8>`,
+            // `index<u8>`) are generic.
+            .filter(|&wrapper| stack.get(wrapper).is_some_and(|f| !f.contains('<')))
+    })
 }
 
 /// The frames every stack of a framework passes through: the entrypoint
-/// and the dispatch.
+/// and the dispatch (and those the registry names as a framework's
+/// `passes_through`).
 fn wraps_the_call(frame: &str) -> bool {
+    let name = base(frame);
     matches!(
-        base(frame),
+        name,
         "entrypoint"
             | "process_entrypoint"
             | "entry"
-            | "try_entry"
             | "lazy_entrypoint"
             | "process_instruction"
             | "process"
             | "dispatch"
-            | "__anchor_dispatch_internal"
-    )
+    ) || DECLARED.passes_through.iter().any(|p| p == name)
+}
+
+/// A pattern of the registry's `symbols`.
+enum Pattern {
+    /// `name`: that function.
+    Name(String),
+    /// `name*`: every function whose name starts so.
+    Prefix(String),
+    /// `name<N>`: that function with a number as its generic.
+    Numbered(String),
+    /// `*text*`: any frame that holds the text.
+    Holds(String),
+}
+
+impl Pattern {
+    fn parse(pattern: &str) -> Pattern {
+        if let Some(text) = pattern.strip_prefix('*').and_then(|p| p.strip_suffix('*')) {
+            Pattern::Holds(text.into())
+        } else if let Some(prefix) = pattern.strip_suffix('*') {
+            Pattern::Prefix(prefix.into())
+        } else if let Some(name) = pattern.strip_suffix("<N>") {
+            Pattern::Numbered(name.into())
+        } else {
+            Pattern::Name(pattern.into())
+        }
+    }
+
+    fn matches(&self, frame: &str) -> bool {
+        match self {
+            Pattern::Name(name) => base(frame) == name,
+            Pattern::Prefix(prefix) => base(frame).starts_with(prefix.as_str()),
+            Pattern::Numbered(name) => frame
+                .strip_prefix(name.as_str())
+                .and_then(|rest| rest.strip_prefix('<'))
+                .and_then(|rest| rest.strip_suffix('>'))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
+            Pattern::Holds(text) => frame.contains(text.as_str()),
+        }
+    }
+}
+
+/// What `programs/frameworks.toml` says of the frameworks' code.
+struct Declared {
+    symbols: Vec<(Pattern, Category)>,
+    handler_beneath: Vec<Vec<String>>,
+    passes_through: Vec<String>,
+}
+
+static DECLARED: LazyLock<Declared> = LazyLock::new(|| {
+    let mut declared = Declared {
+        symbols: Vec::new(),
+        handler_beneath: Vec::new(),
+        passes_through: Vec::new(),
+    };
+    for framework in Framework::registered() {
+        let entry = framework.entry();
+        for (category, patterns) in &entry.symbols {
+            let category = Category::named(category).unwrap_or_else(|| {
+                panic!(
+                    "programs/frameworks.toml: {}'s symbols name no category `{category}`",
+                    framework.name()
+                )
+            });
+            declared
+                .symbols
+                .extend(patterns.iter().map(|p| (Pattern::parse(p), category)));
+        }
+        if !entry.handler_beneath.is_empty() {
+            declared.handler_beneath.push(entry.handler_beneath.clone());
+        }
+        declared
+            .passes_through
+            .extend(entry.passes_through.iter().cloned());
+    }
+    declared
+});
+
+/// The category the registry gives a frame, if it names it.
+fn declared(frame: &str) -> Option<Category> {
+    DECLARED
+        .symbols
+        .iter()
+        .find(|(pattern, _)| pattern.matches(frame))
+        .map(|&(_, category)| category)
 }
 
 /// A profile's CUs by category (every category with CUs; the sum is the

@@ -8,13 +8,13 @@
 use std::fmt::Write as _;
 
 use crate::{
+    framework::Layout,
     frameworks::{
         anchor1,
         anchor2::calls::{FOLDER, Handler},
         star_frame,
     },
     metadata::INSTANCES,
-    framework::Layout,
     program::{Family, Framework, Shape},
     report::{Measurement, Run},
 };
@@ -57,18 +57,48 @@ fn token_columns() -> Vec<Column> {
     let (token, at_least, exact) = (Family::Token, Shape::AtLeast, Shape::Exact);
     let mut columns = vec![
         column("pinocchio floor", pinocchio, token, at_least, "noop"),
-        column("pinocchio + bytemuck", pinocchio, token, at_least, "bytemuck"),
+        column(
+            "pinocchio + bytemuck",
+            pinocchio,
+            token,
+            at_least,
+            "bytemuck",
+        ),
         column("pinocchio + borsh", pinocchio, token, at_least, "borsh"),
         column("solana-program floor", solana_program, token, exact, "noop"),
-        column("solana-program + bytemuck", solana_program, token, exact, "token/bytemuck"),
-        column("solana-program + borsh", solana_program, token, exact, "token/borsh"),
-        column("solana-program + `Pack`", solana_program, token, exact, "token/pack"),
+        column(
+            "solana-program + bytemuck",
+            solana_program,
+            token,
+            exact,
+            "token/bytemuck",
+        ),
+        column(
+            "solana-program + borsh",
+            solana_program,
+            token,
+            exact,
+            "token/borsh",
+        ),
+        column(
+            "solana-program + `Pack`",
+            solana_program,
+            token,
+            exact,
+            "token/pack",
+        ),
     ];
     for framework in Framework::registered() {
         let floor = format!("{} floor", framework.title());
         columns.push(column(floor, framework, token, exact, "noop"));
         for path in framework.entry().path.iter().filter(|p| p.layout.is_none()) {
-            columns.push(column(&*path.column, framework, token, exact, &path.program));
+            columns.push(column(
+                &*path.column,
+                framework,
+                token,
+                exact,
+                &path.program,
+            ));
         }
     }
     columns
@@ -82,7 +112,13 @@ fn token_columns() -> Vec<Column> {
 /// then the registered frameworks' programs of that layout.
 fn metadata_columns() -> Vec<Column> {
     let pinocchio = |heading, program| {
-        column(heading, Framework::PINOCCHIO, Family::Metadata, Shape::Exact, program)
+        column(
+            heading,
+            Framework::PINOCCHIO,
+            Family::Metadata,
+            Shape::Exact,
+            program,
+        )
     };
     let mut columns = Vec::new();
     for layout in Layout::ALL {
@@ -92,15 +128,22 @@ fn metadata_columns() -> Vec<Column> {
                 pinocchio("pinocchio + borsh", "borsh"),
             ]),
             Layout::Unsized => {}
-            Layout::Fixed => {
-                columns.push(pinocchio("pinocchio + bytemuck (fixed capacity)", "bytemuck"))
-            }
+            Layout::Fixed => columns.push(pinocchio(
+                "pinocchio + bytemuck (fixed capacity)",
+                "bytemuck",
+            )),
         }
         for framework in Framework::registered() {
             for path in &framework.entry().path {
                 if path.layout == Some(layout) {
                     let (family, shape) = (Family::Metadata, Shape::Exact);
-                    columns.push(column(&*path.column, framework, family, shape, &path.program));
+                    columns.push(column(
+                        &*path.column,
+                        framework,
+                        family,
+                        shape,
+                        &path.program,
+                    ));
                 }
             }
         }
