@@ -6,7 +6,7 @@
 
 use benches::message::{OPERATIONS, SIZES};
 use benches::token::{self, Encoding};
-use benches::{Case, Expected, Family, Framework, Input, Shape, Workspace, bench, metadata};
+use benches::{Case, Expected, Family, Framework, Input, Shape, Workspace, metadata};
 use common::token::Operation;
 use solana_program_error::ProgramError;
 
@@ -296,8 +296,8 @@ fn first_failing_check_wins() {
 #[test]
 fn benchmark_is_deterministic() {
     let workspace = Workspace::current();
-    let first = bench::measure(&workspace).unwrap_or_else(|e| panic!("{e}"));
-    let second = bench::measure(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let first = crate::measure(&workspace);
+    let second = crate::measure(&workspace);
     let rows: usize = workspace
         .programs()
         .unwrap()

@@ -8,7 +8,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use benches::{Case, Family, HarnessError, Input, Shape, Workspace, bench};
+use benches::{Case, Family, HarnessError, Input, Shape, Workspace};
 use common::token::Operation;
 use tempfile::TempDir;
 
@@ -191,7 +191,7 @@ fn program_error_names_program_operation_and_error() {
 #[test]
 fn bench_measures_a_valid_copy() {
     let (_dir, workspace) = workspace_with(Some(&real_elf(Shape::Exact)));
-    let rows = bench::measure(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let rows = crate::measure(&workspace);
     let names: Vec<String> = rows.iter().map(|m| m.row()).collect();
     assert_eq!(
         names,

@@ -31,3 +31,20 @@ mod sweep;
 mod toolchains;
 mod trace;
 mod typhoon;
+
+/// Every crate's row of `workspace`, run once and checked against its
+/// contract: each family's programs in their own Mollusk, untraced (the
+/// floor and the other frameworks left out).
+pub fn measure(workspace: &benches::Workspace) -> Vec<benches::report::Measurement> {
+    let programs = workspace.programs().unwrap_or_else(|e| panic!("{e}"));
+    let mut measured = Vec::new();
+    for family in benches::Family::ALL {
+        if programs.iter().any(|p| p.family == family) {
+            let (programs, mollusk) = workspace.load(family).unwrap_or_else(|e| panic!("{e}"));
+            let cases = benches::families::cases(&programs).unwrap_or_else(|e| panic!("{e}"));
+            let rows = benches::bench::pass::untraced(&cases, &mollusk);
+            measured.extend(rows.unwrap_or_else(|e| panic!("{e}")));
+        }
+    }
+    measured
+}

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use benches::{
-    Workspace, bench,
+    Workspace,
     toolchains::{
         REFERENCE, TOOLCHAINS,
         matrix::{Cell, Matrix, MatrixRow},
@@ -45,7 +45,7 @@ fn committed_matrix_names_its_toolchains_and_matches_this_tree() {
     assert_eq!(v3.sbpf_arch, "V3");
 
     // The default column is what `make bench` measures on this tree.
-    let measured = bench::measure(&workspace).unwrap_or_else(|e| panic!("{e}"));
+    let measured = crate::measure(&workspace);
     let mut differences = Vec::new();
     for m in &measured {
         let cell = matrix

@@ -15,7 +15,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::{Case, HarnessError, Program, Workspace, bench::floor_cases, families::cases};
+use crate::{Case, HarnessError, Program, Workspace, bench::plan::floor_cases, families::cases};
 use matrix::{Matrix, MatrixRow, ToolchainColumn};
 
 /// A crate program's cases as `make bench` runs them; the floor's are the
