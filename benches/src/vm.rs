@@ -54,24 +54,6 @@ impl Workspace {
         self.load_from(programs, family, &folder)
     }
 
-    /// Each other framework's programs of each family with their Mollusk,
-    /// for every framework and family that has any.
-    pub fn framework_groups(&self) -> Result<Vec<(Vec<Program>, Mollusk)>, HarnessError> {
-        let programs = self.framework_programs();
-        let mut groups = Vec::new();
-        for framework in Framework::others() {
-            for family in Family::ALL {
-                if programs
-                    .iter()
-                    .any(|p| p.framework == framework && p.family == family)
-                {
-                    groups.push(self.load_framework(framework, family)?);
-                }
-            }
-        }
-        Ok(groups)
-    }
-
     /// The program's ELF, once it is known to exist and to be newer than
     /// every source it is built from.
     pub fn elf(&self, program: &Program) -> Result<Vec<u8>, HarnessError> {

@@ -50,6 +50,22 @@ impl Group {
     }
 }
 
+/// The whole plan of `workspace`: the crates' groups, then the other
+/// frameworks'.
+pub fn of(workspace: &Workspace) -> Result<Vec<Group>, HarnessError> {
+    let elfs_of = |programs: &[Program]| {
+        programs
+            .iter()
+            .map(|p| workspace.elf(p))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    let programs = workspace.programs()?;
+    let mut groups = families(workspace, (&programs, &elfs_of(&programs)?))?;
+    let others = workspace.framework_programs();
+    groups.extend(frameworks((&others, &elfs_of(&others)?))?);
+    Ok(groups)
+}
+
 /// The crates' groups among `programs` (and their `elfs`): one a family,
 /// the token family's with the floor and its cases.
 pub fn families(
