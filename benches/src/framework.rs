@@ -246,7 +246,22 @@ mod tests {
             let dir = root.join(framework.workspace());
             assert!(dir.join("Cargo.toml").is_file(), "{}", dir.display());
             assert!(dir.join("noop/Cargo.toml").is_file(), "{}", dir.display());
-            for input in &framework.entry().inputs {
+            let entry = framework.entry();
+            // A setup script is in its folder, with the folder it fills.
+            if let Some(setup) = &entry.setup {
+                assert!(dir.join(setup).is_file(), "{}: {setup}", framework.name());
+                assert!(
+                    entry.setup_into.is_some(),
+                    "{}: setup_into",
+                    framework.name()
+                );
+            }
+            assert!(
+                !entry.path.is_empty(),
+                "{}: no program for the reports",
+                framework.name()
+            );
+            for input in &entry.inputs {
                 assert!(
                     dir.join(input).exists() || input.starts_with('.'),
                     "{}: {input}",
