@@ -1,21 +1,24 @@
-//! The passes over a group of the plan: untraced (every case checked
-//! against its contract, its CUs), traced (each case's footprint, and with
-//! a profiler its profile, the CUs held to the untraced pass's), and its
-//! cases exported for another harness.
+//! One pass over a group of the plan: each case run and checked against
+//! its contract (its CUs), then traced (its footprint, and with a profiler
+//! its profile, the CUs held to the first run's); then the group's cases
+//! exported for another harness.
 
-use mollusk_svm::Mollusk;
+use mollusk_svm::{Mollusk, result::InstructionResult};
 
 use super::plan::Group;
 use crate::{
     Case, Expected, Framework, HarnessError, Program, Workspace,
     exported::ExportedCase,
-    profile::{self, Profiler},
+    profile::{self, Profiler, Recorder},
     report::Measurement,
-    trace::{self, Footprint},
+    trace::{self, Footprint, Tracer},
 };
 
-/// A group's `cases` (its rows' or its floor's) in its `mollusk`: run and
-/// checked, traced, and exported.
+/// A group's `cases` (its rows' or its floor's) in one pass: each case
+/// run in its `mollusk` and checked against its contract, then run again
+/// in a Mollusk that records its execution (its footprint, and with a
+/// profiler its profile, the CUs held to the first run's); then the
+/// cases exported.
 pub fn measure(
     workspace: &Workspace,
     group: &Group,
@@ -24,100 +27,122 @@ pub fn measure(
     profiler: Option<&mut Profiler>,
     exported: &mut Vec<ExportedCase>,
 ) -> Result<Vec<Measurement>, HarnessError> {
-    let mut measured = untraced(cases, mollusk)?;
-    traced(
-        workspace,
-        (&group.programs, &group.elfs),
-        cases,
-        &mut measured,
-        profiler,
-    )?;
+    let mut tracing = Tracing::new(workspace, (&group.programs, &group.elfs), profiler)?;
+    let mut measured = Vec::with_capacity(cases.len());
+    for case in cases {
+        let mut m = untraced_one(case, mollusk)?;
+        tracing.trace(case, &mut m, &group.programs)?;
+        measured.push(m);
+    }
     exported.extend(export(workspace, &group.programs, cases, &measured));
     Ok(measured)
 }
 
-/// The untraced pass: every case run and checked against its contract,
-/// its CUs measured.
+/// Every case run and checked against its contract, its CUs measured.
 pub fn untraced(cases: &[Case], mollusk: &Mollusk) -> Result<Vec<Measurement>, HarnessError> {
     cases
         .iter()
-        .map(|case| {
-            case.run(mollusk).map(|result| Measurement {
-                framework: case.framework,
-                family: case.family,
-                program: case.name.clone(),
-                shape: case.shape,
-                operation: case.operation.clone(),
-                size: case.size,
-                instance: case.instance,
-                encoded_bytes: case.encoded_bytes,
-                // The token family's is its encoding's, in the report;
-                // another framework's program's holds its discriminator
-                // or header too.
-                account_bytes: (case.instance.is_some() || case.framework != Framework::PINOCCHIO)
-                    .then(|| case.accounts[0].1.data.len()),
-                error: match &case.expected {
-                    Expected::Failure(error) => Some(format!("{error:?}")),
-                    Expected::Success(_) => None,
-                },
-                cus: result.compute_units_consumed,
-                footprint: None,
-            })
-        })
+        .map(|case| untraced_one(case, mollusk))
         .collect()
 }
 
-/// The traced pass: every case again in a Mollusk that records its
-/// execution, each one's footprint beside its CUs (and, with a profiler,
-/// its profile); the CUs must be the untraced run's.
-pub fn traced(
-    workspace: &Workspace,
-    (programs, elfs): (&[Program], &[Vec<u8>]),
-    cases: &[Case],
-    measured: &mut [Measurement],
-    profiler: Option<&mut Profiler>,
-) -> Result<(), HarnessError> {
-    let traced = |case: &Case, result: &mollusk_svm::result::InstructionResult, m: &Measurement| {
-        if result.compute_units_consumed != m.cus {
-            return Err(HarnessError::Report(format!(
-                "{}: {} CUs traced, {} untraced: tracing must not change a CU",
-                case.name(),
-                result.compute_units_consumed,
-                m.cus
-            )));
-        }
-        Ok(())
-    };
-    let no_trace =
-        |case: &Case| HarnessError::Report(format!("{}: no trace of the call", case.name()));
-    match profiler {
-        None => {
-            let (mollusk, tracer) = workspace.traced_mollusk(programs, elfs)?;
-            for (case, m) in cases.iter().zip(measured) {
-                let result = case.run(&mollusk)?;
-                let footprint = Footprint::of_call(&tracer.take()).ok_or_else(|| no_trace(case))?;
-                traced(case, &result, m)?;
-                m.footprint = Some(footprint);
+/// One case run and checked against its contract, its CUs measured.
+fn untraced_one(case: &Case, mollusk: &Mollusk) -> Result<Measurement, HarnessError> {
+    case.run(mollusk).map(|result| Measurement {
+        framework: case.framework,
+        family: case.family,
+        program: case.name.clone(),
+        shape: case.shape,
+        operation: case.operation.clone(),
+        size: case.size,
+        instance: case.instance,
+        encoded_bytes: case.encoded_bytes,
+        // The token family's is its encoding's, in the report;
+        // another framework's program's holds its discriminator
+        // or header too.
+        account_bytes: (case.instance.is_some() || case.framework != Framework::PINOCCHIO)
+            .then(|| case.accounts[0].1.data.len()),
+        error: match &case.expected {
+            Expected::Failure(error) => Some(format!("{error:?}")),
+            Expected::Success(_) => None,
+        },
+        cus: result.compute_units_consumed,
+        footprint: None,
+    })
+}
+
+/// The Mollusk that records each case's execution: its footprint, and
+/// with a profiler (`make profile`) every syscall metered and the call
+/// profiled.
+enum Tracing<'p> {
+    Footprints(Mollusk, Tracer),
+    Profiles(Mollusk, Recorder, &'p mut Profiler),
+}
+
+impl<'p> Tracing<'p> {
+    fn new(
+        workspace: &Workspace,
+        (programs, elfs): (&[Program], &[Vec<u8>]),
+        profiler: Option<&'p mut Profiler>,
+    ) -> Result<Self, HarnessError> {
+        Ok(match profiler {
+            None => {
+                let (mollusk, tracer) = workspace.traced_mollusk(programs, elfs)?;
+                Tracing::Footprints(mollusk, tracer)
             }
-        }
-        Some(profiler) => {
-            let (mollusk, recorder) = workspace.profiling_mollusk(programs, elfs)?;
-            for (case, m) in cases.iter().zip(measured) {
-                let result = case.run(&mollusk)?;
-                let [recorded] = <[_; 1]>::try_from(recorder.take()).map_err(|_| no_trace(case))?;
+            Some(profiler) => {
+                let (mollusk, recorder) = workspace.profiling_mollusk(programs, elfs)?;
+                Tracing::Profiles(mollusk, recorder, profiler)
+            }
+        })
+    }
+
+    /// `case` run again, traced: `m`'s footprint (and its profile); the
+    /// CUs must be the untraced run's.
+    fn trace(
+        &mut self,
+        case: &Case,
+        m: &mut Measurement,
+        programs: &[Program],
+    ) -> Result<(), HarnessError> {
+        let no_trace = || HarnessError::Report(format!("{}: no trace of the call", case.name()));
+        let footprint = match self {
+            Tracing::Footprints(mollusk, tracer) => {
+                let result = case.run(mollusk)?;
+                let footprint = Footprint::of_call(&tracer.take()).ok_or_else(no_trace)?;
+                check_cus(case, &result, m)?;
+                footprint
+            }
+            Tracing::Profiles(mollusk, recorder, profiler) => {
+                let result = case.run(mollusk)?;
+                let [recorded] = <[_; 1]>::try_from(recorder.take()).map_err(|_| no_trace())?;
                 let footprints: Vec<Footprint> = recorded
                     .runs
                     .iter()
                     .map(|run| trace::footprint(&run.text, &run.trace))
                     .collect();
-                let footprint = Footprint::of_call(&footprints).ok_or_else(|| no_trace(case))?;
-                traced(case, &result, m)?;
-                m.footprint = Some(footprint);
+                let footprint = Footprint::of_call(&footprints).ok_or_else(no_trace)?;
+                check_cus(case, &result, m)?;
                 profiler
                     .profile(profile_row(m), m.cus, programs, &recorded)
                     .map_err(|e| HarnessError::Report(format!("make profile: {e}")))?;
+                footprint
             }
-        }
+        };
+        m.footprint = Some(footprint);
+        Ok(())
+    }
+}
+
+/// Tracing must not change a CU.
+fn check_cus(case: &Case, result: &InstructionResult, m: &Measurement) -> Result<(), HarnessError> {
+    if result.compute_units_consumed != m.cus {
+        return Err(HarnessError::Report(format!(
+            "{}: {} CUs traced, {} untraced: tracing must not change a CU",
+            case.name(),
+            result.compute_units_consumed,
+            m.cus
+        )));
     }
     Ok(())
 }
