@@ -165,3 +165,25 @@ pub(crate) fn written(data: &[u8], before_record: usize) -> Vec<u8> {
     after[before_record + 64..before_record + 72].copy_from_slice(&NEW_AMOUNT.to_le_bytes());
     after
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every framework beside pinocchio has an oracle, and every oracle a
+    /// framework of `programs/frameworks.toml`, once.
+    #[test]
+    fn every_framework_has_one_oracle() {
+        for framework in Framework::others() {
+            let found = ORACLES
+                .iter()
+                .filter(|o| o.name == framework.name())
+                .count();
+            assert_eq!(found, 1, "{framework}: {found} oracles");
+        }
+        for oracle in &ORACLES {
+            assert_ne!(oracle.framework(), Framework::PINOCCHIO);
+        }
+        assert!(oracle(Framework::PINOCCHIO).is_none());
+    }
+}
