@@ -273,21 +273,6 @@ impl Case {
         }
     }
 
-    /// Runs the case on `mollusk` and accepts any one of `allowed`
-    /// outcomes; the error says why each one failed.
-    pub fn check_any(mut self, mollusk: &Mollusk, allowed: &[Expected]) -> Result<(), String> {
-        let result = mollusk.process_instruction(&self.instruction, &self.accounts);
-        let mut errors = Vec::new();
-        for expected in allowed {
-            self.expected = expected.clone();
-            match self.check(&result) {
-                Ok(()) => return Ok(()),
-                Err(error) => errors.push(error.to_string()),
-            }
-        }
-        Err(errors.join(" / or / "))
-    }
-
     /// Checks a result: the exact outcome, account [0]'s exact bytes, and
     /// every account that must not change.
     pub fn check(&self, result: &InstructionResult) -> Result<(), HarnessError> {

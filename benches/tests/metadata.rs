@@ -58,7 +58,8 @@ fn assert_clause(
         for op in OPERATIONS {
             for (label, input, allowed) in inputs(program, format, op) {
                 let label = format!("{op} ({label})");
-                if let Err(error) = Case::new(program, &label, &input).check_any(&mollusk, &allowed)
+                if let Err(error) =
+                    crate::check_any(Case::new(program, &label, &input), &mollusk, &allowed)
                 {
                     failures.push(error);
                 }
@@ -488,7 +489,9 @@ fn set_uri_at_the_bound_past_it_and_shrinking() {
                 ("immutable record", on_immutable, refused),
             ] {
                 let label = format!("set_uri on {name}, {label}");
-                if let Err(e) = Case::new(program, &label, &input).check_any(&mollusk, &allowed) {
+                if let Err(e) =
+                    crate::check_any(Case::new(program, &label, &input), &mollusk, &allowed)
+                {
                     failures.push(e);
                 }
             }
