@@ -104,14 +104,14 @@ fn in_group(m: &Measurement, family: Family, operation: &str, group: Group) -> b
 /// program, in the `exact` shape (a token program's `read_owner` and
 /// `update_amount`, a metadata program's `read_royalty` and `set_uri`).
 struct FrameworkPath {
-    path: &'static str,
+    path: String,
     framework: Framework,
     family: Family,
     program: &'static str,
 }
 
 impl FrameworkPath {
-    fn new(path: &'static str, framework: Framework, program: &'static str) -> Self {
+    fn new(path: impl Into<String>, framework: Framework, program: &'static str) -> Self {
         // `<family>/<program>`; a framework's floor (`noop`) takes the
         // token family's calls.
         let family = Family::ALL
@@ -119,7 +119,7 @@ impl FrameworkPath {
             .find(|f| program.split('/').next() == Some(f.name()))
             .unwrap_or(Family::Token);
         FrameworkPath {
-            path,
+            path: path.into(),
             framework,
             family,
             program,
@@ -163,7 +163,7 @@ fn framework_paths() -> Vec<FrameworkPath> {
             "{}'s floor (a no-op taking the same accounts)",
             framework.title()
         );
-        paths.push(FrameworkPath::new(floor.leak(), framework, "noop"));
+        paths.push(FrameworkPath::new(floor, framework, "noop"));
     }
     paths
 }
