@@ -60,7 +60,7 @@ fn build_in(dir: &Path, so: &Path, dwarf: bool) -> PathBuf {
 /// `.so` and its rows.
 fn borsh_token_fixtures(dir: &Path) -> (PathBuf, BTreeMap<String, u64>) {
     let (so, cases, rows, mollusk) = token_program("borsh", Shape::Exact);
-    fixtures::write_cases(dir, &mollusk, cases).unwrap_or_else(|e| panic!("{e}"));
+    fixtures::write_cases(dir, &mollusk, &cases).unwrap_or_else(|e| panic!("{e}"));
     (so, rows)
 }
 
@@ -302,7 +302,7 @@ fn a_behaviour_change_is_named_and_kept_out_of_the_costs() {
     let fixtures_dir = scratch.path().join("fixtures");
     fs::create_dir_all(&fixtures_dir).unwrap();
     let (so, cases, _, mollusk) = token_program("borsh", Shape::Exact);
-    fixtures::write_cases(&fixtures_dir, &mollusk, cases.clone()).unwrap_or_else(|e| panic!("{e}"));
+    fixtures::write_cases(&fixtures_dir, &mollusk, &cases).unwrap_or_else(|e| panic!("{e}"));
     // read_owner on an account 10 bytes longer than the record.
     let case = cases.iter().find(|c| c.operation == "read_owner").unwrap();
     let mut accounts = case.accounts.clone();
@@ -406,7 +406,7 @@ fn bad_input_is_named() {
         .filter(|c| c.name == "borsh")
         .take(3)
         .collect();
-    fixtures::write_cases(&message_dir, &mollusk, borsh_message).unwrap_or_else(|e| panic!("{e}"));
+    fixtures::write_cases(&message_dir, &mollusk, &borsh_message).unwrap_or_else(|e| panic!("{e}"));
     let error = diff::run(&options(&bytemuck, &message_dir, 1), &so)
         .err()
         .unwrap();

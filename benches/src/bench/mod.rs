@@ -10,7 +10,6 @@ pub mod plan;
 use std::{collections::BTreeMap, fs};
 
 use bencher::Bencher;
-use plan::Group;
 
 use crate::{
     Case, Family, Framework, HarnessError, Program, Workspace,
@@ -29,155 +28,80 @@ pub fn run(workspace: &Workspace) -> Result<Run, HarnessError> {
     run_with(workspace, None)
 }
 
-/// The crates' programs, family by family: their rows, the floor's, what
-/// each message and metadata program validates, and each family's bencher.
-struct Families {
+/// Every row of `workspace` measured against its contract and profiled
+/// into `profiler`, nothing written: `make bench-diff` measures another
+/// revision's programs (its worktree as `workspace`) with this one's cases.
+pub fn profile_rows(workspace: &Workspace, profiler: &mut Profiler) -> Result<(), HarnessError> {
+    measure(workspace, Some(profiler)).map(|_| ())
+}
+
+/// One pass over the plan: every group's rows, what each crate's message
+/// and metadata program validates, the floor's rows, the programs and
+/// their bytes, each group's bencher, and the cases exported.
+#[derive(Default)]
+struct Measured {
+    /// The crates' programs (the floor left out) and their bytes.
+    programs: Vec<(Program, Vec<u8>)>,
+    /// The other frameworks' programs (their floors too) and their bytes.
+    others: Vec<(Program, Vec<u8>)>,
+    /// The crates' rows.
     measurements: Vec<Measurement>,
     floor: Vec<Measurement>,
+    /// The other frameworks' rows.
+    frameworks: Vec<Measurement>,
     /// Per message program, what it validates of the parts an
     /// operation does not read (`message::validates_unread`).
     validation: BTreeMap<String, Vec<(&'static str, bool)>>,
     /// The same, per metadata program.
     metadata_validation: BTreeMap<String, Vec<(&'static str, bool)>>,
     benchers: Vec<Bencher>,
-}
-
-/// The crates' groups: every family's programs in its own Mollusk, with
-/// its heap frame; the floor in the token family's.
-fn measure_families(
-    workspace: &Workspace,
-    groups: &[Group],
-    mut profiler: Option<&mut Profiler>,
-    exported: &mut Vec<ExportedCase>,
-) -> Result<Families, HarnessError> {
-    let mut out = Families {
-        measurements: Vec::new(),
-        floor: Vec::new(),
-        validation: BTreeMap::new(),
-        metadata_validation: BTreeMap::new(),
-        benchers: Vec::new(),
-    };
-    for group in groups {
-        let mollusk = group.mollusk(workspace)?;
-        let mut measure = |cases: &[Case]| {
-            pass::measure(
-                workspace,
-                group,
-                cases,
-                &mollusk,
-                profiler.as_deref_mut(),
-                exported,
-            )
-        };
-        out.measurements.extend(measure(&group.cases)?);
-        if !group.floor_cases.is_empty() {
-            out.floor = measure(&group.floor_cases)?;
-        }
-        for program in &group.programs {
-            match group.family {
-                Family::Message => {
-                    let probes = message::validates_unread(program, &mollusk)?;
-                    out.validation.insert(program.name.clone(), probes);
-                }
-                Family::Metadata => {
-                    let probes = metadata::validates_unread(program, &mollusk)?;
-                    out.metadata_validation.insert(program.name.clone(), probes);
-                }
-                Family::Token => {}
-            }
-        }
-        let dir = group.bencher_dir(workspace);
-        out.benchers.push((dir, mollusk, group.cases.clone()));
-    }
-    Ok(out)
-}
-
-/// The other frameworks' groups: the same checks, the same traced pass,
-/// their own rows and bencher tables.
-fn measure_frameworks(
-    workspace: &Workspace,
-    groups: &[Group],
-    mut profiler: Option<&mut Profiler>,
-    exported: &mut Vec<ExportedCase>,
-    benchers: &mut Vec<Bencher>,
-) -> Result<Vec<Measurement>, HarnessError> {
-    let mut frameworks = Vec::new();
-    for group in groups {
-        let mollusk = group.mollusk(workspace)?;
-        frameworks.extend(pass::measure(
-            workspace,
-            group,
-            &group.cases,
-            &mollusk,
-            profiler.as_deref_mut(),
-            exported,
-        )?);
-        benchers.push((group.bencher_dir(workspace), mollusk, group.cases.clone()));
-    }
-    Ok(frameworks)
-}
-
-/// Every row of `workspace` measured against its contract and profiled
-/// into `profiler`, nothing written: `make bench-diff` measures another
-/// revision's programs (its worktree as `workspace`) with this one's cases.
-pub fn profile_rows(workspace: &Workspace, profiler: &mut Profiler) -> Result<(), HarnessError> {
-    measure_all(workspace, Some(profiler)).map(|_| ())
-}
-
-/// Every program of `workspace` measured (and profiled into `profiler`)
-/// against its contract: each group's programs, their bytes and their
-/// measurements.
-struct Measured {
-    programs: Vec<Program>,
-    elfs: Vec<Vec<u8>>,
-    families: Families,
-    others: Vec<Program>,
-    other_elfs: Vec<Vec<u8>>,
-    frameworks: Vec<Measurement>,
     exported: Vec<ExportedCase>,
 }
 
-fn measure_all(
+/// The plan's groups, in order, each loaded as it is reached and run in
+/// one pass (profiled into `profiler`), with its group's steps: its
+/// floor, its validation probes, its bencher.
+fn measure(
     workspace: &Workspace,
     mut profiler: Option<&mut Profiler>,
 ) -> Result<Measured, HarnessError> {
-    let programs = workspace.programs()?;
-    let elfs = programs
-        .iter()
-        .map(|p| workspace.elf(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut exported = Vec::new();
-    let family_groups = plan::families(workspace, (&programs, &elfs))?;
-    let mut families = measure_families(
-        workspace,
-        &family_groups,
-        profiler.as_deref_mut(),
-        &mut exported,
-    )?;
-    // Read after the crates' programs are measured, so that a bad crate
-    // program is named before its missing copy on another entrypoint.
-    let others = workspace.framework_programs();
-    let other_elfs = others
-        .iter()
-        .map(|p| workspace.elf(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let framework_groups = plan::frameworks((&others, &other_elfs))?;
-    let frameworks = measure_frameworks(
-        workspace,
-        &framework_groups,
-        profiler,
-        &mut exported,
-        &mut families.benchers,
-    )?;
-    Ok(Measured {
-        programs,
-        elfs,
-        families,
-        others,
-        other_elfs,
-        frameworks,
-        exported,
-    })
+    let mut out = Measured::default();
+    for group in plan::of(workspace)? {
+        let loaded = group.load(workspace)?;
+        let mut pass = |cases: &[Case], exported: &mut Vec<ExportedCase>| {
+            pass::measure(workspace, &loaded, cases, profiler.as_deref_mut(), exported)
+        };
+        let rows = pass(&group.cases, &mut out.exported)?;
+        if !group.floor_cases.is_empty() {
+            out.floor = pass(&group.floor_cases, &mut out.exported)?;
+        }
+        if group.probes_validation() {
+            for program in &group.programs {
+                let (table, probes) = match group.family {
+                    Family::Message => (
+                        &mut out.validation,
+                        message::validates_unread(program, &loaded.mollusk)?,
+                    ),
+                    _ => (
+                        &mut out.metadata_validation,
+                        metadata::validates_unread(program, &loaded.mollusk)?,
+                    ),
+                };
+                table.insert(program.name.clone(), probes);
+            }
+        }
+        let own = loaded.programs.into_iter().zip(loaded.elfs);
+        if group.framework == Framework::PINOCCHIO {
+            out.measurements.extend(rows);
+            out.programs.extend(own.take(group.programs.len()));
+        } else {
+            out.frameworks.extend(rows);
+            out.others.extend(own);
+        }
+        let dir = group.bencher_dir(workspace);
+        out.benchers.push((dir, loaded.mollusk, group.cases));
+    }
+    Ok(out)
 }
 
 /// [`run`], with every row profiled into `profiler` in its traced pass.
@@ -186,17 +110,10 @@ pub fn run_with(
     workspace: &Workspace,
     profiler: Option<&mut Profiler>,
 ) -> Result<Run, HarnessError> {
-    let Measured {
-        programs,
-        elfs,
-        mut families,
-        others,
-        other_elfs,
-        frameworks,
-        exported,
-    } = measure_all(workspace, profiler)?;
-    let benchers = std::mem::take(&mut families.benchers);
-    bencher::write_tables(benchers)?;
+    let measured = measure(workspace, profiler)?;
+    bencher::write_tables(measured.benchers)?;
+    let (programs, elfs): (Vec<Program>, Vec<Vec<u8>>) = measured.programs.into_iter().unzip();
+    let (others, other_elfs): (Vec<Program>, Vec<Vec<u8>>) = measured.others.into_iter().unzip();
 
     let lock = Lock::read(workspace);
     let framework_locks: BTreeMap<Framework, Lock> = Framework::others()
@@ -209,11 +126,11 @@ pub fn run_with(
             &[elfs.as_slice(), &other_elfs].concat(),
             &lock,
         ),
-        measurements: families.measurements,
-        floor: families.floor,
-        frameworks,
-        validation: families.validation,
-        metadata_validation: families.metadata_validation,
+        measurements: measured.measurements,
+        floor: measured.floor,
+        frameworks: measured.frameworks,
+        validation: measured.validation,
+        metadata_validation: measured.metadata_validation,
         sizes: programs
             .iter()
             .zip(&elfs)
@@ -255,7 +172,7 @@ pub fn run_with(
     };
     let cases = CasesFile {
         provenance: serde_json::to_value(&run.provenance).expect("JSON"),
-        cases: exported,
+        cases: measured.exported,
     };
     crate::report::write_files(&run, &cases, &workspace.benches_dir())
         .map_err(HarnessError::Report)?;

@@ -5,7 +5,7 @@
 
 use mollusk_svm::{Mollusk, result::InstructionResult};
 
-use super::plan::Group;
+use super::plan::Loaded;
 use crate::{
     Case, Expected, Framework, HarnessError, Program, Workspace,
     exported::ExportedCase,
@@ -14,23 +14,22 @@ use crate::{
     trace::{self, Footprint, Tracer},
 };
 
-/// A group's `cases` (its rows' or its floor's) in one pass: each case
-/// run in its `mollusk` and checked against its contract, then run again
+/// A loaded group's `cases` (its rows' or its floor's) in one pass: each
+/// case run in its Mollusk and checked against its contract, then run again
 /// in a Mollusk that records its execution (its footprint, and with a
 /// profiler its profile, the CUs held to the first run's); then the
 /// cases exported.
 pub fn measure(
     workspace: &Workspace,
-    group: &Group,
+    group: &Loaded,
     cases: &[Case],
-    mollusk: &Mollusk,
     profiler: Option<&mut Profiler>,
     exported: &mut Vec<ExportedCase>,
 ) -> Result<Vec<Measurement>, HarnessError> {
     let mut tracing = Tracing::new(workspace, (&group.programs, &group.elfs), profiler)?;
     let mut measured = Vec::with_capacity(cases.len());
     for case in cases {
-        let mut m = untraced_one(case, mollusk)?;
+        let mut m = untraced_one(case, &group.mollusk)?;
         tracing.trace(case, &mut m, &group.programs)?;
         measured.push(m);
     }

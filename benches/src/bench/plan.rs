@@ -1,8 +1,9 @@
 //! The measuring plan: which programs run together in one Mollusk, and
 //! with which cases. Every pass over the benchmark (`make bench`, `make
-//! profile`, `make bench-diff` and the tests) measures these groups: each
-//! family's crates (the token family's with the floor), then each other
-//! framework's programs, family by family.
+//! profile`, `make bench-diff`, `make fixtures` and the tests) measures
+//! these groups, in this order: each family's crates (the token family's
+//! with the floor), then each other framework's programs, family by
+//! family.
 
 use std::path::PathBuf;
 
@@ -18,20 +19,50 @@ use crate::{
 pub struct Group {
     pub framework: Framework,
     pub family: Family,
-    /// Its programs and their ELFs, as loaded (the crates' token group
-    /// holds the floor too).
+    /// Its programs, in the workspace's order.
     pub programs: Vec<Program>,
-    pub elfs: Vec<Vec<u8>>,
+    /// The floor, loaded beside them: the crates' token group's; empty
+    /// elsewhere.
+    pub floor: Vec<Program>,
     /// The rows' cases.
     pub cases: Vec<Case>,
-    /// The floor's cases: the crates' token group's; empty elsewhere.
+    /// The floor's cases.
     pub floor_cases: Vec<Case>,
 }
 
+/// A group as a pass runs it: its programs (the floor's too), their
+/// bytes, and a Mollusk with them loaded, with the family's heap frame.
+pub struct Loaded<'g> {
+    pub group: &'g Group,
+    pub programs: Vec<Program>,
+    pub elfs: Vec<Vec<u8>>,
+    pub mollusk: Mollusk,
+}
+
 impl Group {
-    /// A Mollusk with its programs loaded, with its family's heap frame.
-    pub fn mollusk(&self, workspace: &Workspace) -> Result<Mollusk, HarnessError> {
-        workspace.mollusk_with(&self.programs, &self.elfs)
+    /// Its programs read and loaded. A pass loads each group as it
+    /// reaches it, so that a bad crate program is named before a missing
+    /// copy of it on another framework.
+    pub fn load(&self, workspace: &Workspace) -> Result<Loaded<'_>, HarnessError> {
+        let programs: Vec<Program> = self.programs.iter().chain(&self.floor).cloned().collect();
+        let elfs = programs
+            .iter()
+            .map(|p| workspace.elf(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mollusk = workspace.mollusk_with(&programs, &elfs)?;
+        Ok(Loaded {
+            group: self,
+            programs,
+            elfs,
+            mollusk,
+        })
+    }
+
+    /// Whether a pass measures what its programs validate of the parts
+    /// an operation does not read: the crates' message and metadata
+    /// groups.
+    pub fn probes_validation(&self) -> bool {
+        self.framework == Framework::PINOCCHIO && self.family != Family::Token
     }
 
     /// The folder of its mollusk-svm-bencher table: `target/benches/` for
@@ -50,77 +81,45 @@ impl Group {
     }
 }
 
-/// The whole plan of `workspace`: the crates' groups, then the other
-/// frameworks'.
+/// The whole plan of `workspace`: the crates' groups, one a family (the
+/// token family's with the floor), then the other frameworks', framework
+/// by framework, family by family, each by its framework's contract.
+/// Nothing is read from `target/deploy/` until a group is loaded.
 pub fn of(workspace: &Workspace) -> Result<Vec<Group>, HarnessError> {
-    let elfs_of = |programs: &[Program]| {
-        programs
-            .iter()
-            .map(|p| workspace.elf(p))
-            .collect::<Result<Vec<_>, _>>()
-    };
     let programs = workspace.programs()?;
-    let mut groups = families(workspace, (&programs, &elfs_of(&programs)?))?;
     let others = workspace.framework_programs();
-    groups.extend(frameworks((&others, &elfs_of(&others)?))?);
-    Ok(groups)
-}
-
-/// The crates' groups among `programs` (and their `elfs`): one a family,
-/// the token family's with the floor and its cases.
-pub fn families(
-    workspace: &Workspace,
-    (programs, elfs): (&[Program], &[Vec<u8>]),
-) -> Result<Vec<Group>, HarnessError> {
-    let floor = workspace.floor();
-    let floor_elfs = floor
-        .iter()
-        .map(|p| workspace.elf(p))
-        .collect::<Result<Vec<_>, _>>()?;
     let mut groups = Vec::new();
-    for family in Family::ALL {
-        let (mut group, mut group_elfs) = group_of(programs, elfs, Framework::PINOCCHIO, family);
-        if group.is_empty() {
-            continue;
-        }
-        let cases = cases(&group)?;
-        let mut floor_cases = Vec::new();
-        if family == Family::Token {
-            floor_cases = self::floor_cases(&floor);
-            group.extend(floor.iter().cloned());
-            group_elfs.extend(floor_elfs.iter().cloned());
-        }
-        groups.push(Group {
-            framework: Framework::PINOCCHIO,
-            family,
-            programs: group,
-            elfs: group_elfs,
-            cases,
-            floor_cases,
-        });
-    }
-    Ok(groups)
-}
-
-/// The other frameworks' groups among `others` (and their `elfs`):
-/// framework by framework, family by family, each by its framework's
-/// contract.
-pub fn frameworks((others, elfs): (&[Program], &[Vec<u8>])) -> Result<Vec<Group>, HarnessError> {
-    let mut groups = Vec::new();
-    for framework in Framework::others() {
+    for framework in Framework::all() {
+        let pool = if framework == Framework::PINOCCHIO {
+            &programs
+        } else {
+            &others
+        };
         for family in Family::ALL {
-            let (programs, elfs) = group_of(others, elfs, framework, family);
-            if programs.is_empty() {
+            let own: Vec<Program> = pool
+                .iter()
+                .filter(|p| p.framework == framework && p.family == family)
+                .cloned()
+                .collect();
+            if own.is_empty() {
                 continue;
             }
-            let cases = framework_cases(&programs)?;
+            let (cases, floor) = if framework == Framework::PINOCCHIO {
+                let floor = match family {
+                    Family::Token => workspace.floor(),
+                    _ => Vec::new(),
+                };
+                (cases(&own)?, floor)
+            } else {
+                (framework_cases(&own)?, Vec::new())
+            };
             groups.push(Group {
                 framework,
                 family,
-                programs,
-                elfs,
+                floor_cases: floor_cases(&floor),
+                floor,
+                programs: own,
                 cases,
-                floor_cases: Vec::new(),
             });
         }
     }
@@ -134,20 +133,4 @@ pub(crate) fn floor_cases(floor: &[Program]) -> Vec<Case> {
         case.expected = Expected::Success(case.accounts[0].1.data.clone());
     }
     cases
-}
-
-/// `programs` and their `elfs` of one framework and family (none where
-/// it has no program).
-fn group_of(
-    programs: &[Program],
-    elfs: &[Vec<u8>],
-    framework: Framework,
-    family: Family,
-) -> (Vec<Program>, Vec<Vec<u8>>) {
-    programs
-        .iter()
-        .zip(elfs)
-        .filter(|(p, _)| p.framework == framework && p.family == family)
-        .map(|(p, elf)| (p.clone(), elf.clone()))
-        .unzip()
 }
