@@ -9,6 +9,7 @@ pub mod bench;
 pub mod build_error;
 pub mod case;
 pub mod committed;
+pub mod compare;
 pub mod error;
 pub mod exported;
 pub mod families;

@@ -73,9 +73,9 @@ fn run(mode: Option<&str>) -> Result<(), String> {
             };
             let new = profiled(&workspace, "this tree")?;
             let base = profiled(&there, &format!("REV={rev}"))?;
-            let comparison = benches::profile::revisions::compare(&new, &base, &rev);
+            let comparison = benches::compare::revisions::compare(&new, &base, &rev);
             let dir = workspace.benches_dir().join("bench-diff");
-            benches::profile::revisions::write(&dir, &comparison)
+            benches::compare::revisions::write(&dir, &comparison)
                 .map_err(|e| format!("make bench-diff: {e}"))?;
             for r in &comparison.changed {
                 println!("{}", r.cost.headline(&r.row));

@@ -4,18 +4,18 @@
 //! program's `.so.debug` ([`dwarf`]) or by function ([`symbols`]), sorted
 //! into categories ([`categories`]) and written out ([`output`] per row,
 //! [`summary`] for the run), and the docs' figures held to it
-//! ([`figures`]); two profiles of the same calls compared ([`change`]).
+//! ([`figures`]); each frame's name as two profiles are set side by side
+//! ([`frames`]; the comparison itself is [`crate::compare`]).
 
 pub mod attribute;
 pub mod categories;
-pub mod change;
 pub mod dwarf;
 pub mod figures;
+pub mod frames;
 pub mod meter;
 pub mod output;
 pub mod profiler;
 pub mod record;
-pub mod revisions;
 pub mod summary;
 pub mod symbols;
 

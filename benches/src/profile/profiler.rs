@@ -7,8 +7,8 @@ use solana_pubkey::Pubkey;
 
 use super::{
     attribute::{Named, Profile, attribute},
-    change::NamedBy,
     dwarf::Inlined,
+    frames::NamedBy,
     record::{Recorded, VmRun},
     symbols::{Functions, Symbols},
 };

@@ -10,7 +10,7 @@ use std::{
 
 use super::{
     categories::{self, Category},
-    change, output,
+    frames, output,
     profiler::{Naming, ProfiledRow, Profiler},
 };
 use crate::Workspace;
@@ -67,7 +67,7 @@ pub fn annotate(path: &std::path::Path, rows: &[ProfiledRow]) -> Result<(), Stri
             record["categories"] =
                 serde_json::to_value(categories::of_profile(&profiled.profile)).expect("JSON");
             record["frames"] =
-                serde_json::to_value(change::self_cus_by_frame(&profiled.profile)).expect("JSON");
+                serde_json::to_value(frames::self_cus_by_frame(&profiled.profile)).expect("JSON");
             annotated += 1;
         }
     }

@@ -59,7 +59,7 @@ fn profile() -> Result<bool, String> {
     let base = var("BASE");
     let limit = match var("MAX_INCREASE").as_str() {
         "" => None,
-        value => Some(so::diff::gate::Limit::parse(value)?),
+        value => Some(so::compare::gate::Limit::parse(value)?),
     };
     if !base.is_empty() {
         let allow = !matches!(var("ALLOW_BEHAVIOUR_CHANGE").as_str(), "" | "0");
@@ -129,17 +129,17 @@ fn compare(
     workspace: &Workspace,
     options: &so::Options,
     base: &Path,
-    limit: Option<so::diff::gate::Limit>,
+    limit: Option<so::compare::gate::Limit>,
     allow_behaviour_change: bool,
 ) -> Result<bool, String> {
-    let diff = so::diff::run(options, base)?;
+    let diff = so::compare::run(options, base)?;
     let dir = so::out_dir(&workspace.root, &diff.new.so);
     so::report::write(&dir, &diff.new)?;
-    let diff_dir = so::diff::out_dir(&workspace.root, &diff.new);
-    so::diff::report::write(&diff_dir, &diff, limit)?;
+    let diff_dir = so::compare::out_dir(&workspace.root, &diff.new);
+    so::compare::report::write(&diff_dir, &diff, limit)?;
     let page = benches::report::page::write(&workspace.benches_dir())?;
-    for instruction in so::diff::compare::by_instruction(&diff.compared) {
-        println!("{}", so::diff::compare::headline(&instruction));
+    for instruction in so::compare::builds::by_instruction(&diff.compared) {
+        println!("{}", so::compare::builds::headline(&instruction));
     }
     println!(
         "make profile SO= BASE=: {} fixtures compared ({}), {} behaviour changes; wrote {} and its section of {}",
@@ -181,7 +181,7 @@ fn compare(
         passed &= allow_behaviour_change;
     }
     if let Some(limit) = limit {
-        let over = so::diff::gate::over(limit, &diff.compared);
+        let over = so::compare::gate::over(limit, &diff.compared);
         if !over.is_empty() {
             eprintln!(
                 "make profile SO= BASE=: {} calls cost more than MAX_INCREASE={} allows:\n  {}",

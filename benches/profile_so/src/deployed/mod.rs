@@ -6,7 +6,7 @@
 //!
 //! [`token_2022`] makes the calls a team's tests would, on the deployed
 //! program, and writes each as a fixture; both builds then replay every
-//! fixture (`make profile SO= BASE=`, [`crate::diff`]), which must give
+//! fixture (`make profile SO= BASE=`, [`crate::compare`]), which must give
 //! the same result and accounts, and the table sets their CUs side by
 //! side.
 
@@ -22,7 +22,7 @@ use std::{
 use benches::Workspace;
 use sha2::{Digest, Sha256};
 
-use crate::{Options, diff};
+use crate::{Options, compare};
 
 /// The deployed ELF's sha256, as `mollusk-svm-programs-token-2022` 0.16.4
 /// ships it: a different file is another program.
@@ -41,7 +41,7 @@ pub fn built_so(workspace: &Workspace) -> PathBuf {
 
 /// What `make deployed` found.
 pub struct Deployed {
-    pub diff: diff::Diff,
+    pub diff: compare::Comparison,
     /// The two programs' sizes in bytes: (deployed, built here).
     pub sizes: (u64, u64),
 }
@@ -80,7 +80,7 @@ pub fn run(workspace: &Workspace) -> Result<Deployed, String> {
         idl: None,
         idl_runs: workspace.benches_dir().join("idl"),
     };
-    let diff = diff::run(&options, &deployed)?;
+    let diff = compare::run(&options, &deployed)?;
     if let Some(change) = diff.behaviour.first() {
         return Err(format!(
             "{}: Token-2022 as built here answers differently from the deployed program: {}",
@@ -106,8 +106,8 @@ pub fn run(workspace: &Workspace) -> Result<Deployed, String> {
     for run in [&found.diff.new, &found.diff.base] {
         crate::report::write(&crate::out_dir(&workspace.root, &run.so), run)?;
     }
-    diff::report::write(
-        &diff::out_dir(&workspace.root, &found.diff.new),
+    compare::report::write(
+        &compare::out_dir(&workspace.root, &found.diff.new),
         &found.diff,
         None,
     )?;

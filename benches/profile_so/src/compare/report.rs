@@ -7,20 +7,23 @@
 
 use std::{collections::BTreeMap, fmt::Write as _, path::Path};
 
-use benches::profile::{
-    Profile,
-    output::{self, folded},
+use benches::{
+    compare::{self, CostChangeRecord, TOP_FRAMES},
+    profile::{
+        Profile,
+        output::{self, folded},
+    },
 };
 use serde::Serialize;
 
 use super::{
-    compare::{self, Compared, Diff, change, headline, percent, signed},
+    builds::{self, Compared, Comparison, headline, percent, signed},
     gate::{self, Limit},
 };
 use crate::report::stem;
 
 /// Writes every file into `dir` (emptied first).
-pub fn write(dir: &Path, diff: &Diff, limit: Option<Limit>) -> Result<(), String> {
+pub fn write(dir: &Path, diff: &Comparison, limit: Option<Limit>) -> Result<(), String> {
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(|e| format!("emptying {}: {e}", dir.display()))?;
     }
@@ -52,7 +55,7 @@ pub fn write(dir: &Path, diff: &Diff, limit: Option<Limit>) -> Result<(), String
 }
 
 /// The new and the base profile of `fixture`.
-fn profiles_of<'d>(diff: &'d Diff, fixture: &str) -> (&'d Profile, &'d Profile) {
+fn profiles_of<'d>(diff: &'d Comparison, fixture: &str) -> (&'d Profile, &'d Profile) {
     let of = |run: &'d crate::Run| {
         &run.profiled
             .iter()
@@ -77,7 +80,7 @@ pub fn differential(base: &Profile, new: &Profile) -> Result<String, String> {
 }
 
 /// `summary.md`.
-pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
+pub fn markdown(diff: &Comparison, limit: Option<Limit>) -> String {
     let line = |out: &mut String, text: String| writeln!(out, "{text}").expect("a String");
     let (new, base) = (&diff.new, &diff.base);
     let mut out = String::new();
@@ -116,7 +119,7 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
             diff.unpaired.len()
         ),
     );
-    let instructions = compare::by_instruction(&diff.compared);
+    let instructions = builds::by_instruction(&diff.compared);
     if let Some(limit) = limit {
         let over = gate::over(limit, &diff.compared);
         match over.is_empty() {
@@ -170,8 +173,8 @@ pub fn markdown(diff: &Diff, limit: Option<Limit>) -> String {
             );
         }
     }
-    if matches!(diff.matching, compare::Matching::Frames(_)) {
-        out.push_str(&format!("\n## Frames whose self CUs changed most\n\nEach frame with its caller (`caller → frame`), its self CUs in both builds; the {} largest changes, then the rest as one line; they sum to the instruction's change.\n", change::TOP_FRAMES));
+    if matches!(diff.matching, builds::Matching::Frames(_)) {
+        out.push_str(&format!("\n## Frames whose self CUs changed most\n\nEach frame with its caller (`caller → frame`), its self CUs in both builds; the {} largest changes, then the rest as one line; they sum to the instruction's change.\n", TOP_FRAMES));
         for c in &instructions {
             out.push_str(&frames_table(c));
         }
@@ -216,7 +219,7 @@ fn frames_table(c: &Compared) -> String {
         "\n### `{}`: {} CUs\n\n{}",
         c.instruction,
         signed(c.cost.change()),
-        change::frames_table(&c.cost.frames_change, ("base", "new"))
+        compare::frames_table(&c.cost.frames_change, ("base", "new"))
     )
 }
 
@@ -225,7 +228,7 @@ struct Record<'a> {
     fixture: &'a str,
     instruction: &'a str,
     #[serde(flatten)]
-    cost: change::CostChangeRecord<'a>,
+    cost: CostChangeRecord<'a>,
     flamegraph: String,
 }
 
@@ -250,7 +253,7 @@ struct Results<'a> {
 }
 
 /// `results.json`.
-pub fn json(diff: &Diff, limit: Option<Limit>) -> String {
+pub fn json(diff: &Comparison, limit: Option<Limit>) -> String {
     let records = diff
         .compared
         .iter()

@@ -4,14 +4,13 @@
 
 use std::collections::BTreeMap;
 
-pub use benches::profile::change::{
-    self, CODE_NAMED_APART, CostChange, FrameChange, percent, signed,
-};
+pub use benches::compare::{CODE_NAMED_APART, CostChange, FrameChange, percent, signed};
+use benches::compare::{NamedBy, frames_match};
 
 use crate::{Naming, Profiled, Refused, Run, replay};
 
 /// The two runs and what they show.
-pub struct Diff {
+pub struct Comparison {
     pub new: Run,
     pub base: Run,
     pub matching: Matching,
@@ -22,7 +21,7 @@ pub struct Diff {
     pub unpaired: Vec<Refused>,
 }
 
-impl Diff {
+impl Comparison {
     /// Every fixture not compared, once: not run by both, or refused by
     /// either build's run (a damaged file is refused by both).
     pub fn not_compared(&self) -> Vec<&Refused> {
@@ -89,7 +88,7 @@ pub struct BehaviourChange {
 }
 
 /// Sets `new` against `base`.
-pub fn compare(new: Run, base: Run) -> Diff {
+pub fn compare(new: Run, base: Run) -> Comparison {
     let matching = matching(&new.naming, &base.naming);
     let named_alike = new.naming.named_by() == base.naming.named_by();
     let (mut compared, mut behaviour, mut unpaired) = (Vec::new(), Vec::new(), Vec::new());
@@ -123,7 +122,7 @@ pub fn compare(new: Run, base: Run) -> Diff {
             });
         }
     }
-    Diff {
+    Comparison {
         new,
         base,
         matching,
@@ -133,14 +132,14 @@ pub fn compare(new: Run, base: Run) -> Diff {
     }
 }
 
-/// Frames are matched by [`change::frames_match`]'s rule.
+/// Frames are matched by [`frames_match`]'s rule.
 fn matching(new: &Naming, base: &Naming) -> Matching {
     let (new, base) = (new.named_by(), base.named_by());
-    if change::frames_match(new, base) {
+    if frames_match(new, base) {
         return Matching::Frames(new.kind());
     }
     match (new, base) {
-        (change::NamedBy::Addresses, change::NamedBy::Addresses) => Matching::Totals(
+        (NamedBy::Addresses, NamedBy::Addresses) => Matching::Totals(
             "both builds are stripped (code named by address, which moves between builds); give each with DWARF (`<name>.so.debug` beside it) or a symbol table".into(),
         ),
         (a, b) => Matching::Totals(format!(

@@ -2,7 +2,7 @@
 //! call may cost more in the new build; every instruction with a fixture
 //! past it is named, with its top changed frames.
 
-use super::compare::{Compared, percent, signed};
+use super::builds::{Compared, percent, signed};
 
 /// The limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,7 +100,7 @@ pub fn over(limit: Limit, compared: &[Compared]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::CostChange;
+    use crate::compare::CostChange;
     use std::collections::BTreeMap;
 
     fn compared(base_cus: u64, cus: u64) -> Compared {

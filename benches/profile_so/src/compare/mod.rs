@@ -6,10 +6,10 @@
 //! one's change is split by category and by frame, both summing exactly to
 //! it.
 //!
-//! [`compare`] sets the two runs side by side, [`gate`] holds the change to
+//! [`builds`] sets the two runs side by side, [`gate`] holds the change to
 //! `MAX_INCREASE`, [`report`] writes the files.
 
-pub mod compare;
+pub mod builds;
 pub mod gate;
 pub mod report;
 
@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 
 use crate::{Options, Run, elf};
 
-pub use compare::{BehaviourChange, Compared, CostChange, Diff, FrameChange, Matching};
+pub use builds::{BehaviourChange, Compared, Comparison, CostChange, FrameChange, Matching};
 
 /// Runs both builds on `options`' fixtures (`options.so` the new build)
 /// and compares them.
-pub fn run(options: &Options, base: &Path) -> Result<Diff, String> {
+pub fn run(options: &Options, base: &Path) -> Result<Comparison, String> {
     let base_so = elf::read(base).map_err(|e| e.replacen("SO=", "BASE=", 1))?;
     let same_file = match (options.so.canonicalize(), base.canonicalize()) {
         (Ok(new), Ok(old)) => new == old,
@@ -58,7 +58,7 @@ pub fn run(options: &Options, base: &Path) -> Result<Diff, String> {
             new.profiled.len()
         ));
     }
-    Ok(compare::compare(new, old))
+    Ok(builds::compare(new, old))
 }
 
 /// The folder a comparison writes into: `target/benches/profile/<the new

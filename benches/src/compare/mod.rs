@@ -2,17 +2,17 @@
 //! after a change): the change by category and by frame, each summing
 //! exactly to the change in CUs. `make profile SO= BASE=` (a team's two
 //! builds) and `make bench-diff` (this project's rows at two revisions)
-//! write these.
+//! write these, through their adapters ([`revisions`] here, and
+//! `profile_so`'s `compare`).
+
+pub mod revisions;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{
-    Profile,
-    attribute::UNATTRIBUTED,
-    categories::{function_name, of_stack},
-};
+pub use crate::profile::frames::{NamedBy, self_cus_by_frame};
+use crate::profile::{Profile, attribute::UNATTRIBUTED, categories::of_stack, frames::frame_name};
 
 /// A frame's self CUs in both profiles: the frame and its caller
 /// (`caller → frame`, as functions: generics dropped, since two builds'
@@ -179,29 +179,6 @@ pub fn frames_table(frames: &[FrameChange], (base, new): (&str, &str)) -> String
     out
 }
 
-/// How a profile names its code, as far as setting two profiles' frames
-/// side by side goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NamedBy {
-    /// By inlined frame, from DWARF.
-    Dwarf,
-    /// By function, from a symbol table.
-    Symbols,
-    /// By address (`fn@0x…`), which moves from build to build.
-    Addresses,
-}
-
-impl NamedBy {
-    /// Its name in a `results.json`: `dwarf`, `symbols` or `addresses`.
-    pub fn kind(self) -> &'static str {
-        match self {
-            NamedBy::Dwarf => "dwarf",
-            NamedBy::Symbols => "symbols",
-            NamedBy::Addresses => "addresses",
-        }
-    }
-}
-
 /// The one rule for matching two profiles' frames (`make profile BASE=`,
 /// `make bench-diff`): by name, where both name their code the same way,
 /// and not by address. Elsewhere only totals and categories compare.
@@ -216,31 +193,6 @@ pub const CODE_NAMED_APART: &str = "code (named differently in the two builds)";
 /// innermost frame's function with its caller's.
 fn frame_key(stack: &[String]) -> (String, String) {
     (of_stack(stack).name().to_string(), frame_name(stack))
-}
-
-/// A stack's innermost frame as a comparison names it: `caller → frame`,
-/// generics dropped.
-fn frame_name(stack: &[String]) -> String {
-    match stack {
-        [] => String::new(),
-        [only] => function_name(only).to_string(),
-        [.., caller, leaf] => format!("{} → {}", function_name(caller), function_name(leaf)),
-    }
-}
-
-/// A profile's self CUs by frame as a comparison keys them (`caller →
-/// frame`, generics dropped), each frame's summed over its categories:
-/// what `results.json` gives each record, so that the page sets two
-/// records' frames side by side as `make profile BASE=` and `make
-/// bench-diff` set two builds'.
-pub fn self_cus_by_frame(profile: &Profile) -> BTreeMap<String, u64> {
-    let mut frames = BTreeMap::new();
-    for (stack, &cus) in &profile.stacks {
-        if cus > 0 {
-            *frames.entry(frame_name(stack)).or_default() += cus;
-        }
-    }
-    frames
 }
 
 /// Self CUs by frame, (category, frame) -> (base, new), summed over
@@ -408,28 +360,6 @@ mod tests {
         assert!(!frames_match(Addresses, Addresses));
         assert!(!frames_match(Dwarf, Symbols));
         assert!(!frames_match(Symbols, Addresses));
-    }
-
-    /// A record's frames are keyed as two builds' are: `caller → frame`,
-    /// generics dropped, so two instantiations are one frame.
-    #[test]
-    fn a_records_frames_are_keyed_as_a_comparison_keys_them() {
-        let p = profile(&[
-            (&["p", "decode", "read<u8>"], 3),
-            (&["p", "decode", "read<u16>"], 1),
-            (&["p", "decode", "check"], 2),
-            (&["p", "entrypoint"], 5),
-        ]);
-        let frames = self_cus_by_frame(&p);
-        assert_eq!(
-            frames,
-            BTreeMap::from([
-                ("decode → read".to_string(), 4),
-                ("decode → check".to_string(), 2),
-                ("p → entrypoint".to_string(), 5),
-            ])
-        );
-        assert_eq!(frames.values().sum::<u64>(), p.total());
     }
 
     /// Frames are matched by function, generics dropped; the changes by

@@ -9,11 +9,8 @@ use std::{collections::BTreeMap, fmt::Write as _, path::Path};
 
 use serde::Serialize;
 
-use super::{
-    Profiler,
-    change::{self, CostChange},
-    profiler::Naming,
-};
+use super::{CostChange, CostChangeRecord, frames_match, frames_table, percent, signed};
+use crate::profile::{Profiler, profiler::Naming};
 
 /// One row whose CUs differ.
 #[derive(Clone, Debug)]
@@ -43,7 +40,7 @@ pub struct Comparison {
 /// the other revision.
 pub fn compare(new: &Profiler, base: &Profiler, rev: &str) -> Comparison {
     let (new_namings, base_namings) = (new.namings(), base.namings());
-    let base_rows: BTreeMap<&str, &super::ProfiledRow> =
+    let base_rows: BTreeMap<&str, &crate::profile::ProfiledRow> =
         base.rows.iter().map(|r| (r.row.as_str(), r)).collect();
     let mut comparison = Comparison {
         rev: rev.to_string(),
@@ -69,12 +66,10 @@ pub fn compare(new: &Profiler, base: &Profiler, rev: &str) -> Comparison {
         }
         // The row's program's label (`token/exact/borsh::read_owner`).
         let label = row.row.split("::").next().unwrap_or(&row.row);
-        // Frames matched by change::frames_match's rule; where they are
+        // Frames matched by frames_match's rule; where they are
         // not, why, in this comparison's words.
         let by_frame = match (new_namings.get(label), base_namings.get(label)) {
-            (Some(new), Some(base)) if change::frames_match(new.named_by(), base.named_by()) => {
-                Ok(())
-            }
+            (Some(new), Some(base)) if frames_match(new.named_by(), base.named_by()) => Ok(()),
             (Some(Naming::Functions(why)), _) => {
                 Err(format!("this tree's program by function: {why}"))
             }
@@ -131,8 +126,8 @@ pub fn markdown(c: &Comparison) -> String {
             r.row,
             r.cost.base_cus,
             r.cost.cus,
-            change::signed(r.cost.change()),
-            change::percent(r.cost.change(), r.cost.base_cus)
+            signed(r.cost.change()),
+            percent(r.cost.change(), r.cost.base_cus)
         );
     }
     out.push_str("\n## Frames whose self CUs changed most\n\nEach frame with its caller, its self CUs at REV and here; they sum to the row's change (the rest as one line).\n");
@@ -141,16 +136,13 @@ pub fn markdown(c: &Comparison) -> String {
             out,
             "\n### `{}`: {} CUs\n\n",
             r.row,
-            change::signed(r.cost.change())
+            signed(r.cost.change())
         );
         if let Some(why) = &r.no_frames {
             let _ = writeln!(out, "No frames: {why}.");
             continue;
         }
-        out.push_str(&change::frames_table(
-            &r.cost.frames_change,
-            ("REV", "here"),
-        ));
+        out.push_str(&frames_table(&r.cost.frames_change, ("REV", "here")));
     }
     out
 }
@@ -170,7 +162,7 @@ fn list(rows: &[String]) -> String {
 struct Record<'a> {
     row: &'a str,
     #[serde(flatten)]
-    cost: change::CostChangeRecord<'a>,
+    cost: CostChangeRecord<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     no_frames: Option<&'a str>,
 }
@@ -208,7 +200,7 @@ pub fn write(dir: &Path, c: &Comparison) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::change::FrameChange;
+    use crate::compare::FrameChange;
 
     /// A row that moved: its line, its table row and its frames, summing
     /// to its change; the rows only one revision has, named.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use super::*;
 use benches::{Case, Shape};
-use profile_so::diff::{self, Matching, compare, gate::Limit};
+use profile_so::compare::{self, Matching, builds, gate::Limit};
 
 /// The token family's `name` program in `shape`: its `.so`, its cases and
 /// each operation's CUs, and the Mollusk that ran them.
@@ -72,7 +72,7 @@ fn borsh_and_bytemuck(
     borsh_is_new: bool,
 ) -> (
     tempfile::TempDir,
-    diff::Diff,
+    compare::Comparison,
     BTreeMap<String, u64>,
     BTreeMap<String, u64>,
 ) {
@@ -87,7 +87,8 @@ fn borsh_and_bytemuck(
     };
     let base = build_in(&scratch.path().join("base"), base_so, true);
     let new = build_in(&scratch.path().join("new"), new_so, true);
-    let diff = diff::run(&options(&new, &fixtures_dir, 1), &base).unwrap_or_else(|e| panic!("{e}"));
+    let diff =
+        compare::run(&options(&new, &fixtures_dir, 1), &base).unwrap_or_else(|e| panic!("{e}"));
     (scratch, diff, borsh_rows, bytemuck_rows)
 }
 
@@ -162,7 +163,7 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
     );
     // The line a reviewer reads names the instruction, the change and
     // decode's share with its top frame.
-    let line = compare::headline(read_owner);
+    let line = builds::headline(read_owner);
     assert!(
         line.starts_with(&format!("`0x01`: {} CUs (", read_owner.cost.change()))
             && line.contains(&format!("decode {change} (`")),
@@ -172,7 +173,7 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
     // Written out: summary.md, results.json, a differential flamegraph per
     // fixture.
     let out = scratch.path().join("out");
-    diff::report::write(&out, &diff, Some(Limit::Cus(0))).unwrap();
+    compare::report::write(&out, &diff, Some(Limit::Cus(0))).unwrap();
     let results: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     assert_eq!(results["matching"], "dwarf");
@@ -219,7 +220,7 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
     let (base_so, ..) = token_program("borsh", Shape::Exact);
     let stripped = build_in(&scratch.path().join("stripped"), &base_so, false);
     let new = scratch.path().join("new/token.so");
-    let apart = diff::run(
+    let apart = compare::run(
         &options(&new, &scratch.path().join("fixtures"), 1),
         &stripped,
     )
@@ -241,11 +242,11 @@ fn bytemuck_against_borsh_changes_by_the_rows_difference_and_decode_carries_it()
         assert!(
             c.cost
                 .categories_change
-                .contains_key(compare::CODE_NAMED_APART),
+                .contains_key(builds::CODE_NAMED_APART),
             "{c:?}"
         );
     }
-    let summary = diff::report::markdown(&apart, None);
+    let summary = compare::report::markdown(&apart, None);
     assert!(
         summary.contains("- totals and categories only, no frames: the new build is named by dwarf, the base by addresses")
             && !summary.contains("## Frames whose self CUs changed most"),
@@ -270,7 +271,7 @@ fn the_gate_fails_past_max_increase_and_passes_under_it() {
     );
     assert!(least > 0, "{changes:?}");
     // Under the smallest change: every call is past it, each named.
-    let over = diff::gate::over(Limit::Cus(least as u64 - 1), &diff.compared);
+    let over = compare::gate::over(Limit::Cus(least as u64 - 1), &diff.compared);
     assert_eq!(over.len(), diff.compared.len(), "{over:?}");
     let read_owner = over
         .iter()
@@ -281,7 +282,7 @@ fn the_gate_fails_past_max_increase_and_passes_under_it() {
         "{read_owner}"
     );
     // At the largest: none.
-    assert!(diff::gate::over(Limit::Cus(most as u64), &diff.compared).is_empty());
+    assert!(compare::gate::over(Limit::Cus(most as u64), &diff.compared).is_empty());
     // As a percentage: read_owner's own.
     let c = diff
         .compared
@@ -322,7 +323,7 @@ fn a_behaviour_change_is_named_and_kept_out_of_the_costs() {
     .unwrap();
     let (unchecked, _, _, _) = token_program("borsh", Shape::Unchecked);
     let diff =
-        diff::run(&options(&unchecked, &fixtures_dir, 1), &so).unwrap_or_else(|e| panic!("{e}"));
+        compare::run(&options(&unchecked, &fixtures_dir, 1), &so).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(diff.behaviour.len(), 1, "{:?}", diff.behaviour);
     let change = &diff.behaviour[0];
     assert_eq!(change.fixture, "long_account.json");
@@ -336,7 +337,7 @@ fn a_behaviour_change_is_named_and_kept_out_of_the_costs() {
             .iter()
             .all(|c| c.fixture != "long_account.json")
     );
-    let summary = diff::report::markdown(&diff, None);
+    let summary = compare::report::markdown(&diff, None);
     assert!(
         summary.contains(
             "| `long_account.json` | `0x01` | the result is success, the base build gives Failure(InvalidAccountData) |"
@@ -357,14 +358,14 @@ fn bad_input_is_named() {
     let (bytemuck, _, _, _) = token_program("bytemuck", Shape::Exact);
     let opts = options(&bytemuck, &fixtures_dir, 1);
     let missing = scratch.path().join("missing.so");
-    let error = diff::run(&opts, &missing).err().unwrap();
+    let error = compare::run(&opts, &missing).err().unwrap();
     assert!(
         error.starts_with(&format!("BASE={}: ", missing.display())),
         "{error}"
     );
     let text = scratch.path().join("text.so");
     fs::write(&text, "not a program").unwrap();
-    let error = diff::run(&opts, &text).err().unwrap();
+    let error = compare::run(&opts, &text).err().unwrap();
     assert!(
         error.starts_with(&format!(
             "BASE={}: not an SBF program: no ELF header",
@@ -372,7 +373,7 @@ fn bad_input_is_named() {
         )),
         "{error}"
     );
-    let error = diff::run(&opts, &bytemuck).err().unwrap();
+    let error = compare::run(&opts, &bytemuck).err().unwrap();
     assert!(
         error.contains("is SO=") && error.contains("give the build before the change as BASE"),
         "{error}"
@@ -380,7 +381,7 @@ fn bad_input_is_named() {
 
     // A damaged file among the fixtures: named once, the others compared.
     fs::write(fixtures_dir.join("damaged.json"), "{ not json").unwrap();
-    let diff = diff::run(&opts, &so).unwrap_or_else(|e| panic!("{e}"));
+    let diff = compare::run(&opts, &so).unwrap_or_else(|e| panic!("{e}"));
     let not_compared = diff.not_compared();
     assert_eq!(not_compared.len(), 1, "{not_compared:?}");
     assert_eq!(not_compared[0].fixture, "damaged.json");
@@ -407,7 +408,7 @@ fn bad_input_is_named() {
         .take(3)
         .collect();
     fixtures::write_cases(&message_dir, &mollusk, &borsh_message).unwrap_or_else(|e| panic!("{e}"));
-    let error = diff::run(&options(&bytemuck, &message_dir, 1), &so)
+    let error = compare::run(&options(&bytemuck, &message_dir, 1), &so)
         .err()
         .unwrap();
     assert!(
@@ -464,7 +465,8 @@ fn anchor_0_32_to_1_0_is_the_matrix_step_and_mostly_the_duplicate_mutable_check(
         path
     };
     let (base, new) = (build("0.32.2"), build("1.0.3"));
-    let diff = diff::run(&options(&new, &fixtures_dir, 8), &base).unwrap_or_else(|e| panic!("{e}"));
+    let diff =
+        compare::run(&options(&new, &fixtures_dir, 8), &base).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(diff.matching, Matching::Frames("dwarf"));
     assert!(diff.behaviour.is_empty(), "{:?}", diff.behaviour);
     let matrix: serde_json::Value = serde_json::from_str(
