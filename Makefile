@@ -251,7 +251,7 @@ clean: ## Remove build output (keeps .tools/)
 # options: docs/idl.md)
 idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, from your IDL: IDL=<file>
 	@test -n "$(IDL)" || { echo "make idl: give the IDL to measure: make idl IDL=path/to/program.json (docs/idl.md)" >&2; exit 1; }
-	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" $(HOST_CARGO) run -q -p idl --bin idl -- "$(IDL)"
+	@ZERO_COPY="$(ZERO_COPY)" PACKED="$(PACKED)" READ="$(READ)" UPDATE="$(UPDATE)" ARG="$(ARG)" STRING_LEN="$(STRING_LEN)" VEC_LEN="$(VEC_LEN)" DATA="$(DATA)" ANCHOR="$(ANCHOR)" PROFILE="$(PROFILE)" BASELINE="$(BASELINE)" ACCOUNTS="$(ACCOUNTS)" CAPACITY="$(CAPACITY)" $(HOST_CARGO) run -q -p idl --bin idl -- "$(IDL)"
 
 # Where every CU goes (after make all): each row of make bench profiled,
 # summing exactly to its CUs, by inlined frame, into target/benches/profile/

@@ -722,10 +722,17 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
             ("1", "offsets 0 and 1"),
         ],
     ),
-    // Exit statuses.
+    // Exit statuses; and `ACCOUNTS=`'s definitions: the percentile it
+    // gives, and the largest count a one-byte length holds (`u8::MAX`).
     (
         "docs/idl.md",
-        &[("1", "exits 1;"), ("0", "exits 0."), ("2", "exits 2.")],
+        &[
+            ("1", "exits 1;"),
+            ("0", "exits 0."),
+            ("2", "exits 2."),
+            ("99", "the 99th percentile"),
+            ("255", "one byte up to 255"),
+        ],
     ),
 ];
 

@@ -11,6 +11,7 @@
 //! it): the model knows nothing of layouts, values or renderers, and the
 //! plan nothing of writing, building or measuring.
 
+pub mod capacity;
 pub mod gate;
 pub mod generate;
 pub mod guard;

@@ -3,6 +3,7 @@
 
 mod anchor1;
 mod bad_input;
+mod capacity;
 mod codama;
 mod data;
 mod dispatch;

@@ -3,12 +3,15 @@
 //! them: `ZERO_COPY`, `PACKED` (legacy IDLs), `READ`, `UPDATE`, `ARG`,
 //! `STRING_LEN`, `VEC_LEN`, `DATA`, `ANCHOR` (the anchor-lang release of
 //! the Anchor programs), `PROFILE` (every row profiled, by inlined frame)
-//! and `BASELINE` (an earlier run's `results.json`: exit 1 on any moved CU
-//! or byte).
+//! `BASELINE` (an earlier run's `results.json`: exit 1 on any moved CU
+//! or byte), `ACCOUNTS` (a folder of the team's accounts) and `CAPACITY`
+//! (`Type.field=N,...`): each variable account type sized at fixed
+//! capacity.
 
 use std::{path::Path, process::ExitCode};
 
 use idl::{
+    capacity::Choices,
     gate, guard,
     input::Assumptions,
     plan::FieldChoices,
@@ -57,6 +60,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let capacities = match Choices::parse(&var("CAPACITY")) {
+        Ok(choices) => choices,
+        Err(e) => {
+            eprintln!("make idl: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let options = Options {
         assumptions: Assumptions::from_lists(&var("ZERO_COPY"), &var("PACKED")),
         lengths,
@@ -64,6 +74,10 @@ fn main() -> ExitCode {
         data: Some(var("DATA")).filter(|d| !d.is_empty()).map(Into::into),
         anchor: Some(anchor),
         profile: !matches!(var("PROFILE").as_str(), "" | "0"),
+        accounts: Some(var("ACCOUNTS"))
+            .filter(|d| !d.is_empty())
+            .map(Into::into),
+        capacities,
     };
     let Ok(root) = std::env::current_dir() else {
         eprintln!(

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use crate::model::types::AnchorDialect;
 
 mod account_data;
+pub mod accounts;
 mod legacy;
 mod maps;
 mod unreadable;
@@ -96,6 +97,9 @@ pub struct Parsed {
     pub path: String,
     /// The program's name (the file's, or the file stem).
     pub program: String,
+    /// Its address, where the file gives it (`address`, or a legacy
+    /// file's `metadata.address`).
+    pub address: Option<String>,
     pub dialect: AnchorDialect,
     pub accounts: Vec<DeclaredAccount>,
     pub instructions: Vec<DeclaredInstruction>,
@@ -286,6 +290,9 @@ pub fn parse(path: &str, stem: &str, text: &str) -> Result<Idl, InputError> {
     Ok(Idl::Anchor(Parsed {
         path: path.into(),
         program,
+        address: text_of(top.get("address"))
+            .or_else(|| text_of(metadata.and_then(|m| m.get("address"))))
+            .filter(|a| !a.is_empty()),
         dialect,
         accounts,
         instructions,

@@ -153,6 +153,7 @@ fn resolve_anchor(parsed: &Parsed, assumptions: &Assumptions) -> Program {
     Program {
         name: parsed.program.clone(),
         path: parsed.path.clone(),
+        address: parsed.address.clone(),
         dialect: parsed.dialect.into(),
         accounts,
         instructions: instructions(parsed, &resolver),

@@ -338,6 +338,8 @@ pub struct Unsupported {
 pub struct Program {
     pub name: String,
     pub path: String,
+    /// The program's address, where the IDL gives it.
+    pub address: Option<String>,
     pub dialect: Dialect,
     pub accounts: Vec<Result<Account, Unsupported>>,
     pub instructions: Vec<Result<Instruction, Unsupported>>,

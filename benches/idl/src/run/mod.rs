@@ -15,9 +15,11 @@ use std::{
 };
 
 use benches::{exported::CasesFile, files, lock::Lock, provenance::Provenance};
+use solana_pubkey::Pubkey;
 
 use self::{site::AccountProgram, tally::Tally};
 use crate::{
+    capacity::{self, Capacities, Choices},
     generate, guard,
     input::{self, Assumptions},
     measure::Row,
@@ -43,6 +45,11 @@ pub struct Options {
     pub anchor: Option<Release>,
     /// `PROFILE=1`: every row profiled ([`crate::profile`]).
     pub profile: bool,
+    /// `ACCOUNTS=<dir>`: the team's accounts, each variable account type
+    /// sized at fixed capacity from them ([`crate::capacity`]).
+    pub accounts: Option<PathBuf>,
+    /// `CAPACITY=<Type.field=N,...>`: capacities set by hand.
+    pub capacities: Choices,
 }
 
 /// A finished run.
@@ -78,6 +85,8 @@ pub fn run(
     if let Ok(inside) = idl.strip_prefix(root) {
         program.path = inside.display().to_string();
     }
+    guard::stage("sizing", &shown);
+    let capacities = capacities(&program, options)?;
     value::refuse_unmeasurable(&mut program, options.lengths);
     let instances = instances::instances(&mut program, options)?;
     guard::stage("planning", &shown);
@@ -142,7 +151,7 @@ pub fn run(
         tally,
         skipped,
         &release,
-        profiles.as_ref(),
+        (profiles.as_ref(), &capacities),
     )?;
     if let Some(profiles) = &profiles {
         profile::write(&run.dir, profiles)?;
@@ -159,7 +168,7 @@ fn write_report(
     tally: Tally,
     skipped: Vec<NoRow>,
     release: &Release,
-    profiles: Option<&Profiles>,
+    (profiles, capacities): (Option<&Profiles>, &Capacities),
 ) -> Result<Run, String> {
     let Tally {
         rows,
@@ -180,6 +189,7 @@ fn write_report(
         &provenance,
         &hostile,
     );
+    summary.push_str(&capacity::report::section(capacities));
     if let Some(profiles) = profiles {
         summary.push_str(&report::categories::section(&program, &rows, profiles));
     }
@@ -198,6 +208,17 @@ fn write_report(
     for (file, text) in report {
         files::write_whole(&dir.join(file), &text)?;
     }
+    // An earlier run's sizing belongs to its accounts.
+    let sized = dir.join("capacities.json");
+    match capacities.asked {
+        true => files::write_whole(
+            &sized,
+            serde_json::to_string_pretty(&capacity::report::json(capacities)).expect("JSON"),
+        )?,
+        false => {
+            let _ = fs::remove_file(&sized);
+        }
+    }
     Ok(Run {
         program,
         rows,
@@ -207,6 +228,29 @@ fn write_report(
         summary,
         failures,
     })
+}
+
+/// `ACCOUNTS=` and `CAPACITY=`: every variable account type of `program`
+/// sized at fixed capacity ([`capacity`]); `Err` where the folder cannot
+/// be read.
+fn capacities(program: &Program, options: &Options) -> Result<Capacities, String> {
+    let held = options
+        .accounts
+        .as_deref()
+        .map(crate::input::accounts::read)
+        .transpose()?;
+    // An IDL's address that is no address (a test file's placeholder)
+    // owns nothing: no account is left out for its owner.
+    let address = program
+        .address
+        .as_deref()
+        .and_then(|a| a.parse::<Pubkey>().ok());
+    Ok(capacity::size(
+        program,
+        address,
+        held.as_ref(),
+        &options.capacities,
+    ))
 }
 
 /// What built and ran the generated programs: the toolchain, and the

@@ -111,6 +111,7 @@ pub fn resolve(codama: &input::Codama) -> Program {
     Program {
         name: program.name.to_string(),
         path: codama.path.clone(),
+        address: Some(program.public_key.to_string()).filter(|a| !a.is_empty()),
         dialect: Dialect::Codama,
         accounts,
         instructions,
