@@ -107,14 +107,14 @@ pub fn draw(
 /// A row's files' stem under the profile folder: the row's name with
 /// `::` as a folder (`token/exact/borsh::read_owner` ->
 /// `token/exact/borsh/read_owner`).
-pub fn stem(row: &str) -> String {
+pub fn row_stem(row: &str) -> String {
     row.replace("::", "/")
 }
 
 /// Writes `<stem>.folded`, `.svg` and `.md` of every row under `dir`.
 pub fn write(dir: &Path, rows: &[ProfiledRow]) -> Result<(), String> {
     for ProfiledRow { row, profile, .. } in rows {
-        let stem = dir.join(stem(row));
+        let stem = dir.join(row_stem(row));
         let parent = stem.parent().expect("a stem under dir");
         let stem = stem.to_string_lossy();
         std::fs::create_dir_all(parent)

@@ -63,7 +63,7 @@ pub fn annotate(path: &std::path::Path, rows: &[ProfiledRow]) -> Result<(), Stri
             continue;
         };
         if let Some(profiled) = by_row.get(row.as_str()) {
-            record["profile"] = format!("profile/{}.folded", output::stem(&row)).into();
+            record["profile"] = format!("profile/{}.folded", output::row_stem(&row)).into();
             record["categories"] =
                 serde_json::to_value(categories::of_profile(&profiled.profile)).expect("JSON");
             record["frames"] =

@@ -20,7 +20,7 @@ use super::{
     builds::{self, Compared, Comparison, headline, percent, signed},
     gate::{self, Limit},
 };
-use crate::report::stem;
+use crate::report::fixture_stem;
 
 /// Writes every file into `dir` (emptied first).
 pub fn write(dir: &Path, diff: &Comparison, limit: Option<Limit>) -> Result<(), String> {
@@ -44,8 +44,8 @@ pub fn write(dir: &Path, diff: &Comparison, limit: Option<Limit>) -> Result<(), 
         );
         let subtitle = "red: more CUs than the base build, blue: fewer".to_string();
         let svg = output::draw(&c.fixture, title, Some(subtitle), &folded)?;
-        files.push((format!("{}.svg", stem(&c.fixture)), svg));
-        files.push((format!("{}.diff.folded", stem(&c.fixture)), folded));
+        files.push((format!("{}.svg", fixture_stem(&c.fixture)), svg));
+        files.push((format!("{}.diff.folded", fixture_stem(&c.fixture)), folded));
     }
     for (file, text) in files {
         let path = dir.join(file);
@@ -197,7 +197,7 @@ pub fn markdown(diff: &Comparison, limit: Option<Limit>) -> String {
     }
     out.push_str("\n## By fixture\n\n| fixture | instruction | base CUs | new CUs | change | flamegraph |\n|---|---|---:|---:|---:|---|\n");
     for c in &diff.compared {
-        let stem = stem(&c.fixture);
+        let stem = fixture_stem(&c.fixture);
         line(
             &mut out,
             format!(
@@ -261,7 +261,7 @@ pub fn json(diff: &Comparison, limit: Option<Limit>) -> String {
             fixture: &c.fixture,
             instruction: &c.instruction,
             cost: c.cost.record(),
-            flamegraph: format!("{}.svg", stem(&c.fixture)),
+            flamegraph: format!("{}.svg", fixture_stem(&c.fixture)),
         })
         .collect();
     let results = Results {
