@@ -20,6 +20,46 @@ fn program(path: &Path) -> Program {
     model::resolve(&parsed, &Assumptions::default())
 }
 
+/// A multisig account as Squads v4 declares its `Multisig` (its fields
+/// and types, as its published IDL lists them: Squads-Protocol/v4
+/// `sdk/multisig/idl/squads_multisig_program.json` at `c14a6d607a4d`),
+/// written here as a legacy Anchor IDL with that program's address.
+const MULTISIG: &str = r#"{
+  "version": "0.1.0",
+  "name": "multisig",
+  "instructions": [],
+  "accounts": [{
+    "name": "Multisig",
+    "type": {"kind": "struct", "fields": [
+      {"name": "createKey", "type": "publicKey"},
+      {"name": "configAuthority", "type": "publicKey"},
+      {"name": "threshold", "type": "u16"},
+      {"name": "timeLock", "type": "u32"},
+      {"name": "transactionIndex", "type": "u64"},
+      {"name": "staleTransactionIndex", "type": "u64"},
+      {"name": "rentCollector", "type": {"option": "publicKey"}},
+      {"name": "bump", "type": "u8"},
+      {"name": "members", "type": {"vec": {"defined": "Member"}}}
+    ]}
+  }],
+  "types": [
+    {"name": "Member", "type": {"kind": "struct", "fields": [
+      {"name": "key", "type": "publicKey"},
+      {"name": "permissions", "type": {"defined": "Permissions"}}
+    ]}},
+    {"name": "Permissions", "type": {"kind": "struct", "fields": [
+      {"name": "mask", "type": "u8"}
+    ]}}
+  ],
+  "metadata": {"address": "SQDS4ep65T869zMMBKyuUq6aD6EgTu8psMjkvj52pCf", "origin": "anchor"}
+}"#;
+
+fn multisig_program() -> Program {
+    let parsed =
+        input::parse("multisig.json", "multisig", MULTISIG).unwrap_or_else(|e| panic!("{e}"));
+    model::resolve(&parsed, &Assumptions::default())
+}
+
 fn root() -> std::path::PathBuf {
     super::support::root()
 }
@@ -112,13 +152,13 @@ fn the_metadata_record_sizes_as_the_familys_fixed_capacity_record() {
     );
 }
 
-/// Squads' `Multisig` (a legacy Anchor IDL from ../shared/idl): its
-/// member list sized from accounts in every accepted shape (the CLI's
+/// Squads' `Multisig` (a legacy Anchor IDL, [`MULTISIG`]): its member
+/// list sized from accounts in every accepted shape (the CLI's
 /// JSON, `getAccountInfo`, `getProgramAccounts` with zstd, a Mollusk
 /// fixture), each account once; the bytes known by hand.
 #[test]
 fn squads_multisig_members_sized_from_every_shape() {
-    let program = program(&root().join("../shared/idl/squads_multisig_v4.json"));
+    let program = multisig_program();
     let squads: Pubkey = program.address.as_deref().unwrap().parse().unwrap();
     let discriminator = program.account("Multisig").unwrap().discriminator.clone();
     // A multisig of `members` members, no rent collector.
@@ -214,7 +254,7 @@ fn squads_multisig_members_sized_from_every_shape() {
 /// variable field or no type.
 #[test]
 fn bad_accounts_and_capacities_are_named_and_the_rest_sized() {
-    let program = program(&root().join("../shared/idl/squads_multisig_v4.json"));
+    let program = multisig_program();
     let squads = program.address.clone().unwrap();
     let discriminator = program.account("Multisig").unwrap().discriminator.clone();
     let dir = tempfile::tempdir().unwrap();
@@ -286,22 +326,19 @@ fn without_accounts_the_summary_says_how_to_size() {
     );
 }
 
-/// A Codama IDL's variable account (../shared/idl's address lookup
-/// table: its addresses run to the end of the data) sized from a
-/// `getProgramAccounts` response with its context; the bytes known by
-/// hand.
+/// A Codama IDL's variable account (`wire.codama.json`'s `table`, an
+/// address lookup table's shape: its addresses run to the end of the
+/// data) sized from a `getProgramAccounts` response with its context;
+/// the bytes known by hand.
 #[test]
 fn a_codama_lookup_tables_addresses_sized_from_program_accounts() {
-    let program = program(&root().join("../shared/idl/spl_address_lookup_table.codama.json"));
+    let program = program(&root().join("benches/idl/idls/wire.codama.json"));
     let owner = program.address.clone().unwrap();
     let table = |addresses: usize| {
         let mut data = 1u32.to_le_bytes().to_vec(); // the discriminator field
-        data.extend(u64::MAX.to_le_bytes()); // deactivation_slot
-        data.extend(5u64.to_le_bytes()); // last_extended_slot
-        data.push(0); // last_extended_slot_start_index
         data.push(1); // authority: Some
         data.extend([9; 32]);
-        data.extend(0u16.to_le_bytes()); // padding
+        data.extend(5u64.to_le_bytes()); // slot
         for a in 0..addresses {
             data.extend([a as u8; 32]);
         }
@@ -321,11 +358,11 @@ fn a_codama_lookup_tables_addresses_sized_from_program_accounts() {
     .unwrap();
     let capacities = size(&program, Some(dir.path()), "");
     assert!(capacities.notes.is_empty(), "{:?}", capacities.notes);
-    let sized = sized(&capacities, "addressLookupTable");
+    let sized = sized(&capacities, "table");
     assert_eq!(capacity_of(sized, "addresses"), Some((256, SetBy::Seen)));
-    // 8 + 8 + 1 + (1 + 32) + 2, then a two-byte count (256 is past a
-    // byte's) and 256 addresses; the account's discriminator field first.
-    assert_eq!(sized.record_len, Some(52 + 2 + 256 * 32));
-    assert_eq!(sized.account_len, Some(4 + 52 + 2 + 256 * 32));
+    // (1 + 32) + 8, then a two-byte count (256 is past a byte's) and 256
+    // addresses; the account's discriminator field first.
+    assert_eq!(sized.record_len, Some(41 + 2 + 256 * 32));
+    assert_eq!(sized.account_len, Some(4 + 41 + 2 + 256 * 32));
     assert_eq!((sized.fit, sized.held.len()), (3, 3));
 }
