@@ -7,7 +7,10 @@
 //! dropped) and live here, and for a framework's own code in its entry of
 //! `programs/frameworks.toml`.
 
-use std::{collections::BTreeMap, sync::LazyLock};
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::LazyLock,
+};
 
 use serde::Serialize;
 
@@ -118,8 +121,24 @@ pub fn function_name(frame: &str) -> &str {
     }
 }
 
-/// The category a frame names, if a rule does.
+/// The category a frame names, if a rule does. A run profiles the same
+/// frames in stack after stack: each frame's answer is kept (per thread)
+/// once found.
 pub fn of_frame(frame: &str) -> Option<Category> {
+    thread_local! {
+        static KNOWN: std::cell::RefCell<HashMap<String, Option<Category>>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    if let Some(known) = KNOWN.with_borrow(|known| known.get(frame).copied()) {
+        return known;
+    }
+    let category = rule_of(frame);
+    KNOWN.with_borrow_mut(|known| known.insert(frame.to_string(), category));
+    category
+}
+
+/// The rule that names `frame`'s category, if one does.
+fn rule_of(frame: &str) -> Option<Category> {
     use Category::*;
     if let Some(syscall) = frame.strip_prefix("syscall:") {
         return Some(match syscall {
@@ -384,10 +403,11 @@ impl Pattern {
         }
     }
 
-    fn matches(&self, frame: &str) -> bool {
+    /// Whether it matches `frame`, whose function name is `name`.
+    fn matches(&self, frame: &str, name: &str) -> bool {
         match self {
-            Pattern::Name(name) => base(frame) == name,
-            Pattern::Prefix(prefix) => base(frame).starts_with(prefix.as_str()),
+            Pattern::Name(function) => name == function,
+            Pattern::Prefix(prefix) => name.starts_with(prefix.as_str()),
             Pattern::Numbered(name) => frame
                 .strip_prefix(name.as_str())
                 .and_then(|rest| rest.strip_prefix('<'))
@@ -436,10 +456,11 @@ static DECLARED: LazyLock<Declared> = LazyLock::new(|| {
 
 /// The category the registry gives a frame, if it names it.
 fn declared(frame: &str) -> Option<Category> {
+    let name = base(frame);
     DECLARED
         .symbols
         .iter()
-        .find(|(pattern, _)| pattern.matches(frame))
+        .find(|(pattern, _)| pattern.matches(frame, name))
         .map(|&(_, category)| category)
 }
 
