@@ -38,6 +38,11 @@ pub struct Entry {
     #[serde(default)]
     pub setup_into: Option<String>,
     pub built_on: Vec<String>,
+    /// Where its account type casts a Pod record over an account's bytes:
+    /// the words for it (`make idl`'s moves table, under a `bytemuck`
+    /// path).
+    #[serde(default)]
+    pub pod_cast: Option<String>,
     #[serde(default)]
     pub borsh: Option<Borsh>,
     /// Its code's function names by the category `make profile` counts
@@ -115,6 +120,7 @@ fn built_in(name: &str) -> Entry {
         setup: None,
         setup_into: None,
         built_on: Vec::new(),
+        pod_cast: None,
         borsh: None,
         symbols: BTreeMap::new(),
         handler_beneath: Vec::new(),

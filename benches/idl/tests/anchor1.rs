@@ -216,7 +216,10 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
     );
     // Its `bytemuck` path names the Steel and star_frame account types
     // that run the same cast.
-    assert!(summary.contains(moves::BYTEMUCK_IN_FRAMEWORKS), "{summary}");
+    assert!(
+        summary.contains(&moves::bytemuck_in_frameworks()),
+        "{summary}"
+    );
     assert!(
         summary.contains(&format!(
             "| anchor1_account_loader | {today} | {} | {} | today | 168 | {} |",

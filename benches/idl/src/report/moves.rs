@@ -22,11 +22,23 @@ use crate::{
 pub const OPERATIONS: [&str; 3] = ["full", "read", "update"];
 
 /// Under an account whose `bytemuck` path was measured: the same cast is
-/// what a Steel or star_frame account of this record would run.
-pub const BYTEMUCK_IN_FRAMEWORKS: &str = "\nThe `bytemuck` path is the cast a Steel account (`account!`, borrowed \
-     with `as_account`) or a star_frame `#[zero_copy(pod)]` `Account<T>` runs over the same fields; each \
-     framework adds its own entrypoint and checks to it (their floors and what their account types add, \
-     on the benchmark's token record: docs/frameworks.md).\n";
+/// what an account of this record would run in each framework whose
+/// account type casts a Pod record (the registry's `pod_cast`).
+pub fn bytemuck_in_frameworks() -> String {
+    let casts: Vec<String> = benches::Framework::registered()
+        .filter_map(|f| f.entry().pod_cast.clone())
+        .collect();
+    let casts = match casts.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => return String::new(),
+    };
+    format!(
+        "\nThe `bytemuck` path is the cast {casts} runs over the same fields; each \
+         framework adds its own entrypoint and checks to it (their floors and what their account types add, \
+         on the benchmark's token record: docs/frameworks.md).\n"
+    )
+}
 
 /// One path an account can take, measured.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,7 +234,7 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
             );
         }
         if m.paths.iter().any(|p| p.format == RowFormat::Bytemuck) {
-            out.push_str(BYTEMUCK_IN_FRAMEWORKS);
+            out.push_str(&bytemuck_in_frameworks());
         }
         if let Some(r) = &m.reorder {
             let _ = writeln!(
@@ -365,4 +377,20 @@ fn site_section(moves: &[SiteMoves]) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    /// The sentence under a `bytemuck` path names the registry's Pod casts
+    /// (Steel's and star_frame's today) in the registry's order.
+    #[test]
+    fn the_bytemuck_sentence_names_the_registrys_pod_casts() {
+        assert_eq!(
+            super::bytemuck_in_frameworks(),
+            "\nThe `bytemuck` path is the cast a Steel account (`account!`, borrowed with \
+             `as_account`) or a star_frame `#[zero_copy(pod)]` `Account<T>` runs over the same \
+             fields; each framework adds its own entrypoint and checks to it (their floors and \
+             what their account types add, on the benchmark's token record: docs/frameworks.md).\n"
+        );
+    }
 }
