@@ -366,3 +366,38 @@ fn a_codama_lookup_tables_addresses_sized_from_program_accounts() {
     assert_eq!(sized.account_len, Some(4 + 41 + 2 + 256 * 32));
     assert_eq!((sized.fit, sized.held.len()), (3, 3));
 }
+
+/// The page shows a run's sizing under its records (its summary's
+/// section, where the run wrote `capacities.json`), and nothing where it
+/// did not size.
+#[test]
+fn the_page_shows_a_runs_sizing() {
+    let benches = tempfile::tempdir().unwrap();
+    let run = benches.path().join("idl/multisig");
+    fs::create_dir_all(&run).unwrap();
+    fs::write(run.join("results.json"), "[]").unwrap();
+    let capacities = size(&multisig_program(), None, "Multisig.members=10");
+    let summary = format!(
+        "# multisig\n\nIts rows.\n{}\n## Hostile cases\n\nNone.\n",
+        capacity::report::section(&capacities)
+    );
+    fs::write(run.join("summary.md"), summary).unwrap();
+    let page = || {
+        let path = benches::report::page::write(benches.path()).unwrap_or_else(|e| panic!("{e}"));
+        fs::read_to_string(path).unwrap()
+    };
+    assert!(!page().contains("<div class=\"capacities\">"));
+    fs::write(
+        run.join("capacities.json"),
+        capacity::report::json(&capacities).to_string(),
+    )
+    .unwrap();
+    let html = page();
+    assert!(html.contains("<div class=\"capacities\">"), "{html}");
+    assert!(html.contains("<code>members</code>"), "{html}");
+    assert!(
+        html.contains("At these capacities the record is 451 bytes"),
+        "{html}"
+    );
+    assert!(!html.contains("Hostile cases"), "{html}");
+}

@@ -33,6 +33,10 @@ pub const FILE: &str = "report.html";
 struct IdlRun {
     program: String,
     records: Vec<Value>,
+    /// Its summary's fixed-capacity section as HTML, where the run sized
+    /// its variable accounts (`ACCOUNTS=`, `CAPACITY=`: its
+    /// `capacities.json`).
+    capacities: Option<String>,
 }
 
 /// Writes `report.html` into `benches_dir` (`target/benches/`) from the
@@ -90,11 +94,34 @@ fn idl_runs(idl_dir: &Path) -> Result<Vec<IdlRun>, String> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        runs.push(IdlRun { program, records });
+        let capacities = dir
+            .join("capacities.json")
+            .is_file()
+            .then(|| capacities_html(&dir))
+            .flatten();
+        runs.push(IdlRun {
+            program,
+            records,
+            capacities,
+        });
     }
     runs.sort_by(|a, b| a.program.cmp(&b.program));
     Ok(runs)
 }
+
+/// A `make idl` run's fixed-capacity section of its `summary.md`, as
+/// HTML: from its heading to the next of its level.
+fn capacities_html(dir: &Path) -> Option<String> {
+    let summary = fs::read_to_string(dir.join("summary.md")).ok()?;
+    let (_, section) = summary.split_once(CAPACITY_HEADING)?;
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let (_, body) = section.split_once('\n')?;
+    Some(markdown_to_html(&body.replace("### ", "#### ")))
+}
+
+/// The heading of a `make idl` run's fixed-capacity section (written by
+/// the `idl` crate's `capacity::report`).
+pub const CAPACITY_HEADING: &str = "\n## Fixed capacity: your variable accounts sized";
 
 /// Whether `dir` holds a `make profile SO=` run: its `results.json` names
 /// the `.so`'s sha256 (the benchmark's own profile folders have none).
@@ -192,7 +219,10 @@ fn render(
             legend => markdown_to_html(&super::legend::markdown()),
             provenance => provenance,
             records => records.len(),
-            runs => runs.iter().map(|r| (r.program.clone(), r.records.len())).collect::<Vec<_>>(),
+            runs => runs
+                .iter()
+                .map(|r| (r.program.clone(), r.records.len(), r.capacities.clone()))
+                .collect::<Vec<_>>(),
             profiles => profiles.to_vec(),
             style => STYLE,
             script => SCRIPT,

@@ -16,7 +16,8 @@ pub fn section(capacities: &Capacities) -> String {
     if capacities.types.is_empty() && capacities.notes.is_empty() {
         return out;
     }
-    out.push_str("\n## Fixed capacity: your variable accounts sized\n\n");
+    out.push_str(benches::report::page::CAPACITY_HEADING);
+    out.push_str("\n\n");
     if !capacities.asked {
         let names: Vec<String> = capacities
             .types
