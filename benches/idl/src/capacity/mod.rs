@@ -310,8 +310,12 @@ fn type_of<'a>(
     address: Option<Pubkey>,
     held: &Held,
 ) -> Result<(&'a Account, crate::value::Value), Unused> {
-    if let (Some(owner), Some(address)) = (held.owner, address)
-        && owner != address
+    let foreign = held
+        .owner
+        .filter(|&owner| address.is_some_and(|a| a != owner));
+    // A dump of another program's account is named for its owner; a
+    // fixture's is, only where its bytes are one of the IDL's types.
+    if let Some(owner) = foreign
         && !held.from_fixture
     {
         return Err(Unused::Owner(owner));
@@ -321,9 +325,7 @@ fn type_of<'a>(
         .filter(|a| !a.discriminator.is_empty() && held.data.starts_with(&a.discriminator))
         .max_by_key(|a| a.discriminator.len())
         .ok_or(Unused::NotATypeOf)?;
-    if let (Some(owner), Some(address)) = (held.owner, address)
-        && owner != address
-    {
+    if let Some(owner) = foreign {
         return Err(Unused::Owner(owner));
     }
     decode_account(ty, &held.data)
