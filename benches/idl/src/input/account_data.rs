@@ -27,19 +27,12 @@ pub fn account_data(dir: &Path, account: &str) -> Result<Option<(String, Vec<u8>
         .or_else(|| value.get("data"))
         .and_then(Value::as_array)
         .ok_or_else(|| format!("{shown}: no `account.data` array; {what_to_do} {account}.bin"))?;
-    match (
-        data.first().and_then(Value::as_str),
-        data.get(1).and_then(Value::as_str),
-    ) {
-        (Some(encoded), Some("base64")) => {
-            use base64::Engine as _;
-            base64::engine::general_purpose::STANDARD
-                .decode(encoded)
-                .map(|bytes| Some((shown.clone(), bytes)))
-                .map_err(|e| format!("{shown}: `account.data` is not base64 ({e})"))
-        }
-        _ => Err(format!(
-            "{shown}: `account.data` is not [\"<data>\", \"base64\"]; {what_to_do} {account}.bin"
+    // Read as `ACCOUNTS=` reads the CLI's files.
+    match super::accounts::data_bytes(data) {
+        Ok(bytes) => Ok(Some((shown, bytes))),
+        Err(e) => Err(format!(
+            "{shown}: {}; {what_to_do} {account}.bin",
+            e.replacen("`data`", "`account.data`", 1)
         )),
     }
 }

@@ -177,15 +177,7 @@ fn rpc_account(source: String, account: &Value) -> Result<Held, String> {
         .get("data")
         .and_then(Value::as_array)
         .ok_or_else(|| format!("{source}: no `data` as [\"<data>\", \"<encoding>\"]"))?;
-    let (Some(text), Some(encoding)) = (
-        data.first().and_then(Value::as_str),
-        data.get(1).and_then(Value::as_str),
-    ) else {
-        return Err(format!(
-            "{source}: `data` is not [\"<data>\", \"<encoding>\"]"
-        ));
-    };
-    let data = decode(text, encoding).map_err(|e| format!("{source}: {e}"))?;
+    let data = data_bytes(data).map_err(|e| format!("{source}: {e}"))?;
     let owner = match account.get("owner").and_then(Value::as_str) {
         Some(owner) => Some(
             owner
@@ -201,6 +193,18 @@ fn rpc_account(source: String, account: &Value) -> Result<Held, String> {
         data,
         from_fixture: false,
     })
+}
+
+/// An account's `data` as the RPC and the CLI write it, `[text,
+/// encoding]`, as bytes (`DATA=` reads the CLI's files with it too).
+pub(super) fn data_bytes(data: &[Value]) -> Result<Vec<u8>, String> {
+    let (Some(text), Some(encoding)) = (
+        data.first().and_then(Value::as_str),
+        data.get(1).and_then(Value::as_str),
+    ) else {
+        return Err("`data` is not [\"<data>\", \"<encoding>\"]".into());
+    };
+    decode(text, encoding)
 }
 
 /// The data's bytes in one of the RPC's encodings that carry them whole.
