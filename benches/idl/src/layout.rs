@@ -10,7 +10,7 @@
 //! itself rather than trusting the compiler's.
 
 pub use crate::model::encoded_len;
-use crate::model::{Account, Count, Kind, Struct, Ty};
+use crate::model::{Account, Count, Struct, Ty};
 
 /// A type's size and alignment in a zero-copy account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +68,9 @@ pub fn zero_copy(ty: &Ty, packed: bool) -> Result<Layout, String> {
             Err("a `Vec`, string or bytes has no fixed layout in a zero-copy account".into())
         }
         Ty::Map { .. } => Err("a map or set has no fixed layout in a zero-copy account".into()),
-        Ty::BigEndian { bytes, .. } => layout(*bytes as usize, (*bytes as usize).min(8)),
+        Ty::BigEndian { bytes, .. } | Ty::Length { bytes, .. } => {
+            layout(*bytes as usize, (*bytes as usize).min(8))
+        }
         Ty::TaggedOption {
             tag,
             fixed: true,
@@ -116,9 +118,9 @@ pub fn struct_layout(s: &Struct, packed: bool) -> Result<StructLayout, String> {
 /// The account's length, discriminator included, where it is fixed: the
 /// zero-copy layout's size, or borsh's fixed length.
 pub fn account_len(account: &Account) -> Result<Option<usize>, String> {
-    let body = match account.kind {
-        Kind::ZeroCopy { packed } => Some(struct_layout(&account.record, packed)?.layout.size),
-        Kind::Borsh | Kind::Codama => encoded_len(&Ty::Struct(account.record.clone())),
+    let body = match account.kind.memory() {
+        Some(packed) => Some(struct_layout(&account.record, packed)?.layout.size),
+        None => encoded_len(&Ty::Struct(account.record.clone())),
     };
     Ok(body.map(|len| account.discriminator.len() + len))
 }

@@ -504,6 +504,22 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
             ProgramError::InvalidAccountData,
         ));
     }
+    // A fixed-capacity record's `full` checks every length it holds.
+    if planned.format == AccountFormat::Pinocchio(AccountCodec::Bytemuck)
+        && let Some((at, past)) = crate::capacity::fixed::past_capacity(&account.record)
+    {
+        let mut over = data.clone();
+        let at = discriminator + at;
+        over[at..at + past.len()].copy_from_slice(&past);
+        cases.push(case(
+            "a length past its capacity",
+            full.clone(),
+            true,
+            2,
+            &over,
+            ProgramError::InvalidAccountData,
+        ));
+    }
     for case in cases {
         expect_error(
             logged,

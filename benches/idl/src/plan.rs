@@ -9,14 +9,14 @@ use solana_pubkey::Pubkey;
 
 use crate::{
     layout::account_len,
-    model::{Account, Dialect, Event, Instruction, Integer, Program, Scalar, Site, Ty},
+    model::{Account, Dialect, Event, Instruction, Integer, Kind, Program, Scalar, Site, Ty},
     render::{
         self, AccountCodec, AccountFormat, ArgumentCodec, ArgumentFormat, EventCodec, EventFormat,
         EventMacro, RowFormat,
         arguments::{self, Handler},
         events::{self, Emitter},
     },
-    value::{FieldPath, default_path, path_of},
+    value::{FieldPath, default_path, path_name, path_of},
 };
 
 /// A generated program's key: the same on every run of its label.
@@ -419,9 +419,15 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
         } else {
             &[]
         };
-        let formats = AccountCodec::ALL
-            .map(AccountFormat::Pinocchio)
-            .into_iter()
+        // A fixed-capacity account is measured as the casts that can read
+        // it (zerocopy to say why it cannot), no other format.
+        let codecs: &[AccountCodec] = match account.kind {
+            Kind::FixedCapacity => &[AccountCodec::Bytemuck, AccountCodec::Zerocopy],
+            _ => &AccountCodec::ALL,
+        };
+        let formats = codecs
+            .iter()
+            .map(|c| AccountFormat::Pinocchio(*c))
             .chain(own.iter().map(|w| AccountFormat::Anchor1(*w)));
         for format in formats {
             let skip = |reason: String| Plan::Skip {
@@ -441,7 +447,11 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
                 plans.push(skip(reason));
                 continue;
             }
-            let (read, update) = match chosen(account, choices) {
+            let fields = match program.moved_from(account) {
+                Some(from) => chosen(from, choices).and_then(|f| moved(from, account, f)),
+                None => chosen(account, choices),
+            };
+            let (read, update) = match fields {
                 Ok(fields) => fields,
                 Err(reason) => {
                     plans.push(skip(reason));
@@ -495,6 +505,30 @@ fn chosen(account: &Account, choices: &FieldChoices) -> Result<ChosenFields, Str
     )?
     .or_else(|| default_path(&account.record, Integer::of));
     Ok((read, update))
+}
+
+/// The `read` and `update` fields of `from` as they lie in `to`, its
+/// fixed-capacity account: the same names, at their new indexes.
+fn moved(
+    from: &Account,
+    to: &Account,
+    (read, update): ChosenFields,
+) -> Result<ChosenFields, String> {
+    fn at<T>(
+        from: &Account,
+        to: &Account,
+        path: Option<FieldPath<T>>,
+    ) -> Result<Option<FieldPath<T>>, String> {
+        let Some(path) = path else { return Ok(None) };
+        let name = path_name(&from.record, &path.indexes);
+        let (indexes, _) = path_of(&to.record, &name)
+            .map_err(|e| format!("`{name}` in the fixed-capacity layout: {e}"))?;
+        Ok(Some(FieldPath {
+            indexes,
+            ty: path.ty,
+        }))
+    }
+    Ok((at(from, to, read)?, at(from, to, update)?))
 }
 
 /// The field `list` (`READ=` or `UPDATE=`) names in `account`, where it

@@ -12,6 +12,7 @@
 //! bytes or items, an option as a flag byte and its value, an enum as a
 //! tag byte and its largest variant.
 
+pub mod fixed;
 pub mod report;
 mod walk;
 
@@ -94,6 +95,14 @@ pub struct Sized {
 }
 
 impl Sized {
+    /// Each variable field's capacity, by path; `None` while one has none.
+    pub fn capacities(&self) -> Option<BTreeMap<String, usize>> {
+        self.fields
+            .iter()
+            .map(|f| Some((f.variable.name.clone(), f.capacity?.0)))
+            .collect()
+    }
+
     /// The accounts' median and largest data length.
     pub fn today(&self) -> Option<(usize, usize)> {
         let mut lens = self.held.clone();

@@ -209,9 +209,10 @@ fn len(path: &str, ty: &Ty, caps: &BTreeMap<String, usize>) -> Option<usize> {
     let items = |cap: usize, item: Option<usize>| Some(length_bytes(cap) + cap * item?);
     match ty {
         Ty::Bool => Some(1),
-        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
-            Some(*bytes as usize)
-        }
+        Ty::Int { bytes, .. }
+        | Ty::Float { bytes }
+        | Ty::BigEndian { bytes, .. }
+        | Ty::Length { bytes, .. } => Some(*bytes as usize),
         Ty::ShortU16 => Some(2),
         Ty::Pubkey => Some(32),
         Ty::Array(item, n) => Some(len(path, item, caps)? * n),

@@ -104,6 +104,15 @@ pub enum Ty {
         /// its Rust client writes `HashMap` and `HashSet`).
         sorted: bool,
     },
+    /// How many items of the fixed-capacity array after it in its struct
+    /// are in use (the fixed-capacity move, [`Kind::FixedCapacity`]): an
+    /// unsigned little-endian integer of `bytes` bytes, at most
+    /// `capacity`; `text` where the items are a string's bytes (UTF-8).
+    Length {
+        bytes: u8,
+        capacity: usize,
+        text: bool,
+    },
 }
 
 /// How a Codama list or string says how long it is.
@@ -214,6 +223,7 @@ impl Ty {
             | Ty::Bytes
             | Ty::BigEndian { .. }
             | Ty::ShortU16
+            | Ty::Length { .. }
             | Ty::Text(_) => Vec::new(),
         }
     }
@@ -245,6 +255,7 @@ impl Ty {
             | Ty::Bytes
             | Ty::BigEndian { .. }
             | Ty::ShortU16
+            | Ty::Length { .. }
             | Ty::Text(_) => Vec::new(),
         }
     }
@@ -267,6 +278,22 @@ pub enum Kind {
     ZeroCopy { packed: bool },
     /// Exactly the bytes a Codama IDL describes, in order, with no padding.
     Codama,
+    /// A borsh account's fixed-capacity move (`capacity::fixed`): its
+    /// memory with no padding, every string and list a [`Ty::Length`] and
+    /// its items inline at a capacity, every option a flag and its value.
+    FixedCapacity,
+}
+
+impl Kind {
+    /// Whether the bytes are a type's memory, and then whether packed (no
+    /// padding): a zero-copy account's, or a fixed-capacity one's.
+    pub fn memory(self) -> Option<bool> {
+        match self {
+            Kind::ZeroCopy { packed } => Some(packed),
+            Kind::FixedCapacity => Some(true),
+            Kind::Borsh | Kind::Codama => None,
+        }
+    }
 }
 
 /// One account type, ready for the layout and the generator.
@@ -361,7 +388,19 @@ impl Program {
     pub fn event(&self, name: &str) -> Option<&Event> {
         self.events.iter().flatten().find(|e| e.name == name)
     }
+
+    /// The account a fixed-capacity account was moved from (its name
+    /// without [`AT_CAPACITY`]); `None` for any other.
+    pub fn moved_from(&self, account: &Account) -> Option<&Account> {
+        if account.kind != Kind::FixedCapacity {
+            return None;
+        }
+        self.account(account.name.strip_suffix(AT_CAPACITY)?)
+    }
 }
+
+/// What a fixed-capacity account's name adds to its borsh account's.
+pub const AT_CAPACITY: &str = " at capacity";
 
 /// Nested types deeper than this are refused (a type that contains
 /// itself, through a `Vec` or an `Option`, never ends).
@@ -398,7 +437,9 @@ pub fn encoded_len(ty: &Ty) -> Option<usize> {
         Ty::ZeroableOption(item) => encoded_len(item),
         Ty::TaggedOption { .. } | Ty::ShortU16 | Ty::List { .. } | Ty::Text(_) => None,
         Ty::Bool => Some(1),
-        Ty::Int { bytes, .. } | Ty::Float { bytes } => Some(*bytes as usize),
+        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::Length { bytes, .. } => {
+            Some(*bytes as usize)
+        }
         Ty::Pubkey => Some(32),
         Ty::Array(inner, len) => encoded_len(inner)?.checked_mul(*len),
         Ty::Struct(s) => sum_len(&s.fields),

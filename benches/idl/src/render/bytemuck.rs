@@ -90,7 +90,10 @@ pub(super) fn aligned_ty(ty: &Ty) -> TokenStream {
             quote!([u8; #n])
         }
         Ty::Bool | Ty::Enum(_) => quote!(u8),
-        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
+        Ty::Int { bytes, .. }
+        | Ty::Float { bytes }
+        | Ty::BigEndian { bytes, .. }
+        | Ty::Length { bytes, .. } => {
             let n = Literal::usize_unsuffixed(*bytes as usize);
             quote!([u8; #n])
         }
@@ -121,13 +124,25 @@ pub(super) fn aligned_ty(ty: &Ty) -> TokenStream {
     }
 }
 
-/// The conjunction of every bool's and enum's range check in `s`.
+/// The conjunction of every bool's and enum's range check in `s`, and of
+/// every fixed-capacity length's: within its capacity, and for a string
+/// its bytes in use UTF-8 (the items follow their length).
 pub(super) fn validity(s: &Struct) -> TokenStream {
+    let names = field_idents(&s.fields);
     let checks: Vec<TokenStream> = s
         .fields
         .iter()
-        .zip(field_idents(&s.fields))
-        .filter_map(|(f, name)| check(quote!(value.#name), &f.ty))
+        .zip(&names)
+        .enumerate()
+        .filter_map(|(i, (f, name))| match (&f.ty, names.get(i + 1)) {
+            (Ty::Length { text: true, .. }, Some(items)) => {
+                let len = length(quote!(value.#name), &f.ty);
+                Some(quote! {
+                    value.#items.as_flattened().get(..#len).is_some_and(|bytes| core::str::from_utf8(bytes).is_ok())
+                })
+            }
+            _ => check(quote!(value.#name), &f.ty),
+        })
         .collect();
     if checks.is_empty() {
         quote!(true)
@@ -136,9 +151,23 @@ pub(super) fn validity(s: &Struct) -> TokenStream {
     }
 }
 
+/// A fixed-capacity length's value as a `usize`.
+fn length(expr: TokenStream, ty: &Ty) -> TokenStream {
+    let Ty::Length { bytes, .. } = ty else {
+        unreachable!("a length")
+    };
+    let int = format_ident!("u{}", 8 * *bytes as usize);
+    quote!((#int::from_le_bytes(#expr) as usize))
+}
+
 pub(super) fn check(expr: TokenStream, ty: &Ty) -> Option<TokenStream> {
     match ty {
         Ty::Bool => Some(quote!(#expr <= 1)),
+        Ty::Length { capacity, .. } => {
+            let len = length(expr, ty);
+            let capacity = Literal::usize_unsuffixed(*capacity);
+            Some(quote!(#len <= #capacity))
+        }
         Ty::Enum(e) if e.tag > 1 => {
             let n = Literal::usize_unsuffixed(e.variants.len());
             let int = format_ident!("u{}", 8 * e.tag as usize);

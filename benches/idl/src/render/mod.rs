@@ -33,6 +33,10 @@ pub use self::{
     tokens::*,
 };
 
+/// Why the owned and walking renderers never meet a [`Ty::Length`].
+pub(crate) const FIXED_CAPACITY_ONLY: &str =
+    "a fixed-capacity length is only in a record that is cast (`AccountCodec::fits`)";
+
 impl AccountFormat {
     /// Whether the format can hold `account`, or why not.
     pub fn fits(self, account: &Account) -> Result<(), String> {
@@ -67,6 +71,17 @@ impl AccountCodec {
                 wincode_config(&Ty::Struct(account.record.clone())).map(|_| ())
             }
             (_, Kind::Codama) => Ok(()),
+            (Self::Bytemuck, Kind::FixedCapacity) => {
+                struct_layout(&account.record, true).map(|_| ())
+            }
+            (Self::Zerocopy, Kind::FixedCapacity) => Err(
+                "zerocopy validates bools and enums as it converts, not a length against its capacity: the fixed-capacity layout is measured with bytemuck and `AccountLoader<T>`"
+                    .into(),
+            ),
+            (_, Kind::FixedCapacity) => Err(format!(
+                "the fixed-capacity layout is measured as a cast (bytemuck, zerocopy, `AccountLoader<T>`); {} is measured on the account as its IDL lays it out",
+                RowFormat::from(self).name()
+            )),
             (Self::Bytemuck | Self::Zerocopy, Kind::Borsh) => Err(format!(
                 "a borsh account: {} reads zero-copy accounts only",
                 RowFormat::from(self).name()
@@ -111,7 +126,7 @@ pub fn program(target: &Target, format: AccountCodec) -> String {
         AccountCodec::Bytemuck => {
             let packed = match account.kind {
                 Kind::ZeroCopy { packed } => packed,
-                Kind::Codama => true,
+                Kind::Codama | Kind::FixedCapacity => true,
                 Kind::Borsh => unreachable!("checked by the formats' `fits`"),
             };
             match remainder_split(&account.record) {
@@ -143,7 +158,7 @@ pub fn program(target: &Target, format: AccountCodec) -> String {
             }
         }
         AccountCodec::Zerocopy => {
-            let Kind::ZeroCopy { packed } = account.kind else {
+            let Some(packed) = account.kind.memory() else {
                 unreachable!("checked by the formats' `fits`")
             };
             let (helpers, ops) = zerocopy_ops(target, packed);

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::Options;
 use crate::{
+    capacity::{Capacities, fixed},
     guard, input, measure,
     model::{self, Program},
     value,
@@ -97,5 +98,61 @@ fn zero_copy_hint(account: &model::Account, len: usize) -> String {
         )
     } else {
         String::new()
+    }
+}
+
+/// The fixed-capacity move of each account type sized at every field
+/// ([`capacity::Sized::capacities`]): its generated instances cut to the
+/// capacities (so every path runs one record that fits), then the
+/// fixed-capacity account added to `program` with those instances in its
+/// type. What cannot be moved, or an instance that does not fit (the
+/// user's `DATA=`), is a note of `capacities`.
+pub(super) fn fixed_capacity(
+    program: &mut Program,
+    capacities: &mut Capacities,
+    instances: &mut BTreeMap<String, Vec<measure::Instance>>,
+) {
+    for sized in &capacities.types {
+        let Some(caps) = sized.capacities() else {
+            continue;
+        };
+        let Some(account) = program.account(&sized.account).cloned() else {
+            continue;
+        };
+        let Some(held) = instances.get_mut(&account.name) else {
+            continue;
+        };
+        for instance in held.iter_mut().filter(|i| i.name != "data") {
+            instance.record = fixed::clamp(&account, &caps, &instance.record);
+        }
+        let moved = match fixed::account(&account, &caps) {
+            Ok(moved) => moved,
+            Err(why) => {
+                capacities.notes.push(format!(
+                    "`{}`: no fixed-capacity program: {why}",
+                    account.name
+                ));
+                continue;
+            }
+        };
+        let mut fitting = Vec::new();
+        for instance in held.iter() {
+            match fixed::value(&account, &caps, &instance.record) {
+                Ok(record) => fitting.push(measure::Instance {
+                    name: instance.name,
+                    record,
+                    tail: instance.tail.clone(),
+                }),
+                Err(why) => capacities.notes.push(format!(
+                    "`{}`'s `{}` instance does not fit its capacities ({why}): its fixed-capacity path is not measured on it",
+                    account.name, instance.name
+                )),
+            }
+        }
+        if fitting.is_empty() {
+            continue;
+        }
+        instances.insert(moved.name.clone(), fitting);
+        program.accounts.push(Ok(moved));
     }
 }

@@ -86,9 +86,10 @@ pub fn run(
         program.path = inside.display().to_string();
     }
     guard::stage("sizing", &shown);
-    let capacities = capacities(&program, options)?;
+    let mut capacities = capacities(&program, options)?;
     value::refuse_unmeasurable(&mut program, options.lengths);
-    let instances = instances::instances(&mut program, options)?;
+    let mut instances = instances::instances(&mut program, options)?;
+    instances::fixed_capacity(&mut program, &mut capacities, &mut instances);
     guard::stage("planning", &shown);
     let mut plans = plan::plan(&program, &options.fields);
     let (mut arguments, mut skipped) = plan::plan_arguments(&program, &options.fields);

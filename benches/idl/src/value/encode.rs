@@ -55,7 +55,7 @@ pub fn encode(value: &Value, ty: &Ty, out: &mut Vec<u8>) {
             }
             Some(inner) => encode(inner, item, out),
         },
-        (Value::Int(v), Ty::Int { bytes, .. }) => {
+        (Value::Int(v), Ty::Int { bytes, .. } | Ty::Length { bytes, .. }) => {
             out.extend_from_slice(&v.to_le_bytes()[..*bytes as usize])
         }
         (Value::Float(bits), Ty::Float { bytes }) => {
@@ -170,7 +170,8 @@ pub fn account_data(account: &Account, record: &Value) -> Vec<u8> {
     let mut data = account.discriminator.clone();
     match account.kind {
         Kind::Borsh | Kind::Codama => encode(record, &ty, &mut data),
-        Kind::ZeroCopy { packed } => {
+        Kind::ZeroCopy { .. } | Kind::FixedCapacity => {
+            let packed = account.kind.memory() == Some(true);
             let size = struct_layout(&account.record, packed)
                 .expect("a laid-out type")
                 .layout

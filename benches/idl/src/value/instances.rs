@@ -51,6 +51,9 @@ impl Instances {
                 let value = truncate(wide, *bytes) | 1;
                 Value::Int(if zero { 0 } else { value })
             }
+            // Only a fixed-capacity record holds one, whose values are its
+            // borsh account's (`capacity::fixed`): no instance is drawn.
+            Ty::Length { .. } => Value::Int(0),
             Ty::ShortU16 => {
                 let wide = u128::from_le_bytes(hash[..16].try_into().expect("16 bytes"));
                 Value::Int(if zero { 0 } else { truncate(wide, 2) | 1 })

@@ -6,7 +6,7 @@
 use super::{entries::normalize_entries, types::Value};
 use crate::{
     layout::struct_layout,
-    model::{Account, Count, Kind, Ty},
+    model::{Account, Count, Struct, Ty},
 };
 
 /// Where decoding stopped, and why.
@@ -51,6 +51,20 @@ pub fn decode(ty: &Ty, data: &[u8], at: usize) -> Result<(Value, usize), DecodeE
             let mut wide = [0u8; 16];
             wide[..*n as usize].copy_from_slice(bytes(at, *n as usize)?);
             Ok((Value::Int(u128::from_le_bytes(wide)), at + *n as usize))
+        }
+        Ty::Length {
+            bytes: n, capacity, ..
+        } => {
+            let mut wide = [0u8; 16];
+            wide[..*n as usize].copy_from_slice(bytes(at, *n as usize)?);
+            let len = u128::from_le_bytes(wide);
+            if len > *capacity as u128 {
+                return Err(fail(
+                    at,
+                    &format!("a length of {len}, past its capacity {capacity}"),
+                ));
+            }
+            Ok((Value::Int(len), at + *n as usize))
         }
         Ty::Float { bytes: n } => {
             let mut wide = [0u8; 8];
@@ -290,7 +304,7 @@ pub fn decode_zero_copy(ty: &Ty, data: &[u8], packed: bool) -> Result<Value, Dec
         Ty::Struct(s) => {
             let layout = struct_layout(s, packed).map_err(|what| DecodeError { at: 0, what })?;
             let mut fields = Vec::with_capacity(s.fields.len());
-            for (field, at) in s.fields.iter().zip(layout.offsets) {
+            for (field, &at) in s.fields.iter().zip(&layout.offsets) {
                 let value =
                     decode_zero_copy(&field.ty, data.get(at..).unwrap_or(&[]), packed || s.packed)
                         .map_err(|e| DecodeError {
@@ -299,6 +313,7 @@ pub fn decode_zero_copy(ty: &Ty, data: &[u8], packed: bool) -> Result<Value, Dec
                         })?;
                 fields.push(value);
             }
+            text_in_use(s, &fields, &layout.offsets)?;
             Ok(Value::Struct(fields))
         }
         Ty::Array(inner, len) => {
@@ -334,6 +349,36 @@ pub fn decode_zero_copy(ty: &Ty, data: &[u8], packed: bool) -> Result<Value, Dec
     }
 }
 
+/// A fixed-capacity string (a [`Ty::Length`] with `text`, then its bytes)
+/// whose bytes in use are not UTF-8: an error at its first byte.
+fn text_in_use(s: &Struct, values: &[Value], offsets: &[usize]) -> Result<(), DecodeError> {
+    for (i, pair) in s.fields.windows(2).enumerate() {
+        let (Ty::Length { text: true, .. }, Value::Int(len), Value::Array(items)) =
+            (&pair[0].ty, &values[i], &values[i + 1])
+        else {
+            continue;
+        };
+        let bytes: Vec<u8> = items
+            .iter()
+            .take(*len as usize)
+            .map(|b| match b {
+                Value::Int(b) => *b as u8,
+                _ => 0,
+            })
+            .collect();
+        if std::str::from_utf8(&bytes).is_err() {
+            return Err(DecodeError {
+                at: offsets[i + 1],
+                what: format!(
+                    "`{}.{}`: its bytes in use are not UTF-8",
+                    s.name, pair[1].name
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A record read from an account's data (`DATA=`): the value, and the
 /// bytes after the record, which every case keeps as they are.
 pub fn decode_account(account: &Account, data: &[u8]) -> Result<(Value, Vec<u8>), DecodeError> {
@@ -349,9 +394,9 @@ pub fn decode_account(account: &Account, data: &[u8]) -> Result<(Value, Vec<u8>)
     }
     let at = discriminator.len();
     let ty = Ty::Struct(account.record.clone());
-    let (record, end) = match account.kind {
-        Kind::Borsh | Kind::Codama => decode(&ty, data, at)?,
-        Kind::ZeroCopy { packed } => {
+    let (record, end) = match account.kind.memory() {
+        None => decode(&ty, data, at)?,
+        Some(packed) => {
             let size = struct_layout(&account.record, packed)
                 .map_err(|what| DecodeError { at, what })?
                 .layout

@@ -4,7 +4,7 @@
 use super::types::Lengths;
 use crate::{
     layout::struct_layout,
-    model::{Kind, Struct, Ty},
+    model::{Struct, Ty},
 };
 
 /// The most data an account may hold (10 MiB): no generated value may
@@ -25,9 +25,10 @@ pub fn full_len(ty: &Ty, lengths: Lengths) -> u64 {
     let list = lengths.list as u64;
     match ty {
         Ty::Bool | Ty::ShortU16 => 1,
-        Ty::Int { bytes, .. } | Ty::Float { bytes } | Ty::BigEndian { bytes, .. } => {
-            u64::from(*bytes)
-        }
+        Ty::Int { bytes, .. }
+        | Ty::Float { bytes }
+        | Ty::BigEndian { bytes, .. }
+        | Ty::Length { bytes, .. } => u64::from(*bytes),
         Ty::Pubkey => 32,
         Ty::Array(item, len) => full_len(item, lengths).max(1).saturating_mul(*len as u64),
         Ty::Struct(s) => fields(&s.fields),
@@ -90,7 +91,7 @@ pub fn refuse_unmeasurable(program: &mut crate::model::Program, lengths: Lengths
     check(&mut program.events, lengths, |e| (&e.name, &e.record));
     for item in program.accounts.iter_mut() {
         let Ok(account) = item else { continue };
-        if let Kind::ZeroCopy { packed } = account.kind
+        if let Some(packed) = account.kind.memory()
             && let Err(reason) = struct_layout(&account.record, packed)
         {
             *item = Err(Unsupported {

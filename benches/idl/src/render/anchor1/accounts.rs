@@ -37,7 +37,7 @@ pub fn format_for(account: &Account) -> Option<RowFormat> {
     match account.kind {
         Kind::Borsh => Some(RowFormat::Anchor1Account),
         Kind::ZeroCopy { .. } => Some(RowFormat::Anchor1AccountLoader),
-        Kind::Codama => None,
+        Kind::Codama | Kind::FixedCapacity => None,
     }
 }
 
@@ -52,7 +52,7 @@ pub fn formats_for(account: &Account) -> &'static [AccountWrapper] {
             AccountWrapper::LazyAccount,
             AccountWrapper::AccountLoader,
         ],
-        Kind::ZeroCopy { .. } => &[AccountWrapper::AccountLoader],
+        Kind::ZeroCopy { .. } | Kind::FixedCapacity => &[AccountWrapper::AccountLoader],
         Kind::Codama => &[],
     }
 }
@@ -94,6 +94,9 @@ pub fn fits(wrapper: AccountWrapper, account: &Account) -> Result<(), String> {
         )),
         (AccountWrapper::AccountLoader, Kind::ZeroCopy { packed }) => {
             struct_layout(&account.record, packed).map(|_| ())
+        }
+        (AccountWrapper::AccountLoader, Kind::FixedCapacity) => {
+            struct_layout(&account.record, true).map(|_| ())
         }
         (AccountWrapper::AccountLoader, _) => struct_layout(&account.record, false)
             .map(|_| ())
@@ -186,8 +189,8 @@ pub fn program(target: &Target, wrapper: AccountWrapper, id: &str) -> String {
     let name = ident(&record.ident, true);
     let label = RowFormat::from(AccountFormat::Anchor1(wrapper)).name();
     let module = format_ident!("{}_{}", snake(&record.ident), label);
-    let (types, wrapper_ty, what) = match (wrapper, account.kind) {
-        (_, Kind::ZeroCopy { packed }) => (
+    let (types, wrapper_ty, what) = match (wrapper, account.kind.memory()) {
+        (_, Some(packed)) => (
             zero_copy_types(record, &account.discriminator, packed),
             quote!(AccountLoader<'info, state::#name>),
             "`#[account(zero_copy)]` behind `AccountLoader<T>`: a checked cast of the bytes after the discriminator, every field in place",
@@ -213,7 +216,7 @@ pub fn program(target: &Target, wrapper: AccountWrapper, id: &str) -> String {
         account.name, target.program, target.source
     );
     let access = match (wrapper, account.kind) {
-        (_, Kind::ZeroCopy { .. }) => Access::Loader,
+        (_, Kind::ZeroCopy { .. } | Kind::FixedCapacity) => Access::Loader,
         (AccountWrapper::LazyAccount, _) => Access::Lazy,
         _ => Access::Decoded,
     };
