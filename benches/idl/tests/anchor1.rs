@@ -182,7 +182,7 @@ fn every_instruction_and_event_has_its_moves_from_todays_anchor_path() {
 #[test]
 fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
     let run = run_defaults("token.json");
-    let all = moves::of(&run.program, &run.rows);
+    let all = moves::of(&run.program, &run.rows, &Default::default());
     let [token] = &all[..] else {
         panic!("one account, one table: {all:?}")
     };
@@ -234,7 +234,7 @@ fn the_moves_table_starts_at_todays_path_and_counts_each_change_from_it() {
 #[test]
 fn a_borsh_account_moves_to_lazy_account_and_to_account_loader() {
     let run = run_defaults("token_borsh.json");
-    let all = moves::of(&run.program, &run.rows);
+    let all = moves::of(&run.program, &run.rows, &Default::default());
     let [token] = &all[..] else {
         panic!("one account, one table: {all:?}")
     };

@@ -24,7 +24,7 @@ fn program(path: &Path) -> Program {
 /// and types, as its published IDL lists them: Squads-Protocol/v4
 /// `sdk/multisig/idl/squads_multisig_program.json` at `c14a6d607a4d`),
 /// written here as a legacy Anchor IDL with that program's address.
-const MULTISIG: &str = r#"{
+pub(super) const MULTISIG: &str = r#"{
   "version": "0.1.0",
   "name": "multisig",
   "instructions": [],

@@ -8,6 +8,7 @@ mod codama;
 mod data;
 mod dispatch;
 mod examples;
+mod fixed_capacity;
 mod gate;
 mod mutated;
 mod names;

@@ -67,6 +67,12 @@ pub(super) fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
     let (fields, size) = padded_fields(s, packed, aligned_ty);
     let check = validity(s);
     let valid = format_ident!("valid_{}", snake(&s.ident));
+    let what = match s.fields.iter().any(|f| matches!(f.ty, Ty::Length { .. })) {
+        true => {
+            " Every bool is 0 or 1, every enum a variant, and every length within its capacity (a string's bytes in use UTF-8)."
+        }
+        false => " Every bool is 0 or 1 and every enum a variant.",
+    };
     quote! {
         #[repr(C)]
         #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -75,7 +81,7 @@ pub(super) fn aligned_struct(s: &Struct, packed: bool) -> TokenStream {
         /// The layout's size, checked at compile time.
         const _: [(); #size] = [(); core::mem::size_of::<#name>()];
 
-        /// Every bool is 0 or 1 and every enum a variant.
+        #[doc = #what]
         #[allow(unused_variables)]
         fn #valid(value: &#name) -> bool {
             #check

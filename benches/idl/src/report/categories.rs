@@ -11,15 +11,19 @@ use benches::profile::categories::{self, Category};
 use super::moves;
 use crate::{
     measure::{Measured, Row},
-    model::{Program, Site},
+    model::{AT_CAPACITY, Program, Site},
     profile::Profiles,
     render::RowFormat,
 };
 
 /// The section of `summary.md` (empty where the run has no moves).
-pub fn section(program: &Program, rows: &[Row], profiles: &Profiles) -> String {
+/// `accounts`: the account types' moves ([`moves::of`]).
+pub fn section(
+    program: &Program,
+    (rows, accounts): (&[Row], &[moves::Moves]),
+    profiles: &Profiles,
+) -> String {
     let mut out = String::new();
-    let accounts = moves::of(program, rows);
     let sites = moves::of_sites(program, rows);
     if accounts.is_empty() && sites.is_empty() {
         return out;
@@ -31,14 +35,22 @@ pub fn section(program: &Program, rows: &[Row], profiles: &Profiles) -> String {
         key.and_then(|key| profiles.of(&key))
             .map(categories::of_profile)
     };
-    for m in &accounts {
-        let row = |format| ran(rows, Site::Account, &m.account, format, Some(m.instance));
-        let formats: Vec<RowFormat> = m.paths.iter().map(|p| p.format).collect();
+    for m in accounts {
+        let moved = format!("{}{AT_CAPACITY}", m.account);
+        let row = |p: &moves::Path| {
+            let name = if p.at_capacity { &moved } else { &m.account };
+            ran(rows, Site::Account, name, p.format, Some(m.instance))
+        };
+        let today = m
+            .paths
+            .iter()
+            .find(|p| p.format == m.today && !p.at_capacity)
+            .and_then(row);
         table(
             &mut out,
             &format!("{} (`full`, the `{}` instance)", m.account, m.instance),
-            (m.today, by_category(row(m.today))),
-            formats.iter().map(|&f| (f, by_category(row(f)))),
+            (m.today.name().to_string(), by_category(today)),
+            m.paths.iter().map(|p| (p.label(), by_category(row(p)))),
         );
     }
     for m in &sites {
@@ -46,8 +58,10 @@ pub fn section(program: &Program, rows: &[Row], profiles: &Profiles) -> String {
         table(
             &mut out,
             &format!("{} `{}`", m.site.name(), m.name),
-            (m.today, by_category(row(m.today))),
-            m.paths.iter().map(|&(f, ..)| (f, by_category(row(f)))),
+            (m.today.name().to_string(), by_category(row(m.today))),
+            m.paths
+                .iter()
+                .map(|&(f, ..)| (f.name().to_string(), by_category(row(f)))),
         );
     }
     out
@@ -59,8 +73,8 @@ type Split = Option<BTreeMap<Category, u64>>;
 fn table(
     out: &mut String,
     title: &str,
-    (today, today_split): (RowFormat, Split),
-    paths: impl Iterator<Item = (RowFormat, Split)>,
+    (today, today_split): (String, Split),
+    paths: impl Iterator<Item = (String, Split)>,
 ) {
     let Some(today_split) = today_split else {
         return;
@@ -68,12 +82,11 @@ fn table(
     let total: u64 = today_split.values().sum();
     let _ = writeln!(
         out,
-        "\n### {title}\n\nToday, `{}`: {total} CUs ({}).\n\n| path | CUs | change | by category |\n|---|---:|---:|---|",
-        today.name(),
+        "\n### {title}\n\nToday, `{today}`: {total} CUs ({}).\n\n| path | CUs | change | by category |\n|---|---:|---:|---|",
         listed(&signed(&today_split), |cus| cus.to_string())
     );
-    for (format, split) in paths {
-        let Some(split) = split.filter(|_| format != today) else {
+    for (label, split) in paths {
+        let Some(split) = split.filter(|_| label != today) else {
             continue;
         };
         let cus: u64 = split.values().sum();
@@ -87,8 +100,7 @@ fn table(
         }
         let _ = writeln!(
             out,
-            "| `{}` | {cus} | {:+} | {} |",
-            format.name(),
+            "| `{label}` | {cus} | {:+} | {} |",
             cus as i64 - total as i64,
             listed(&changes, |change| format!("{change:+}"))
         );

@@ -1,6 +1,8 @@
 //! `results.json`: one record per measured row, the families' schema
 //! with `family: "idl"`, and the moves' marks.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::{
@@ -82,6 +84,22 @@ struct MoveMark {
     reordered_bytes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reordered_rent_saved: Option<u64>,
+    /// A fixed-capacity path (`<Name> at capacity`): each variable field's
+    /// capacity, by path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    capacity: Option<BTreeMap<String, usize>>,
+    /// With it, how many of the team's accounts (`ACCOUNTS=`) fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fit: Option<FitMark>,
+}
+
+/// `move.fit`: of the accounts read as the type, how many fit, and the
+/// capacities that would fit them all.
+#[derive(Serialize)]
+struct FitMark {
+    held: usize,
+    fit: usize,
+    fits_all: BTreeMap<String, usize>,
 }
 
 /// `results.json`.
@@ -91,7 +109,7 @@ pub fn json(
     rows: &[Row],
     refused: &[NoRow],
     skipped: &[NoRow],
-    anchor: &'static str,
+    (accounts, anchor): (&[moves::Moves], &'static str),
 ) -> String {
     let record = |site, name, format: RowFormat| Record {
         crate_version: if format.is_anchor1() {
@@ -133,10 +151,10 @@ pub fn json(
         outcome: format!("not measured: {}", s.reason),
         ..record(s.site, &s.name, s.format)
     }));
-    let all_moves = moves::of(program, rows);
-    for m in &all_moves {
+    for m in accounts {
         for (rank, path) in m.paths.iter().enumerate() {
             let reorder = m.reorder.as_ref().filter(|_| rank == 0);
+            let fit = m.fit.as_ref().filter(|_| path.at_capacity);
             records.push(Record {
                 operation: "move",
                 instance: m.instance,
@@ -152,7 +170,15 @@ pub fn json(
                     rent_lamports: Some(path.rent),
                     reordered_bytes: reorder.map(|r| r.bytes),
                     reordered_rent_saved: reorder.map(|r| r.rent_saved),
+                    capacity: fit.map(|f| f.capacities.iter().cloned().collect()),
+                    fit: fit.map(|f| FitMark {
+                        held: f.held,
+                        fit: f.fit,
+                        fits_all: f.fits_all.iter().cloned().collect(),
+                    }),
                 }),
+                // Its account type's name: the fixed-capacity path is one
+                // of `move.capacity`'s (the rows are `<Name> at capacity`'s).
                 ..record(Site::Account, &m.account, path.format)
             });
         }
@@ -173,6 +199,8 @@ pub fn json(
                     rent_lamports: None,
                     reordered_bytes: None,
                     reordered_rent_saved: None,
+                    capacity: None,
+                    fit: None,
                 }),
                 ..record(m.site, &m.name, *format)
             });

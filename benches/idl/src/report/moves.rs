@@ -12,9 +12,10 @@
 use std::fmt::Write as _;
 
 use crate::{
+    capacity::Capacities,
     layout::{struct_layout, zero_copy},
     measure::{Measured, Row},
-    model::{Account, Dialect, Kind, Program, Site, Struct},
+    model::{AT_CAPACITY, Account, Dialect, Kind, Program, Site, Struct},
     render::RowFormat,
 };
 
@@ -44,6 +45,9 @@ pub fn bytemuck_in_frameworks() -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
     pub format: RowFormat,
+    /// Whether it runs the account's fixed-capacity move (`<Name> at
+    /// capacity`'s rows) rather than the account as the IDL lays it out.
+    pub at_capacity: bool,
     /// CUs of `full`, `read`, `update` (`None`: not measured, or could not
     /// run).
     pub cus: [Option<u64>; 3],
@@ -66,6 +70,31 @@ pub struct Reorder {
     pub rent_saved: u64,
 }
 
+impl Path {
+    /// As the table names it: the format, `at capacity` after it for the
+    /// fixed-capacity move.
+    pub fn label(&self) -> String {
+        match self.at_capacity {
+            true => format!("{}{AT_CAPACITY}", self.format.name()),
+            false => self.format.name().to_string(),
+        }
+    }
+}
+
+/// The fixed-capacity move's fit: the capacities its paths ran at, and
+/// how many of the team's accounts (`ACCOUNTS=`) hold no more.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// Each variable field's path and capacity.
+    pub capacities: Vec<(String, usize)>,
+    /// The accounts read as this type, and of them those that fit.
+    pub held: usize,
+    pub fit: usize,
+    /// The fields some account holds more of than its capacity, with the
+    /// capacity that would fit them all (the largest seen).
+    pub fits_all: Vec<(String, usize)>,
+}
+
 /// One account type's moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Moves {
@@ -77,6 +106,9 @@ pub struct Moves {
     /// Today's path first, then the alternatives, cheapest `full` first.
     pub paths: Vec<Path>,
     pub reorder: Option<Reorder>,
+    /// Where its fixed-capacity move was measured: at what capacities,
+    /// and how many of the team's accounts fit.
+    pub fit: Option<Fit>,
 }
 
 /// The rent-exempt minimum of an account of `len` data bytes, at the
@@ -86,8 +118,9 @@ pub fn rent(len: usize) -> u64 {
 }
 
 /// Every account type's moves in `program` (an Anchor IDL's only: another
-/// has no path of its own to move from).
-pub fn of(program: &Program, rows: &[Row]) -> Vec<Moves> {
+/// has no path of its own to move from); an account's fixed-capacity move
+/// (its `<Name> at capacity` rows) among them, at the `capacities` sized.
+pub fn of(program: &Program, rows: &[Row], capacities: &Capacities) -> Vec<Moves> {
     if !matches!(program.dialect, Dialect::Anchor | Dialect::LegacyAnchor) {
         return Vec::new();
     }
@@ -96,36 +129,40 @@ pub fn of(program: &Program, rows: &[Row]) -> Vec<Moves> {
         let Some(today) = crate::render::anchor1::format_for(account) else {
             continue;
         };
+        let moved = format!("{}{AT_CAPACITY}", account.name);
         let mine: Vec<&Row> = rows
             .iter()
-            .filter(|r| r.site == Site::Account && r.name == account.name)
+            .filter(|r| r.site == Site::Account && (r.name == account.name || r.name == moved))
             .collect();
         let instance = if mine.iter().any(|r| r.instance == "data") {
             "data"
         } else {
             "full"
         };
-        let mut formats: Vec<RowFormat> = Vec::new();
+        let mut formats: Vec<(RowFormat, bool)> = Vec::new();
         for row in &mine {
-            if row.instance == instance && !formats.contains(&row.format) {
-                formats.push(row.format);
+            let key = (row.format, row.name == moved);
+            if row.instance == instance && !formats.contains(&key) {
+                formats.push(key);
             }
         }
-        let path = |format: RowFormat| {
+        let path = |(format, at_capacity): (RowFormat, bool)| {
+            let of = |r: &&&Row| {
+                r.format == format && r.instance == instance && (r.name == moved) == at_capacity
+            };
             let cus = OPERATIONS.map(|op| {
                 mine.iter()
-                    .find(|r| r.format == format && r.instance == instance && r.operation == op)
+                    .filter(of)
+                    .find(|r| r.operation == op)
                     .and_then(|r| match r.outcome {
                         Measured::Ran { cus, .. } => Some(cus),
                         Measured::CannotRun(_) => None,
                     })
             });
-            let bytes = mine
-                .iter()
-                .find(|r| r.format == format && r.instance == instance)
-                .map_or(0, |r| r.account_bytes);
+            let bytes = mine.iter().find(of).map_or(0, |r| r.account_bytes);
             Path {
                 format,
+                at_capacity,
                 cus,
                 change: None,
                 bytes,
@@ -133,10 +170,8 @@ pub fn of(program: &Program, rows: &[Row]) -> Vec<Moves> {
             }
         };
         let mut paths: Vec<Path> = formats.into_iter().map(path).collect();
-        let today_full = paths
-            .iter()
-            .find(|p| p.format == today)
-            .and_then(|p| p.cus[0]);
+        let is_today = |p: &Path| p.format == today && !p.at_capacity;
+        let today_full = paths.iter().find(|p| is_today(p)).and_then(|p| p.cus[0]);
         for p in &mut paths {
             p.change = p.cus[0]
                 .zip(today_full)
@@ -144,19 +179,47 @@ pub fn of(program: &Program, rows: &[Row]) -> Vec<Moves> {
         }
         // Today's first, then the rest cheapest `full` first (a path that
         // could not run `full` last).
-        paths.sort_by_key(|p| (p.format != today, p.cus[0].unwrap_or(u64::MAX)));
+        paths.sort_by_key(|p| (!is_today(p), p.cus[0].unwrap_or(u64::MAX)));
         if paths.is_empty() {
             continue;
         }
+        let fit = paths
+            .iter()
+            .any(|p| p.at_capacity)
+            .then(|| fit(capacities, &account.name))
+            .flatten();
         all.push(Moves {
             account: account.name.clone(),
             today,
             instance,
             paths,
             reorder: reorder(account),
+            fit,
         });
     }
     all
+}
+
+/// The fit of `account`'s fixed-capacity move, from its sizing.
+fn fit(capacities: &Capacities, account: &str) -> Option<Fit> {
+    let sized = capacities.types.iter().find(|t| t.account == account)?;
+    Some(Fit {
+        capacities: sized
+            .fields
+            .iter()
+            .map(|f| Some((f.variable.name.clone(), f.capacity?.0)))
+            .collect::<Option<_>>()?,
+        held: sized.held.len(),
+        fit: sized.fit,
+        fits_all: sized
+            .fields
+            .iter()
+            .filter_map(|f| {
+                let largest = f.largest?;
+                (largest > f.capacity?.0).then(|| (f.variable.name.clone(), largest))
+            })
+            .collect(),
+    })
 }
 
 /// For a zero-copy (not packed) record with padding between or after its
@@ -217,7 +280,7 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
         );
         for p in &m.paths {
             let cell = |c: Option<u64>| c.map_or("-".into(), |c| c.to_string());
-            let change = match (p.format == m.today, p.change) {
+            let change = match (p.format == m.today && !p.at_capacity, p.change) {
                 (true, _) => "today".to_string(),
                 (false, Some(change)) => format!("{change:+}"),
                 (false, None) => "-".into(),
@@ -225,7 +288,7 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {change} | {} | {} |",
-                p.format.name(),
+                p.label(),
                 cell(p.cus[0]),
                 cell(p.cus[1]),
                 cell(p.cus[2]),
@@ -235,6 +298,9 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
         }
         if m.paths.iter().any(|p| p.format == RowFormat::Bytemuck) {
             out.push_str(&bytemuck_in_frameworks());
+        }
+        if let Some(fit) = &m.fit {
+            out.push_str(&fit_line(&m.account, fit));
         }
         if let Some(r) = &m.reorder {
             let _ = writeln!(
@@ -251,6 +317,36 @@ pub fn section(moves: &[Moves], sites: &[SiteMoves], anchor: &str) -> String {
     for site in [Site::Instruction, Site::Event] {
         let mine: Vec<SiteMoves> = sites.iter().filter(|m| m.site == site).cloned().collect();
         out.push_str(&site_section(&mine));
+    }
+    out
+}
+
+/// Under an account's table: the capacities its `at capacity` paths ran
+/// at, and how many of the team's accounts fit them.
+fn fit_line(account: &str, fit: &Fit) -> String {
+    let capacities: Vec<String> = fit
+        .capacities
+        .iter()
+        .map(|(field, n)| format!("`{field}` {n}"))
+        .collect();
+    let mut out = format!(
+        "\nThe `at capacity` paths run `{account}`'s fixed-capacity move (its section above) at {}",
+        capacities.join(", ")
+    );
+    if fit.held == 0 {
+        out.push_str(": no account of yours was read (`ACCOUNTS=`), so none is counted.\n");
+        return out;
+    }
+    let _ = write!(out, ": {} of {} of your accounts fit", fit.fit, fit.held);
+    if fit.fits_all.is_empty() {
+        out.push_str(".\n");
+    } else {
+        let all: Vec<String> = fit
+            .fits_all
+            .iter()
+            .map(|(field, n)| format!("`{field}` {n}"))
+            .collect();
+        let _ = writeln!(out, "; all would at {}.", all.join(", "));
     }
     out
 }

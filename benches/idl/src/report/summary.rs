@@ -20,7 +20,7 @@ use crate::{
 pub fn summary(
     program: &Program,
     plans: &[Plan],
-    rows: &[Row],
+    (rows, accounts): (&[Row], &[moves::Moves]),
     refused: &[NoRow],
     skipped: &[NoRow],
     provenance: &Provenance,
@@ -151,7 +151,7 @@ pub fn summary(
         }
     }
     out.push_str(&moves::section(
-        &moves::of(program, rows),
+        accounts,
         &moves::of_sites(program, rows),
         provenance
             .crates

@@ -181,10 +181,11 @@ fn write_report(
         programs: _,
     } = tally;
     let provenance = provenance(root, &dir, &elfs);
+    let moves = report::moves::of(&program, &rows, capacities);
     let mut summary = report::summary(
         &program,
         plans,
-        &rows,
+        (&rows, &moves),
         &refused,
         &skipped,
         &provenance,
@@ -192,7 +193,11 @@ fn write_report(
     );
     summary.push_str(&capacity::report::section(capacities));
     if let Some(profiles) = profiles {
-        summary.push_str(&report::categories::section(&program, &rows, profiles));
+        summary.push_str(&report::categories::section(
+            &program,
+            (&rows, &moves),
+            profiles,
+        ));
     }
     let cases = CasesFile {
         provenance: serde_json::to_value(&provenance).expect("JSON"),
@@ -202,7 +207,13 @@ fn write_report(
         ("summary.md", summary.clone()),
         (
             "results.json",
-            report::json(&program, &rows, &refused, &skipped, release.version),
+            report::json(
+                &program,
+                &rows,
+                &refused,
+                &skipped,
+                (&moves, release.version),
+            ),
         ),
         ("cases.json", cases.to_text()),
     ];

@@ -275,7 +275,7 @@ const MOVES = {
   compare: "path",
   match: ["site", "name"],
   derive: r => ({
-    path: r.format + (r.move.rank === 0 ? " (today)" : ""),
+    path: r.format + (r.move.capacity ? " at capacity" : "") + (r.move.rank === 0 ? " (today)" : ""),
     change: r.move.rank === 0 ? "today" : r.move.change_cus,
     read_cus: r.move.read_cus ?? "",
     update_cus: r.move.update_cus ?? "",
