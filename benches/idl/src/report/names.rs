@@ -17,6 +17,6 @@ pub fn kind_name(account: &Account) -> &'static str {
         (Kind::ZeroCopy { packed: false }, _) => "zero-copy",
         (Kind::ZeroCopy { packed: true }, _) => "zero-copy, packed",
         (Kind::Codama, _) => "Codama (the bytes described)",
-        (Kind::FixedCapacity, _) => "fixed capacity (a borsh account's move)",
+        (Kind::FixedCapacity, _) => "fixed capacity",
     }
 }
