@@ -477,7 +477,7 @@ fn write(expr: TokenStream, ty: &Ty) -> TokenStream {
         Ty::Bool => quote!(out.push(u8::from(#expr));),
         Ty::Int { .. } | Ty::Float { .. } => quote!(out.extend_from_slice(&#expr.to_le_bytes());),
         Ty::Pubkey => quote!(out.extend_from_slice(&#expr);),
-        Ty::Length { .. } => unreachable!("{}", super::FIXED_CAPACITY_ONLY),
+        Ty::Length { .. } => unreachable!("{}", super::tokens::FIXED_CAPACITY_ONLY),
         Ty::Array(inner, _) => {
             let each = write(quote!((*item)), inner);
             quote! {

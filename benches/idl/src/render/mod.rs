@@ -33,10 +33,6 @@ pub use self::{
     tokens::*,
 };
 
-/// Why the owned and walking renderers never meet a [`Ty::Length`].
-pub(crate) const FIXED_CAPACITY_ONLY: &str =
-    "a fixed-capacity length is only in a record that is cast (`AccountCodec::fits`)";
-
 impl AccountFormat {
     /// Whether the format can hold `account`, or why not.
     pub fn fits(self, account: &Account) -> Result<(), String> {

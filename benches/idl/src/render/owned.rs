@@ -138,7 +138,7 @@ pub(super) fn owned_ty(ty: &Ty, maps: Maps) -> TokenStream {
         Ty::Float { bytes: 4 } => quote!(f32),
         Ty::Float { .. } => quote!(f64),
         Ty::Pubkey => quote!([u8; 32]),
-        Ty::Length { .. } => unreachable!("{}", super::FIXED_CAPACITY_ONLY),
+        Ty::Length { .. } => unreachable!("{FIXED_CAPACITY_ONLY}"),
         Ty::Array(inner, len) => {
             let inner = owned_ty(inner, maps);
             let len = Literal::usize_unsuffixed(*len);
@@ -256,7 +256,7 @@ pub(super) fn widths(
                 walk(item, lengths, tags)
             }
             Ty::Array(item, _) | Ty::Option(item) => walk(item, lengths, tags),
-            Ty::Length { .. } => unreachable!("{}", super::FIXED_CAPACITY_ONLY),
+            Ty::Length { .. } => unreachable!("{FIXED_CAPACITY_ONLY}"),
             Ty::Map { key, value, .. } => {
                 lengths.insert(4);
                 walk(key, lengths, tags)?;

@@ -182,3 +182,8 @@ pub(crate) fn refused_update() -> TokenStream {
         Err(ProgramError::InvalidInstructionData)
     }
 }
+
+/// Why the owned, walking and event renderers never meet a
+/// [`crate::model::Ty::Length`].
+pub(crate) const FIXED_CAPACITY_ONLY: &str =
+    "a fixed-capacity length is only in a record that is cast (`AccountCodec::fits`)";

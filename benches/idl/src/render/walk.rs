@@ -211,7 +211,7 @@ pub(super) fn walk_ty(ty: &Ty, mode: Walk) -> TokenStream {
             }
             at + 1
         }},
-        Ty::Length { .. } => unreachable!("{}", super::FIXED_CAPACITY_ONLY),
+        Ty::Length { .. } => unreachable!("{FIXED_CAPACITY_ONLY}"),
         Ty::Array(inner, len) => {
             let step = walk_ty(inner, mode);
             let len = Literal::usize_unsuffixed(*len);
@@ -416,7 +416,7 @@ pub(super) fn codama_wire(ty: &Ty) -> bool {
         Ty::Array(item, _) | Ty::Option(item) | Ty::Vec(item) => codama_wire(item),
         Ty::Map { key, value, .. } => codama_wire(key) || value.as_deref().is_some_and(codama_wire),
         Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::String | Ty::Bytes => false,
-        Ty::Length { .. } => unreachable!("{}", super::FIXED_CAPACITY_ONLY),
+        Ty::Length { .. } => unreachable!("{FIXED_CAPACITY_ONLY}"),
     }
 }
 
