@@ -505,8 +505,10 @@ fn check_errors(subject: &Subject, instance: &Instance, checked: &mut Checked) {
         ));
     }
     // A fixed-capacity record's `full` checks every length it holds.
-    if planned.format == AccountFormat::Pinocchio(AccountCodec::Bytemuck)
-        && let Some((at, past)) = crate::capacity::fixed::past_capacity(&account.record)
+    if matches!(
+        planned.format,
+        AccountFormat::Pinocchio(AccountCodec::Bytemuck | AccountCodec::Zerocopy)
+    ) && let Some((at, past)) = crate::capacity::fixed::past_capacity(&account.record)
     {
         let mut over = data.clone();
         let at = discriminator + at;

@@ -419,8 +419,8 @@ pub fn plan(program: &Program, choices: &FieldChoices) -> Vec<Plan> {
         } else {
             &[]
         };
-        // A fixed-capacity account is measured as the casts that can read
-        // it (zerocopy to say why it cannot), no other format.
+        // A fixed-capacity account is measured as the casts, no other
+        // format.
         let codecs: &[AccountCodec] = match account.kind {
             Kind::FixedCapacity => &[AccountCodec::Bytemuck, AccountCodec::Zerocopy],
             _ => &AccountCodec::ALL,

@@ -1,6 +1,6 @@
 //! The fixed-capacity move generated and measured (`make idl ACCOUNTS=`):
 //! a variable account rewritten at the capacities its accounts need, cast
-//! in place by bytemuck and Anchor's `AccountLoader<T>`, held to the
+//! in place by bytemuck, zerocopy and Anchor's `AccountLoader<T>`, held to the
 //! contract (every write read back by the oracle, a length past its
 //! capacity refused: a run with a contract failure fails its test), and
 //! its row in the moves table with its bytes, rent and fit. Known
@@ -115,10 +115,16 @@ fn the_metadata_records_move_reads_as_the_familys_bytemuck_row() {
     let address = program.address.as_deref().and_then(|a| a.parse().ok());
     let sized = capacity::size(&program, address, Some(&held), &Choices::default());
     let sized = &sized.types[0];
-    assert_eq!(
-        bytes_of(&run, &moved_name, RowFormat::Bytemuck),
-        sized.account_len.unwrap()
-    );
+    for cast in [
+        RowFormat::Bytemuck,
+        RowFormat::Zerocopy,
+        RowFormat::Anchor1AccountLoader,
+    ] {
+        assert_eq!(
+            bytes_of(&run, &moved_name, cast),
+            sized.account_len.unwrap()
+        );
+    }
     // The move keeps the field it reads: `read` asks for the royalty.
     let theirs = 48; // benches/baseline.json: metadata/bytemuck::read_royalty/typical
     let baseline = fs::read_to_string(support::root().join("benches/baseline.json")).unwrap();
@@ -172,7 +178,7 @@ fn the_metadata_records_move_reads_as_the_familys_bytemuck_row() {
     );
     assert!(run.summary.contains(&fit), "{fit}\n{}", run.summary);
     let records = capacity_moves(&run, "Metadata");
-    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(records.len(), 3, "{records:?}");
     for record in &records {
         assert_eq!(record["move"]["capacity"]["name"], typical.name.len());
         assert_eq!(
@@ -253,7 +259,7 @@ fn squads_multisig_at_five_members() {
         run.summary
     );
     let records = capacity_moves(&run, "Multisig");
-    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(records.len(), 3, "{records:?}");
     for record in &records {
         assert_eq!(record["move"]["capacity"], json!({"members": 5}));
         assert_eq!(

@@ -67,13 +67,9 @@ impl AccountCodec {
                 wincode_config(&Ty::Struct(account.record.clone())).map(|_| ())
             }
             (_, Kind::Codama) => Ok(()),
-            (Self::Bytemuck, Kind::FixedCapacity) => {
+            (Self::Bytemuck | Self::Zerocopy, Kind::FixedCapacity) => {
                 struct_layout(&account.record, true).map(|_| ())
             }
-            (Self::Zerocopy, Kind::FixedCapacity) => Err(
-                "zerocopy validates bools and enums as it converts, not a length against its capacity: the fixed-capacity layout is measured with bytemuck and `AccountLoader<T>`"
-                    .into(),
-            ),
             (_, Kind::FixedCapacity) => Err(format!(
                 "the fixed-capacity layout is measured as a cast (bytemuck, zerocopy, `AccountLoader<T>`); {} is measured on the account as its IDL lays it out",
                 RowFormat::from(self).name()

@@ -37,6 +37,18 @@ pub(super) fn checked_types(record: &Struct, packed: bool) -> TokenStream {
 pub(super) fn checked_struct(s: &Struct, packed: bool) -> TokenStream {
     let name = ident(&s.ident, true);
     let (fields, size) = padded_fields(s, packed, checked_ty);
+    let lengths = holds_lengths(s).then(|| {
+        let check = lengths_check(s);
+        let within = lengths_fn(s);
+        quote! {
+            /// Every fixed-capacity length within its capacity, and a
+            /// string's bytes in use UTF-8: what zerocopy's conversion does
+            /// not check.
+            fn #within(value: &#name) -> bool {
+                #check
+            }
+        }
+    });
     quote! {
         #[repr(C)]
         #[derive(zerocopy::TryFromBytes, zerocopy::IntoBytes, zerocopy::KnownLayout, zerocopy::Immutable)]
@@ -44,6 +56,77 @@ pub(super) fn checked_struct(s: &Struct, packed: bool) -> TokenStream {
 
         /// The layout's size, checked at compile time.
         const _: [(); #size] = [(); core::mem::size_of::<#name>()];
+
+        #lengths
+    }
+}
+
+/// Whether `s` holds a fixed-capacity length, at any depth.
+fn holds_lengths(s: &Struct) -> bool {
+    fn ty_holds(ty: &Ty) -> bool {
+        match ty {
+            Ty::Length { .. } => true,
+            Ty::Struct(s) => holds_lengths(s),
+            Ty::Array(item, _) => ty_holds(item),
+            _ => false,
+        }
+    }
+    s.fields.iter().any(|f| ty_holds(&f.ty))
+}
+
+/// The function that checks `s`'s lengths: `lengths_<type>`.
+fn lengths_fn(s: &Struct) -> proc_macro2::Ident {
+    format_ident!("lengths_{}", snake(&s.ident))
+}
+
+/// The conjunction of `s`'s lengths' checks (a string's with its bytes'
+/// UTF-8), and its nested structs'.
+fn lengths_check(s: &Struct) -> TokenStream {
+    let names = field_idents(&s.fields);
+    let checks = s
+        .fields
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .filter_map(|(i, (f, name))| {
+            let expr = quote!(value.#name);
+            nested_check(expr, &f.ty, names.get(i + 1))
+        });
+    quote!(true #(&& #checks)*)
+}
+
+fn nested_check(
+    expr: TokenStream,
+    ty: &Ty,
+    items: Option<&proc_macro2::Ident>,
+) -> Option<TokenStream> {
+    match ty {
+        Ty::Length {
+            bytes,
+            capacity,
+            text,
+        } => {
+            let len = match bytes {
+                1 => quote!(usize::from(#expr)),
+                _ => quote!((#expr.get() as usize)),
+            };
+            let capacity = Literal::usize_unsuffixed(*capacity);
+            Some(match (text, items) {
+                (true, Some(items)) => quote! {
+                    value.#items.get(..#len).is_some_and(|bytes| core::str::from_utf8(bytes).is_ok())
+                },
+                _ => quote!(#len <= #capacity),
+            })
+        }
+        Ty::Struct(s) if holds_lengths(s) => {
+            let within = lengths_fn(s);
+            Some(quote!(#within(&#expr)))
+        }
+        Ty::Array(item, _) => {
+            let each = nested_check(quote!((*item)), item, None)?;
+            Some(quote!(#expr.iter().all(|item| #each)))
+        }
+        _ => None,
     }
 }
 
@@ -59,6 +142,11 @@ pub(super) fn checked_ty(ty: &Ty) -> TokenStream {
         }
         Ty::Int { bytes, signed } => {
             let name = format_ident!("{}{}", if *signed { "I" } else { "U" }, 8 * *bytes as usize);
+            quote!(zerocopy::little_endian::#name)
+        }
+        Ty::Length { bytes: 1, .. } => quote!(u8),
+        Ty::Length { bytes, .. } => {
+            let name = format_ident!("U{}", 8 * *bytes as usize);
             quote!(zerocopy::little_endian::#name)
         }
         Ty::Float { bytes } => {
@@ -90,6 +178,12 @@ pub(super) fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, Token
     let size =
         Literal::usize_unsuffixed(struct_layout(record, packed).expect("laid out").layout.size);
     let read = field_expr(quote!(record), record, &target.read.indexes);
+    // A fixed-capacity record's lengths, checked where the crate checks
+    // the rest: at every conversion.
+    let within = holds_lengths(record).then(|| {
+        let within = lengths_fn(record);
+        quote!(.filter(|record| #within(record)))
+    });
     let (full, update) = match &target.update {
         Some(path) => {
             let field = field_expr(quote!(record), record, &path.indexes);
@@ -122,6 +216,7 @@ pub(super) fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, Token
             let record = data
                 .get(..#size)
                 .and_then(|bytes| <#name as zerocopy::TryFromBytes>::try_ref_from_bytes(bytes).ok())
+                #within
                 .ok_or(ProgramError::InvalidAccountData)?;
         },
         quote!(zerocopy::IntoBytes::as_bytes(&#read) == value),
@@ -133,6 +228,7 @@ pub(super) fn zerocopy_ops(target: &Target, packed: bool) -> (TokenStream, Token
         fn record_mut(data: &mut [u8]) -> Result<&mut #name, ProgramError> {
             data.get_mut(..#size)
                 .and_then(|bytes| <#name as zerocopy::TryFromBytes>::try_mut_from_bytes(bytes).ok())
+                #within
                 .ok_or(ProgramError::InvalidAccountData)
         }
     };
