@@ -269,3 +269,45 @@ fn squads_multisig_at_five_members() {
         assert_eq!(record["move"]["rent_lamports"], rent(bytes));
     }
 }
+
+/// A Codama layout's variable account (`wire.codama.json`'s `table`, its
+/// addresses to the end of the data; its accounts alone, renamed so its
+/// run folder is its own) at `CAPACITY=table.addresses=256`: the move is
+/// 4 (the discriminator field) + 33 (the authority's tagged option, kept:
+/// it has a layout) + 8 (the slot) + 2 (a count up to 256) + 256 × 32
+/// bytes, cast by bytemuck under the contract; zerocopy, which is not
+/// measured on a Codama wire type, says why.
+#[test]
+fn a_codama_lookup_table_at_capacity() {
+    let text =
+        fs::read_to_string(support::root().join("benches/idl/idls/wire.codama.json")).unwrap();
+    let mut idl: serde_json::Value = serde_json::from_str(&text).unwrap();
+    idl["program"]["name"] = "wireCodamaCapacity".into();
+    idl["program"]["instructions"] = json!([]);
+    let copies = support::root().join("target/idl-tests");
+    fs::create_dir_all(&copies).unwrap();
+    let copy = copies.join("wire_capacity.codama.json");
+    let text = idl.to_string();
+    if fs::read_to_string(&copy).ok().as_deref() != Some(text.as_str()) {
+        benches::files::write_whole(&copy, &text).unwrap();
+    }
+    let options = Options {
+        capacities: Choices::parse("table.addresses=256").unwrap(),
+        ..Options::default()
+    };
+    let run = support::run_copy(&copy, &options);
+    let moved = format!("table{AT_CAPACITY}");
+    assert_eq!(
+        bytes_of(&run, &moved, RowFormat::Bytemuck),
+        4 + 33 + 8 + 2 + 256 * 32
+    );
+    // Its `read` ran (`cus` fails the test on a row missing or not run).
+    cus(&run, &moved, RowFormat::Bytemuck, "read");
+    assert!(
+        run.summary.contains(
+            "No `zerocopy` row: it keeps a Codama wire type (a tagged option): zerocopy is measured on Anchor's layouts"
+        ),
+        "{}",
+        run.summary
+    );
+}

@@ -67,8 +67,12 @@ impl AccountCodec {
                 wincode_config(&Ty::Struct(account.record.clone())).map(|_| ())
             }
             (_, Kind::Codama) => Ok(()),
-            (Self::Bytemuck | Self::Zerocopy, Kind::FixedCapacity) => {
+            (Self::Bytemuck, Kind::FixedCapacity) => {
                 struct_layout(&account.record, true).map(|_| ())
+            }
+            (Self::Zerocopy, Kind::FixedCapacity) => {
+                struct_layout(&account.record, true)?;
+                zerocopy::checked_fits(&Ty::Struct(account.record.clone()))
             }
             (_, Kind::FixedCapacity) => Err(format!(
                 "the fixed-capacity layout is measured as a cast (bytemuck, zerocopy, `AccountLoader<T>`); {} is measured on the account as its IDL lays it out",

@@ -130,6 +130,31 @@ fn nested_check(
     }
 }
 
+/// Whether every type in `ty` has a checked zerocopy type
+/// ([`checked_ty`]): a fixed-capacity record moved from a Codama layout
+/// may keep a wire type (a tagged or zeroable option, a big-endian
+/// integer) that zerocopy is not measured on.
+pub(crate) fn checked_fits(ty: &Ty) -> Result<(), String> {
+    match ty {
+        Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Pubkey | Ty::Length { .. } => Ok(()),
+        Ty::Enum(e) if e.is_unit() && e.tag == 1 => Ok(()),
+        Ty::Array(item, _) => checked_fits(item),
+        Ty::Struct(s) => s.fields.iter().try_for_each(|f| checked_fits(&f.ty)),
+        other => {
+            let what = match other {
+                Ty::TaggedOption { .. } => "a tagged option",
+                Ty::ZeroableOption(_) => "a zeroable option",
+                Ty::BigEndian { .. } => "a big-endian integer",
+                Ty::Enum(_) => "an enum of a wider tag",
+                _ => "a type of no fixed layout",
+            };
+            Err(format!(
+                "it keeps a Codama wire type ({what}): zerocopy is measured on Anchor's layouts (bytemuck is the cast p-token and spl-pod make)"
+            ))
+        }
+    }
+}
+
 pub(super) fn checked_ty(ty: &Ty) -> TokenStream {
     match ty {
         Ty::Bool => quote!(bool),
