@@ -256,12 +256,13 @@ idl: $(TOOLCHAIN_READY) ## Your accounts and instructions, from your IDL: IDL=<f
 # Where every CU goes (after make all): each row of make bench profiled,
 # summing exactly to its CUs, by inlined frame, into target/benches/profile/
 # (DOCS=1: rewrite the docs' profile figures; SO=<your .so>
-# FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction; BASE=<the
-# build before> [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI
-# gate; docs/profile.md)
+# FIXTURES=<folder> [IDL=<its IDL>]: your program per instruction, or
+# TRACES=<SBF_TRACE_DIR> [HEAP=<bytes>]: per traced invocation; BASE=<the build before>
+# [MAX_INCREASE=<CUs or N%>]: the two builds compared, a CI gate;
+# docs/profile.md)
 profile: $(TOOLCHAIN_READY) ## Where every CU goes, by inlined frame (SO=: your .so; BASE=)
 ifdef SO
-	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" $(HOST_CARGO) run -q -p profile-so --bin profile-so
+	SO="$(SO)" BASE="$(BASE)" FIXTURES="$(FIXTURES)" TRACES="$(TRACES)" HEAP="$(HEAP)" IDL="$(IDL)" DISCRIMINATOR="$(DISCRIMINATOR)" MAX_INCREASE="$(MAX_INCREASE)" ALLOW_BEHAVIOUR_CHANGE="$(ALLOW_BEHAVIOUR_CHANGE)" $(HOST_CARGO) run -q -p profile-so --bin profile-so
 else
 	$(HOST_CARGO) run -q -p benches --bin bench -- profile $(if $(DOCS),docs)
 endif

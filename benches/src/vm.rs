@@ -28,7 +28,7 @@ use crate::{
     case::Case,
     error::HarnessError,
     inspect::Inspector,
-    profile::{Recorder, meter},
+    profile::{Recorder, VmRun, meter},
     program::{Family, Framework, Program},
     trace::{self, Tracer},
     workspace::{Workspace, newest_file},
@@ -249,6 +249,42 @@ fn add_program(mollusk: &mut Mollusk, program: &Program, elf: &[u8]) -> Result<(
 }
 
 /// Loads `elf` as `program_id`, or says why the loader refused it.
+/// What the loader makes of `elf` as `program_id`, for reading a register
+/// trace without a VM: a run with no trace yet (its text, its syscalls,
+/// the default heap frame), and whether its sBPF version moved the load
+/// and store instructions to other classes (v2 and later).
+pub fn loaded_run(program_id: &Pubkey, elf: &[u8]) -> Result<(VmRun, bool), String> {
+    use solana_program_runtime::program_cache_entry::ProgramCacheEntryType;
+    let mut mollusk = Mollusk::default();
+    load_elf(&mut mollusk, program_id, elf)?;
+    let entry = mollusk
+        .program_cache
+        .load_program(program_id)
+        .ok_or("the program cache holds no program for it")?;
+    let ProgramCacheEntryType::Loaded(executable) = &entry.program else {
+        return Err("the loader did not load it".into());
+    };
+    let version = executable.get_sbpf_version();
+    let syscalls = executable
+        .get_loader()
+        .get_function_registry()
+        .iter()
+        .map(|(hash, (name, _))| (hash, String::from_utf8_lossy(name).into_owned()))
+        .collect();
+    let run = VmRun {
+        index_in_trace: 0,
+        stack_height: 1,
+        program_id: *program_id,
+        text: executable.get_text_bytes().1.to_vec(),
+        static_syscalls: version.static_syscalls(),
+        syscalls,
+        trace: Vec::new(),
+        heap_cus: 0,
+        heap_bytes: mollusk.compute_budget.heap_size,
+    };
+    Ok((run, version.move_memory_instruction_classes()))
+}
+
 fn load_elf(mollusk: &mut Mollusk, program_id: &Pubkey, elf: &[u8]) -> Result<(), String> {
     if !elf.starts_with(b"\x7fELF") {
         return Err("no ELF header".into());

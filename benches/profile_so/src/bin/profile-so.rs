@@ -32,10 +32,10 @@ fn main() -> ExitCode {
 fn profile() -> Result<bool, String> {
     let workspace = Workspace::from_env();
     let var = |name: &str| std::env::var(name).unwrap_or_default();
-    let (so_path, fixtures) = (var("SO"), var("FIXTURES"));
-    if so_path.is_empty() || fixtures.is_empty() {
+    let (so_path, fixtures, traces) = (var("SO"), var("FIXTURES"), var("TRACES"));
+    if so_path.is_empty() || fixtures.is_empty() == traces.is_empty() {
         return Err(
-            "give both SO=<your program's .so> and FIXTURES=<a folder of its Mollusk fixtures>"
+            "give SO=<your program's .so> and one of FIXTURES=<a folder of its Mollusk fixtures> or TRACES=<the SBF_TRACE_DIR its tests wrote register traces into>"
                 .into(),
         );
     }
@@ -55,8 +55,32 @@ fn profile() -> Result<bool, String> {
             .filter(|path| !path.is_empty())
             .map(PathBuf::from),
         idl_runs: workspace.benches_dir().join("idl"),
+        traces: Some(traces)
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from),
+        heap: None,
     };
+    let heap = match var("HEAP").as_str() {
+        "" => None,
+        bytes => Some(
+            bytes
+                .parse::<u32>()
+                .ok()
+                .filter(|n| n % 1024 == 0 && (32 * 1024..=256 * 1024).contains(n))
+                .ok_or_else(|| format!("HEAP={bytes}: give the heap frame your transactions request, in bytes (a multiple of 1024 from 32768 to 262144)"))?,
+        ),
+    };
+    if heap.is_some() && options.traces.is_none() {
+        return Err(
+            "HEAP= is the heap frame of traced transactions (TRACES=); a fixture records its own"
+                .into(),
+        );
+    }
+    let options = so::Options { heap, ..options };
     let base = var("BASE");
+    if !base.is_empty() && options.traces.is_some() {
+        return Err("BASE= compares two builds on the same calls: one folder of traces holds one build's invocations, with nothing that pairs them with another's; give FIXTURES= for a comparison".into());
+    }
     let limit = match var("MAX_INCREASE").as_str() {
         "" => None,
         value => Some(so::compare::gate::Limit::parse(value)?),

@@ -79,6 +79,8 @@ pub fn run(workspace: &Workspace) -> Result<Deployed, String> {
         discriminator: 1,
         idl: None,
         idl_runs: workspace.benches_dir().join("idl"),
+        traces: None,
+        heap: None,
     };
     let diff = compare::run(&options, &deployed)?;
     if let Some(change) = diff.behaviour.first() {
