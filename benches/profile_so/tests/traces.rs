@@ -83,6 +83,24 @@ fn traces_profile_as_the_fixtures_replay() {
         .collect();
     names.sort();
     assert_eq!(names, ["0x00", "0x01", "0x02"]);
+
+    // Written out as a fixtures run is, each trace marked exact.
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("borsh");
+    so::report::write(&out, &traced).unwrap();
+    let summary = fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        summary.contains("3 traced invocations (`TRACES=`")
+            && summary.contains("| trace | instruction | CUs | exact | flamegraph |"),
+        "{summary}"
+    );
+    for p in &traced.profiled {
+        let line = format!("| `{}` | `{}` | {} | yes |", p.fixture, p.instruction, p.cus);
+        assert!(summary.contains(&line), "{line}\n{summary}");
+    }
+    let results: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["records"].as_array().unwrap().len(), 3);
 }
 
 /// A profile's stacks and their CUs.
@@ -175,4 +193,111 @@ fn every_rows_traces_profile_as_its_fixture() {
         "traced invocations: {exact} exact, {inexact} not; not exact, by syscall: {reasons:?}"
     );
     assert!(exact > 0);
+}
+
+/// Bad input, each named with what to do, the rest profiled: a folder
+/// with no trace, one holding only another program's, a `.regs` cut
+/// short, `.insns` of another build, a trace with no `.exec.sha256`, and
+/// `BASE=`-style pairing asked of traces by the command (its own test).
+#[test]
+fn bad_traces_are_named_and_the_rest_profiled() {
+    let dir = tempfile::tempdir().unwrap();
+    let (so_path, _) = borsh_fixtures(dir.path());
+    let traces = tempfile::tempdir().unwrap();
+    trace_fixtures(&so_path, dir.path(), traces.path());
+    let heap = 32 * 1024;
+    let run = |path: &Path| so::run(&traces_options(&so_path, path, heap));
+
+    let empty = tempfile::tempdir().unwrap();
+    let error = run(empty.path()).err().unwrap();
+    assert!(
+        error.contains(
+            "no register trace (`<digest>.regs`) in it; run your tests with SBF_TRACE_DIR="
+        ),
+        "{error}"
+    );
+
+    // Every trace of another program: named by its ELF's hash.
+    let others = tempfile::tempdir().unwrap();
+    let stems: Vec<String> = fs::read_dir(traces.path())
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .strip_suffix(".regs")
+                .map(str::to_string)
+        })
+        .collect();
+    assert_eq!(stems.len(), 3);
+    let copy = |to: &Path, stem: &str| {
+        for ext in ["regs", "insns", "program_id", "exec.sha256"] {
+            let from = traces.path().join(format!("{stem}.{ext}"));
+            fs::copy(&from, to.join(format!("{stem}.{ext}"))).unwrap();
+        }
+    };
+    copy(others.path(), &stems[0]);
+    fs::write(
+        others.path().join(format!("{}.exec.sha256", stems[0])),
+        "ab".repeat(32),
+    )
+    .unwrap();
+    let error = run(others.path()).err().unwrap();
+    assert!(
+        error.contains(&format!("1 of an ELF with sha256 {}", "ab".repeat(32)))
+            && error.ends_with("give the .so your tests loaded"),
+        "{error}"
+    );
+
+    // One cut short, one of another build, one with no hash; the rest
+    // (one good trace) profiled.
+    let mixed = tempfile::tempdir().unwrap();
+    for stem in &stems {
+        copy(mixed.path(), stem);
+    }
+    let regs = mixed.path().join(format!("{}.regs", stems[0]));
+    let bytes = fs::read(&regs).unwrap();
+    fs::write(&regs, &bytes[..bytes.len() - 5]).unwrap();
+    let insns = mixed.path().join(format!("{}.insns", stems[1]));
+    let mut ran = fs::read(&insns).unwrap();
+    ran[1] ^= 0x11; // the first instruction's registers
+    fs::write(&insns, ran).unwrap();
+    let extra = "0123456789abcdef";
+    fs::copy(
+        mixed.path().join(format!("{}.regs", stems[2])),
+        mixed.path().join(format!("{extra}.regs")),
+    )
+    .unwrap();
+    let traced = run(mixed.path()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(traced.profiled.len(), 1);
+    assert_eq!(traced.profiled[0].fixture, format!("{}.regs", stems[2]));
+    let reasons: Vec<(String, String)> = traced
+        .refused
+        .iter()
+        .map(|r| (r.fixture.clone(), r.reason.clone()))
+        .collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert!(
+        reasons.iter().any(|(f, r)| *f == format!("{extra}.regs")
+            && r.starts_with(&format!("no `{extra}.exec.sha256` beside it"))),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|(f, r)| *f == format!("{}.regs", stems[0])
+                && r.starts_with(&format!(
+                    "cut short: {} bytes, not a whole number of instructions",
+                    bytes.len() - 5
+                ))),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|(f, r)| *f == format!("{}.regs", stems[1])
+                && r.starts_with("a trace of another build: at step 0")
+                && r.ends_with("give the .so the test loaded")),
+        "{reasons:?}"
+    );
 }
