@@ -95,7 +95,10 @@ fn traces_profile_as_the_fixtures_replay() {
         "{summary}"
     );
     for p in &traced.profiled {
-        let line = format!("| `{}` | `{}` | {} | yes |", p.fixture, p.instruction, p.cus);
+        let line = format!(
+            "| `{}` | `{}` | {} | yes |",
+            p.fixture, p.instruction, p.cus
+        );
         assert!(summary.contains(&line), "{line}\n{summary}");
     }
     let results: serde_json::Value =
