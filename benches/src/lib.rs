@@ -30,6 +30,7 @@ pub mod provenance;
 pub mod report;
 pub mod reproducible;
 pub mod scaffold;
+pub mod section_names;
 pub mod sweep;
 pub mod token;
 pub mod toolchains;

@@ -35,7 +35,7 @@ fn framed(heap_frame: u32) -> Budget {
 }
 
 fn pass(cases: &[Case], root: &Path, features: Features) -> Result<Pass, String> {
-    let (mut svm, payer) = svm_with(features, cases, root)?;
+    let (mut svm, payer) = svm_with(features, cases, root, false)?;
     // The overhead, from the floor's `full`: as it is, and with a
     // `RequestHeapFrame` for the default frame (which changes nothing the
     // program sees).
@@ -166,6 +166,44 @@ fn check_mainnet(root: &Path, pass: &Pass, version: &str, rewrite: bool) -> Resu
     Ok(false)
 }
 
+/// Every case replayed once more with every feature, LiteSVM's register
+/// tracing on (its `register-tracing` feature, as a team's tests run with
+/// `SBF_TRACE_DIR` set), for `make profile SO= TRACES=`'s known answer
+/// (`benches/profile_so/tests/traces.rs`): each program's invocations
+/// into a folder of its own under `dir` (its `.so`'s path from the
+/// repository, `/` as `_`, no `.so`),
+/// since a trace file is named by its registers' digest and two programs
+/// that run alike would write the same name. `dir` is emptied first.
+/// Returns how many cases ran.
+fn trace(cases: &[Case], root: &Path, dir: &Path) -> Result<usize, String> {
+    let _ = fs::remove_dir_all(dir);
+    let mut by_program: BTreeMap<&str, Vec<Case>> = BTreeMap::new();
+    for case in cases {
+        by_program.entry(&case.so).or_default().push(case.clone());
+    }
+    for (so, cases) in by_program {
+        let traces = dir.join(so.trim_end_matches(".so").replace('/', "_"));
+        fs::create_dir_all(&traces).map_err(|e| format!("{}: {e}", traces.display()))?;
+        // SAFETY: this binary runs one thread; LiteSVM reads the variable
+        // while it is built (tracing on, and its callback's folder), and
+        // it is removed before anything else reads the environment.
+        unsafe { std::env::set_var("SBF_TRACE_DIR", &traces) };
+        let built = svm_with(Features::All, &cases, root, true);
+        // SAFETY: as above.
+        unsafe { std::env::remove_var("SBF_TRACE_DIR") };
+        let (mut svm, payer) = built?;
+        for case in &cases {
+            let budget = match case.heap_frame {
+                DEFAULT_HEAP => Budget::default(),
+                frame => framed(frame),
+            };
+            replay(&mut svm, &payer, case, budget)
+                .map_err(|e| format!("{} traced: {e}", case.row))?;
+        }
+    }
+    Ok(cases.len())
+}
+
 /// Replays the families' cases; `rewrite` rewrites benches/mainnet.json.
 /// `Ok(false)` when a case differs with every feature enabled, or the
 /// mainnet pass differs from the committed file.
@@ -211,6 +249,8 @@ pub fn run(root: &Path, version: &str, rewrite: bool) -> Result<bool, String> {
     };
     write("litesvm.md", report)?;
     write("litesvm.json", replay_json(version, &passes))?;
+    let traced = trace(&cases.cases, root, &out.join("litesvm-traces"))?;
+    println!("Traced in LiteSVM (register tracing, every feature): {traced} cases, into target/benches/litesvm-traces/");
     // The summary names the replay, replacing the line of an earlier one.
     let line = format!(
         "Replayed in LiteSVM {version} (all features, as Mollusk runs): {}/{} equal; see litesvm.md.",

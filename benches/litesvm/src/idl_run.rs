@@ -26,7 +26,7 @@ struct Pass {
 }
 
 fn pass(cases: &[Case], root: &Path, features: Features) -> Result<Pass, String> {
-    let (mut svm, payer) = svm_with(features, cases, root)?;
+    let (mut svm, payer) = svm_with(features, cases, root, false)?;
     let mut equal = 0;
     let mut different = Vec::new();
     for case in cases {

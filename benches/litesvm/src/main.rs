@@ -23,6 +23,10 @@ mod idl_run;
 #[path = "../../fixtures/src/idl_runs.rs"]
 mod idl_runs;
 mod replay;
+// The same file the benches crate compiles: the section names a tracing
+// loader needs, on the ELFs the traced replay loads.
+#[path = "../../src/section_names.rs"]
+mod section_names;
 
 fn main() -> ExitCode {
     match run() {

@@ -35,7 +35,7 @@ impl Cases {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 pub struct Case {
     pub row: String,
     pub program_id: String,
@@ -54,7 +54,7 @@ pub struct Case {
     pub cus: u64,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct AccountData {
     pubkey: String,
     is_signer: bool,
@@ -64,7 +64,7 @@ struct AccountData {
     data: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 struct Emission {
     how: String,
     data: String,
@@ -253,10 +253,13 @@ impl Features {
 
 /// A LiteSVM like `LiteSVM::new()`, with `features`, every case's program
 /// loaded (from its `.so` under `root`), and a funded payer.
+/// `traced`: register tracing is on (`SBF_TRACE_DIR`), and each ELF is
+/// loaded with the section names its loader needs.
 pub fn svm_with(
     features: Features,
     cases: &[Case],
     root: &Path,
+    traced: bool,
 ) -> Result<(LiteSVM, Keypair), String> {
     let mut svm = LiteSVM::default()
         .with_feature_set(match features {
@@ -276,6 +279,10 @@ pub fn svm_with(
             continue;
         }
         let elf = fs::read(root.join(&case.so)).map_err(|e| format!("{}: {e}", case.so))?;
+        let elf = match traced {
+            true => crate::section_names::with_section_names(&elf),
+            false => elf,
+        };
         svm.add_program(key(&case.program_id)?, &elf)
             .map_err(|e| format!("{}: loading {}: {e:?}", case.row, case.so))?;
         loaded.insert(case.program_id.clone(), case.so.clone());

@@ -147,8 +147,12 @@ pub fn load_dir(
     if kept.is_empty() {
         let mut why: Vec<String> = others
             .iter()
+            .take(3)
             .map(|(sha, n)| format!("{n} of an ELF with sha256 {sha}"))
             .collect();
+        if others.len() > 3 {
+            why.push(format!("and traces of {} other ELFs", others.len() - 3));
+        }
         why.extend(
             refused
                 .iter()

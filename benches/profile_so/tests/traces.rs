@@ -131,17 +131,26 @@ fn callee_profiles(profile: &benches::profile::Profile) -> Vec<Stacks> {
 
 /// Every row of the benchmark (each family's crates and every framework's
 /// programs, as `make bench` plans them), its fixture run as a team's
-/// traced test runs it, then each program profiled from its traces and
-/// from its fixtures: every invocation that says it is exact has the
-/// profile of a fixture, frame by frame, and CUs; one that is not names
-/// the syscall whose charge the trace cannot show. How many are exact is
-/// printed (the closing note quotes it).
+/// traced test runs it in Mollusk, and as `make litesvm` traced it in
+/// LiteSVM (`target/benches/litesvm-traces/`), then each program profiled
+/// from both folders of traces and from its fixtures: every invocation
+/// that says it is exact has the profile of a fixture, frame by frame, and
+/// its CUs; one that is not names the syscall whose charge the trace
+/// cannot show. How many are exact is printed (the closing note quotes
+/// it).
 #[test]
-#[ignore = "every row: run by make test after make all"]
+#[ignore = "every row: run by make test after make all and make litesvm"]
 fn every_rows_traces_profile_as_its_fixture() {
     let workspace = Workspace::current();
+    let lite = workspace.benches_dir().join("litesvm-traces");
+    assert!(
+        lite.is_dir(),
+        "{}: no LiteSVM traces; run make litesvm",
+        lite.display()
+    );
     let scratch = tempfile::tempdir().unwrap();
-    let (mut exact, mut inexact, mut reasons) = (0, 0, std::collections::BTreeMap::new());
+    let mut tally: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    let mut reasons = std::collections::BTreeMap::new();
     for group in benches::bench::plan::of(&workspace).unwrap_or_else(|e| panic!("{e}")) {
         let loaded = group.load(&workspace).unwrap_or_else(|e| panic!("{e}"));
         for program in &loaded.programs {
@@ -164,38 +173,52 @@ fn every_rows_traces_profile_as_its_fixture() {
             let replayed = so::run(&options(&program.so_path, &fixtures, 1))
                 .unwrap_or_else(|e| panic!("{label}: {e}"));
             let heap = loaded.mollusk.compute_budget.heap_size;
-            let traced = so::run(&traces_options(&program.so_path, &traces, heap))
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            for p in &traced.profiled {
-                match &p.replayed {
-                    Ok(()) => {
-                        exact += 1;
-                        // A CPI's callee (a program calling itself, as
-                        // `emit_cpi!` does) is an invocation of its own,
-                        // nested in its caller's fixture under the CPI.
-                        assert!(
-                            replayed.profiled.iter().any(|f| {
-                                (f.cus == p.cus && f.profile == p.profile)
-                                    || callee_profiles(&f.profile).contains(&p.profile.stacks)
-                            }),
-                            "{label} {}: {} CUs, exact, is no fixture's profile",
-                            p.fixture,
-                            p.cus
-                        );
-                    }
-                    Err(why) => {
-                        inexact += 1;
-                        let syscall = why.split('`').nth(1).unwrap_or(why).to_string();
-                        *reasons.entry(syscall).or_insert(0) += 1;
+            // make litesvm's folder for this program's invocations.
+            let relative = program.so_path.strip_prefix(&workspace.root).unwrap();
+            let lite = lite.join(
+                relative
+                    .to_string_lossy()
+                    .trim_end_matches(".so")
+                    .replace('/', "_"),
+            );
+            for (svm, dir) in [("Mollusk", &traces), ("LiteSVM", &lite)] {
+                let traced = so::run(&traces_options(&program.so_path, dir, heap))
+                    .unwrap_or_else(|e| panic!("{label} ({svm}): {e}"));
+                let (exact, inexact) = tally.entry(svm).or_default();
+                for p in &traced.profiled {
+                    match &p.replayed {
+                        Ok(()) => {
+                            *exact += 1;
+                            // A CPI's callee (a program calling itself, as
+                            // `emit_cpi!` does) is an invocation of its own,
+                            // nested in its caller's fixture under the CPI.
+                            assert!(
+                                replayed.profiled.iter().any(|f| {
+                                    (f.cus == p.cus && f.profile == p.profile)
+                                        || callee_profiles(&f.profile).contains(&p.profile.stacks)
+                                }),
+                                "{label} ({svm}) {}: {} CUs, exact, is no fixture's profile",
+                                p.fixture,
+                                p.cus
+                            );
+                        }
+                        Err(why) => {
+                            *inexact += 1;
+                            let syscall = why.split('`').nth(1).unwrap_or(why).to_string();
+                            *reasons.entry((svm, syscall)).or_insert(0) += 1;
+                        }
                     }
                 }
             }
         }
     }
-    eprintln!(
-        "traced invocations: {exact} exact, {inexact} not; not exact, by syscall: {reasons:?}"
-    );
-    assert!(exact > 0);
+    eprintln!("traced invocations (exact, not): {tally:?}; not exact, by syscall: {reasons:?}");
+    for svm in ["Mollusk", "LiteSVM"] {
+        assert!(
+            tally.get(svm).is_some_and(|(exact, _)| *exact > 0),
+            "{svm}: {tally:?}"
+        );
+    }
 }
 
 /// Bad input, each named with what to do, the rest profiled: a folder
