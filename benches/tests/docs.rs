@@ -227,8 +227,6 @@ const FACTS: &[(&str, &[(&str, &str)])] = &[
         "docs/profile.md",
         &[
             ("1", "the command exits 1"),
-            ("1", "The program exits 1 on a failed gate"),
-            ("2", "then exits 2"),
             ("10%", "change within 10% of the release matrix"),
         ],
     ),

@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# The two steps docs/profile.md's "In your CI" gives a team's pipeline, run
-# end to end through the Makefile as a pipeline runs them (make test runs
-# this after make all):
+# The steps of docs/ci/compute-units.yml, the workflow docs/profile.md's
+# "In your CI" gives a team's pipeline, run end to end here as a pipeline
+# runs them (make test runs this after make all):
+#   0. profile-so installed with cargo install into an empty folder (its
+#      build reuses the workspace's target folder), and run from a folder
+#      outside this repository, as in a team's own;
 #   1. two builds, base and head, and the fixtures the tests write: here
 #      make all's token programs on borsh (the base) and bytemuck (the
 #      head), each with the .so.debug make all keeps beside it, and make
 #      fixtures' calls of the borsh program (the family's programs share
 #      one contract, so these are the head's calls too);
-#   2. the comparison, whose exit code is the gate: it passes under
-#      MAX_INCREASE and fails past it, naming each call, and its
+#   2. the workflow's comparison, whose exit code is the gate: it passes
+#      under --max-increase and fails past it, naming each call, and its
 #      summary.md is the pull request's comment.
-# Its output goes to a workspace of its own (BENCH_WORKSPACE), so the
-# page and profiles make test checks are left alone.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "ci.sh: $*" >&2; exit 1; }
+
+# 0. The command, installed into an empty folder; its flags are the
+# workflow's.
+workflow=docs/ci/compute-units.yml
+grep -q -- '--so target/deploy/$PROGRAM.so --base ../base/target/deploy/$PROGRAM.so --fixtures fixtures --max-increase "$MAX_INCREASE"' "$workflow" \
+	|| fail "$workflow compares with other flags than this script"
+CARGO_TARGET_DIR=$PWD/target cargo --config 'build.rustc-workspace-wrapper="clippy-driver"' \
+	install --quiet --locked --debug --path benches/profile_so --bin profile-so --root "$work/bin" \
+	>"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "cargo install of profile-so failed"; }
+profile_so=$work/bin/bin/profile-so
 
 # 1. The builds and the fixtures.
 for build in base:borsh head:bytemuck; do
@@ -29,15 +40,20 @@ make -s --no-print-directory fixtures >"$work/fixtures.log" 2>&1 || { cat "$work
 mkdir -p "$work/fixtures"
 cp target/benches/fixtures/borsh--*.json "$work/fixtures/"
 
-# 2. The comparison: make profile SO= BASE= MAX_INCREASE=, its exit code
-# (0 or not) and what it says.
+# 2. The comparison, from a team's folder outside this repository: its
+# exit code (0 or not) and what it says.
+team=$work/team
+mkdir -p "$team/target/deploy" "$work/base/target/deploy"
 compare() {
 	local so=$1 base=$2 limit=$3
-	BENCH_WORKSPACE=$work/ws make -s --no-print-directory profile \
-		SO="$work/$so/my_program.so" BASE="$work/$base/my_program.so" \
-		FIXTURES="$work/fixtures" MAX_INCREASE="$limit" >"$work/out" 2>&1
+	cp "$work/$so/my_program.so" "$work/$so/my_program.so.debug" "$team/target/deploy/"
+	cp "$work/$base/my_program.so" "$work/$base/my_program.so.debug" "$work/base/target/deploy/"
+	rm -rf "$team/fixtures" && cp -r "$work/fixtures" "$team/fixtures"
+	(cd "$team" && "$profile_so" \
+		--so target/deploy/my_program.so --base ../base/target/deploy/my_program.so \
+		--fixtures fixtures --max-increase "$limit") >"$work/out" 2>&1
 }
-summary=$work/ws/target/benches/profile/my_program/diff/summary.md
+summary=$team/target/benches/profile/my_program/diff/summary.md
 
 # The head (bytemuck) spends less on every call: no increase, it passes.
 compare head base 0 || { cat "$work/out"; fail "the head spends less on every call, yet MAX_INCREASE=0 failed"; }
@@ -51,4 +67,4 @@ grep -q 'make profile SO= BASE=: 2 calls cost more than MAX_INCREASE=15 CUs allo
 grep -q '^  `0x00` (borsh--full.json): +[0-9]* CUs .*past MAX_INCREASE=15 CUs; top frames: `' "$work/out" || { cat "$work/out"; fail "the failure does not name full (0x00) with its top frames"; }
 grep -q '^- \*\*MAX_INCREASE=15 CUs: 2 calls past it\*\*$' "$summary" || fail "$summary does not name the calls past the gate"
 compare base head 50 || { cat "$work/out"; fail "MAX_INCREASE=50 failed where no call costs 50 CUs more"; }
-echo "ci.sh: make profile SO= BASE= gated as docs/profile.md's \"In your CI\" says (passes under MAX_INCREASE, fails past it naming each call)"
+echo "ci.sh: the installed profile-so gated as docs/ci/compute-units.yml runs it (passes under --max-increase, fails past it naming each call)"

@@ -1,12 +1,16 @@
-//! `make profile SO=<program.so> FIXTURES=<folder> [IDL=<idl.json>]
-//! [DISCRIMINATOR=<bytes>]`:
+//! `profile-so --so <program.so> --fixtures <folder> [--idl <idl.json>]
+//! [--discriminator <bytes>]` (or `--traces <SBF_TRACE_DIR>`), which `make
+//! profile SO= FIXTURES=` runs (each flag also read from its variable):
 //! a team's own program profiled per instruction from its Mollusk
-//! fixtures, into `target/benches/profile/<the .so's file stem>/`.
+//! fixtures or its tests' register traces, into
+//! `target/benches/profile/<the .so's file stem>/`: this repository's
+//! (with its page) when run inside it, else the current folder's, as the
+//! installed command runs in a team's own repository.
 //!
-//! With `BASE=<the build before the change>`, both builds run the same
+//! With `--base <the build before the change>`, both builds run the same
 //! fixtures and their difference goes into that folder's `diff/`; it
-//! exits 1 on a behaviour change (unless `ALLOW_BEHAVIOUR_CHANGE=1`) and
-//! on a call past `MAX_INCREASE=<CUs>` or `<N>%`.
+//! exits 1 on a behaviour change (unless `--allow-behaviour-change 1`) and
+//! on a call past `--max-increase <CUs>` or `<N>%`.
 
 use std::{
     path::{Path, PathBuf},
@@ -14,7 +18,66 @@ use std::{
 };
 
 use benches::Workspace;
+use clap::Parser;
 use profile_so as so;
+
+/// Your program's compute units, per instruction and by inlined frame,
+/// from its Mollusk fixtures or its tests' register traces; two builds
+/// compared, with a gate for your CI (docs/profile.md).
+#[derive(Parser)]
+#[command(name = "profile-so", version)]
+struct Args {
+    /// Your program's `.so` (a `<name>.so.debug` beside it names inlined
+    /// frames).
+    #[arg(long, env = "SO")]
+    so: Option<String>,
+    /// A folder of its Mollusk fixtures (JSON or `.fix`).
+    #[arg(long, env = "FIXTURES")]
+    fixtures: Option<String>,
+    /// The folder its tests wrote register traces into (`SBF_TRACE_DIR`).
+    #[arg(long, env = "TRACES")]
+    traces: Option<String>,
+    /// With `--traces`: the heap frame its transactions request, in bytes.
+    #[arg(long, env = "HEAP")]
+    heap: Option<String>,
+    /// The build before the change: both run the fixtures, compared.
+    #[arg(long, env = "BASE")]
+    base: Option<String>,
+    /// Its IDL: instructions and account types named.
+    #[arg(long, env = "IDL")]
+    idl: Option<String>,
+    /// How many leading bytes of instruction data name an instruction.
+    #[arg(long, env = "DISCRIMINATOR")]
+    discriminator: Option<String>,
+    /// With `--base`: the gate, in CUs (`300`) or percent (`2%`).
+    #[arg(long, env = "MAX_INCREASE")]
+    max_increase: Option<String>,
+    /// With `--base`: `1` where a behaviour change is meant.
+    #[arg(long, env = "ALLOW_BEHAVIOUR_CHANGE")]
+    allow_behaviour_change: Option<String>,
+}
+
+/// Where a run's files go: `BENCH_WORKSPACE`'s, or this repository's (and
+/// its page) when run inside it; else the current folder's
+/// `target/benches/`, and no page.
+fn place() -> (Workspace, bool) {
+    let repository = Workspace::from_env();
+    if std::env::var_os("BENCH_WORKSPACE").is_some() {
+        return (repository, true);
+    }
+    let here = std::env::current_dir().unwrap_or_else(|_| repository.root.clone());
+    let inside = |root: &Path| {
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        here.canonicalize()
+            .unwrap_or_else(|_| here.clone())
+            .starts_with(root)
+    };
+    if inside(&repository.root) {
+        (repository, true)
+    } else {
+        (Workspace::at(here), false)
+    }
+}
 
 fn main() -> ExitCode {
     match profile() {
@@ -30,8 +93,23 @@ fn main() -> ExitCode {
 /// Whether every fixture ran and replayed (and, with `BASE=`, whether the
 /// builds behave alike and no call is past the gate).
 fn profile() -> Result<bool, String> {
-    let workspace = Workspace::from_env();
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let args = Args::parse();
+    let (workspace, page) = place();
+    // An empty value (the Makefile passes every variable) is none.
+    let var = |name: &str| {
+        let value = match name {
+            "SO" => &args.so,
+            "FIXTURES" => &args.fixtures,
+            "TRACES" => &args.traces,
+            "HEAP" => &args.heap,
+            "BASE" => &args.base,
+            "IDL" => &args.idl,
+            "DISCRIMINATOR" => &args.discriminator,
+            "MAX_INCREASE" => &args.max_increase,
+            _ => &args.allow_behaviour_change,
+        };
+        value.clone().unwrap_or_default()
+    };
     let (so_path, fixtures, traces) = (var("SO"), var("FIXTURES"), var("TRACES"));
     if so_path.is_empty() || fixtures.is_empty() == traces.is_empty() {
         return Err(
@@ -87,7 +165,7 @@ fn profile() -> Result<bool, String> {
     };
     if !base.is_empty() {
         let allow = !matches!(var("ALLOW_BEHAVIOUR_CHANGE").as_str(), "" | "0");
-        return compare(&workspace, &options, Path::new(&base), limit, allow);
+        return compare((&workspace, page), &options, Path::new(&base), limit, allow);
     }
     if limit.is_some() {
         return Err("MAX_INCREASE= gates the change from a base build: give BASE=<the .so before the change> too".into());
@@ -96,7 +174,7 @@ fn profile() -> Result<bool, String> {
     let dir = so::out_dir(&workspace.root, &run.so);
     so::report::write(&dir, &run)?;
     // The page shows every such run beside the benchmark.
-    let page = benches::report::page::write(&workspace.benches_dir())?;
+    let page = written_page(&workspace, page)?;
     for instruction in so::report::instructions(&run) {
         let (serialization, total) = instruction.serialization();
         println!(
@@ -130,11 +208,10 @@ fn profile() -> Result<bool, String> {
         )
         .collect();
     println!(
-        "make profile SO=: {} fixtures profiled, named by {}; wrote {} and its section of {}",
+        "make profile SO=: {} fixtures profiled, named by {}; wrote {}{page}",
         run.profiled.len(),
         run.naming.kind(),
         workspace.relative(&dir.join("summary.md")).display(),
-        workspace.relative(&page).display()
     );
     if !failed.is_empty() {
         eprintln!(
@@ -150,7 +227,7 @@ fn profile() -> Result<bool, String> {
 /// without `BASE=` and the comparison into its `diff/`; whether they
 /// behave alike (or may differ) and no call is past `limit`.
 fn compare(
-    workspace: &Workspace,
+    (workspace, page): (&Workspace, bool),
     options: &so::Options,
     base: &Path,
     limit: Option<so::compare::gate::Limit>,
@@ -161,17 +238,16 @@ fn compare(
     so::report::write(&dir, &diff.new)?;
     let diff_dir = so::compare::out_dir(&workspace.root, &diff.new);
     so::compare::report::write(&diff_dir, &diff, limit)?;
-    let page = benches::report::page::write(&workspace.benches_dir())?;
+    let page = written_page(workspace, page)?;
     for instruction in so::compare::builds::by_instruction(&diff.compared) {
         println!("{}", so::compare::builds::headline(&instruction));
     }
     println!(
-        "make profile SO= BASE=: {} fixtures compared ({}), {} behaviour changes; wrote {} and its section of {}",
+        "make profile SO= BASE=: {} fixtures compared ({}), {} behaviour changes; wrote {}{page}",
         diff.compared.len(),
         diff.matching.describe(),
         diff.behaviour.len(),
         workspace.relative(&diff_dir.join("summary.md")).display(),
-        workspace.relative(&page).display()
     );
     let mut passed = true;
     let not_compared = diff.not_compared();
@@ -217,4 +293,17 @@ fn compare(
         }
     }
     Ok(passed)
+}
+
+/// The page, rewritten with this run where `page` (run inside this
+/// repository): ` and its section of <page>`, else nothing.
+fn written_page(workspace: &Workspace, page: bool) -> Result<String, String> {
+    if !page {
+        return Ok(String::new());
+    }
+    let written = benches::report::page::write(&workspace.benches_dir())?;
+    Ok(format!(
+        " and its section of {}",
+        workspace.relative(&written).display()
+    ))
 }
