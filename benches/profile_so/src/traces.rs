@@ -294,12 +294,27 @@ pub fn cost(template: &VmRun, moved: bool, traced: &Traced, discriminator: usize
         .first()
         .map(|r| r[2])
         .filter(|&at| at >= ebpf::MM_INPUT_START);
+    // Memory is shadowed only where a charge reads it (a syscall whose
+    // rule reads memory) and where the instruction data's first bytes lie.
+    let insn_at = |row: &[u64; 12]| {
+        let pc = row[11] as usize;
+        text.get(pc * ebpf::INSN_SIZE..(pc + 1) * ebpf::INSN_SIZE)
+            .map(|bytes| ebpf::get_insn_unchecked(bytes, 0))
+    };
+    let reads_memory = regs.iter().filter_map(insn_at).any(|insn| {
+        insn.opc == ebpf::CALL_IMM
+            && (!template.static_syscalls || insn.src == 0)
+            && template
+                .syscalls
+                .get(&(insn.imm as u32))
+                .is_some_and(|name| MEMORY_RULES.contains(&name.as_str()))
+    });
+    let data_bytes = data_at.map(|at| at..at.saturating_add(discriminator as u64));
     for (step, row) in regs.iter().enumerate() {
         let pc = row[11] as usize;
-        let Some(bytes) = text.get(pc * ebpf::INSN_SIZE..(pc + 1) * ebpf::INSN_SIZE) else {
+        let Some(insn) = insn_at(row) else {
             continue;
         };
-        let insn = ebpf::get_insn_unchecked(bytes, 0);
         if let Some((size, load, immediate)) = memory_access(insn.opc, moved) {
             let (base, value) = if load {
                 let next = regs.get(step + 1).map(|next| next[insn.dst as usize]);
@@ -313,7 +328,11 @@ pub fn cost(template: &VmRun, moved: bool, traced: &Traced, discriminator: usize
             if (ebpf::MM_HEAP_START..ebpf::MM_HEAP_START + (1 << 32)).contains(&at) {
                 heap_end = heap_end.max(at - ebpf::MM_HEAP_START + size as u64);
             }
-            if let Some(value) = value {
+            let shown = reads_memory
+                || data_bytes
+                    .as_ref()
+                    .is_some_and(|bytes| at < bytes.end && at + size as u64 > bytes.start);
+            if let (true, Some(value)) = (shown, value) {
                 shadow.set(at, value, size);
             }
             continue;
@@ -391,6 +410,9 @@ pub fn cost(template: &VmRun, moved: bool, traced: &Traced, discriminator: usize
         data,
     }
 }
+
+/// The syscalls whose rule here reads memory (the shadow's).
+const MEMORY_RULES: [&str; 1] = ["sol_log_data"];
 
 /// A syscall's charge by agave's rule for it; `Err` with the part known
 /// and what is not, where its charge depends on what the trace does not
