@@ -44,6 +44,40 @@ pub struct Traced {
     pub regs: Vec<[u64; 12]>,
 }
 
+/// A trace of the program, checked ([`load_dir`]); its registers are read
+/// again when it is profiled, one trace in memory at a time.
+#[derive(Clone, Debug)]
+pub struct TraceFile {
+    pub name: String,
+    pub program_id: Pubkey,
+    path: std::path::PathBuf,
+}
+
+impl TraceFile {
+    /// The invocation, its registers read.
+    pub fn load(&self) -> Result<Traced, String> {
+        let bytes = fs::read(&self.path).map_err(|e| format!("unreadable: {e}"))?;
+        Ok(Traced {
+            name: self.name.clone(),
+            program_id: self.program_id,
+            regs: rows(&bytes),
+        })
+    }
+}
+
+/// `.regs` bytes as rows of registers (whole rows only).
+fn rows(bytes: &[u8]) -> Vec<[u64; 12]> {
+    bytes
+        .as_chunks::<ROW>()
+        .0
+        .iter()
+        .map(|row| {
+            let (words, _) = row.as_chunks::<8>();
+            std::array::from_fn(|i| u64::from_le_bytes(words[i]))
+        })
+        .collect()
+}
+
 /// The invocations of `so` in `dir`, and every trace not read, named: the
 /// traces of other programs (by their ELF's sha256), and files cut short
 /// or of another build. `Err` where the folder holds no trace of `so`.
@@ -52,7 +86,7 @@ pub fn load_dir(
     dir: &Path,
     so: &So,
     template: &VmRun,
-) -> Result<(Vec<Traced>, Vec<Refused>), String> {
+) -> Result<(Vec<TraceFile>, Vec<Refused>), String> {
     let shown = dir.display();
     let entries = fs::read_dir(dir).map_err(|e| {
         format!("TRACES={shown}: {e}; give the folder your tests wrote with SBF_TRACE_DIR set")
@@ -125,23 +159,14 @@ pub fn load_dir(
             ));
             continue;
         }
-        let regs: Vec<[u64; 12]> = bytes
-            .as_chunks::<ROW>()
-            .0
-            .iter()
-            .map(|row| {
-                let (words, _) = row.as_chunks::<8>();
-                std::array::from_fn(|i| u64::from_le_bytes(words[i]))
-            })
-            .collect();
-        if let Err(reason) = same_build(&file("insns"), &regs, template) {
+        if let Err(reason) = same_build(&file("insns"), &rows(&bytes), template) {
             refuse(reason);
             continue;
         }
-        kept.push(Traced {
+        kept.push(TraceFile {
             name,
             program_id,
-            regs,
+            path: file("regs"),
         });
     }
     if kept.is_empty() {
@@ -513,11 +538,11 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
         template.heap_bytes = bytes;
         template.heap_cus = solana_program_runtime::vm::calculate_heap_cost(bytes, costs.heap_cost);
     }
-    let (traced, refused) = load_dir(dir, &so, &template)?;
+    let (files, refused) = load_dir(dir, &so, &template)?;
     // Named as a fixture's first call names it: from a run with its trace
     // (its entry, and what it entered by `callx`).
     let first = VmRun {
-        trace: traced[0].regs.clone(),
+        trace: files[0].load()?.regs,
         ..template.clone()
     };
     let (symbols, naming) = elf::naming(&so, &first);
@@ -529,8 +554,9 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
         })
     };
     let mut profiled = Vec::new();
-    for invocation in &traced {
-        let costed = cost(&template, moved, invocation, options.discriminator);
+    for file in &files {
+        let invocation = file.load()?;
+        let costed = cost(&template, moved, &invocation, options.discriminator);
         let profile = attribute(&costed.recorded, costed.cus, &named)
             .map_err(|e| format!("{}: profiling it: {e}", invocation.name))?;
         let instruction = match &costed.data {
