@@ -265,12 +265,7 @@ pub fn loaded_run(program_id: &Pubkey, elf: &[u8]) -> Result<(VmRun, bool), Stri
         return Err("the loader did not load it".into());
     };
     let version = executable.get_sbpf_version();
-    let syscalls = executable
-        .get_loader()
-        .get_function_registry()
-        .iter()
-        .map(|(hash, (name, _))| (hash, String::from_utf8_lossy(name).into_owned()))
-        .collect();
+    let syscalls = crate::profile::record::syscalls_of(executable);
     let run = VmRun {
         index_in_trace: 0,
         stack_height: 1,

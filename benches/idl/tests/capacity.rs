@@ -54,6 +54,26 @@ pub(super) const MULTISIG: &str = r#"{
   "metadata": {"address": "SQDS4ep65T869zMMBKyuUq6aD6EgTu8psMjkvj52pCf", "origin": "anchor"}
 }"#;
 
+/// A Squads multisig of `members` members (its fields as [`MULTISIG`]
+/// declares them), no rent collector.
+pub(super) fn multisig_data(discriminator: &[u8], members: u8) -> Vec<u8> {
+    let mut data = discriminator.to_vec();
+    data.extend([1; 32]); // create_key
+    data.extend([0; 32]); // config_authority
+    data.extend(2u16.to_le_bytes()); // threshold
+    data.extend(0u32.to_le_bytes()); // time_lock
+    data.extend(7u64.to_le_bytes()); // transaction_index
+    data.extend(0u64.to_le_bytes()); // stale_transaction_index
+    data.push(0); // rent_collector: None
+    data.push(255); // bump
+    data.extend(u32::from(members).to_le_bytes());
+    for m in 0..members {
+        data.extend([m + 10; 32]);
+        data.push(7); // permissions
+    }
+    data
+}
+
 fn multisig_program() -> Program {
     let parsed =
         input::parse("multisig.json", "multisig", MULTISIG).unwrap_or_else(|e| panic!("{e}"));
@@ -161,24 +181,7 @@ fn squads_multisig_members_sized_from_every_shape() {
     let program = multisig_program();
     let squads: Pubkey = program.address.as_deref().unwrap().parse().unwrap();
     let discriminator = program.account("Multisig").unwrap().discriminator.clone();
-    // A multisig of `members` members, no rent collector.
-    let multisig = |members: u8| {
-        let mut data = discriminator.clone();
-        data.extend([1; 32]); // create_key
-        data.extend([0; 32]); // config_authority
-        data.extend(2u16.to_le_bytes()); // threshold
-        data.extend(0u32.to_le_bytes()); // time_lock
-        data.extend(7u64.to_le_bytes()); // transaction_index
-        data.extend(0u64.to_le_bytes()); // stale_transaction_index
-        data.push(0); // rent_collector: None
-        data.push(255); // bump
-        data.extend(u32::from(members).to_le_bytes());
-        for m in 0..members {
-            data.extend([m + 10; 32]);
-            data.push(7); // permissions
-        }
-        data
-    };
+    let multisig = |members: u8| multisig_data(&discriminator, members);
     let account = |data: &[u8]| json!({"owner": squads.to_string(), "lamports": 1, "data": [b64(data), "base64"]});
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, value: serde_json::Value| {

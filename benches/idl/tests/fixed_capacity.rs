@@ -21,7 +21,10 @@ use idl::{
 };
 use serde_json::json;
 
-use super::{capacity::MULTISIG, support};
+use super::{
+    capacity::{MULTISIG, multisig_data as multisig},
+    support,
+};
 
 fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
@@ -189,26 +192,6 @@ fn the_metadata_records_move_reads_as_the_familys_bytemuck_row() {
         );
         assert_eq!(record["account_bytes"], bytes);
     }
-}
-
-/// A Squads multisig of `members` members (its fields as
-/// `capacity::MULTISIG` declares them), no rent collector.
-fn multisig(discriminator: &[u8], members: u8) -> Vec<u8> {
-    let mut data = discriminator.to_vec();
-    data.extend([1; 32]); // create_key
-    data.extend([0; 32]); // config_authority
-    data.extend(2u16.to_le_bytes()); // threshold
-    data.extend(0u32.to_le_bytes()); // time_lock
-    data.extend(7u64.to_le_bytes()); // transaction_index
-    data.extend(0u64.to_le_bytes()); // stale_transaction_index
-    data.push(0); // rent_collector: None
-    data.push(255); // bump
-    data.extend(u32::from(members).to_le_bytes());
-    for m in 0..members {
-        data.extend([m + 10; 32]);
-        data.push(7); // permissions
-    }
-    data
 }
 
 /// Squads' `Multisig` (a legacy Anchor IDL) from four accounts of 3, 4, 5

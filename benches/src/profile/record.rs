@@ -4,7 +4,10 @@
 
 use std::{cell::RefCell, collections::BTreeMap};
 
-use solana_program_runtime::{invoke_context::InvokeContext, vm::calculate_heap_cost};
+use solana_program_runtime::{
+    invoke_context::{Executable, InvokeContext},
+    vm::calculate_heap_cost,
+};
 use solana_pubkey::Pubkey;
 
 use super::meter::{self, Charge};
@@ -67,12 +70,7 @@ fn read_call(invoke_context: &InvokeContext, traced: bool, kept: &RefCell<Vec<Re
         let Ok(program_id) = instruction.get_program_key() else {
             return;
         };
-        let syscalls = executable
-            .get_loader()
-            .get_function_registry()
-            .iter()
-            .map(|(hash, (name, _))| (hash, String::from_utf8_lossy(name).into_owned()))
-            .collect();
+        let syscalls = syscalls_of(executable);
         runs.borrow_mut().push(VmRun {
             index_in_trace: instruction.get_index_in_trace(),
             stack_height: instruction.get_stack_height(),
@@ -91,4 +89,14 @@ fn read_call(invoke_context: &InvokeContext, traced: bool, kept: &RefCell<Vec<Re
         runs,
         charges: meter::take(),
     });
+}
+
+/// The syscalls `executable`'s loader knows, by hash.
+pub fn syscalls_of(executable: &Executable) -> BTreeMap<u32, String> {
+    executable
+        .get_loader()
+        .get_function_registry()
+        .iter()
+        .map(|(hash, (name, _))| (hash, String::from_utf8_lossy(name).into_owned()))
+        .collect()
 }

@@ -154,14 +154,7 @@ impl Rewrite<'_> {
                 *n,
             )),
             Ty::Enum(e) => {
-                let largest = self
-                    .variants(e, path, hint)?
-                    .iter()
-                    .map(|s| struct_layout(s, true).map(|l| l.layout.size))
-                    .collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .max()
-                    .unwrap_or(0);
+                let (_, largest) = self.variants(e, path, hint)?;
                 vec![
                     Field {
                         name: name.to_string(),
@@ -198,9 +191,11 @@ impl Rewrite<'_> {
         })
     }
 
-    /// Each variant of `e` as the struct its bytes are laid out in.
-    fn variants(&self, e: &Enum, path: &str, hint: &str) -> Result<Vec<Struct>, String> {
-        e.variants
+    /// Each variant of `e` as the struct its bytes are laid out in, and
+    /// the largest one's size (what every variant's bytes take).
+    fn variants(&self, e: &Enum, path: &str, hint: &str) -> Result<(Vec<Struct>, usize), String> {
+        let variants = e
+            .variants
             .iter()
             .map(|v| {
                 let hint = format!("{hint}{}", camel_case(&v.name));
@@ -211,7 +206,12 @@ impl Rewrite<'_> {
                     packed: true,
                 })
             })
-            .collect()
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut largest = 0;
+        for s in &variants {
+            largest = largest.max(struct_layout(s, true)?.layout.size);
+        }
+        Ok((variants, largest))
     }
 
     /// The values `fields`' `values` become, as [`Self::fields`] lays
@@ -295,14 +295,7 @@ impl Rewrite<'_> {
                 Ok(vec![Value::Array(items)])
             }
             (Ty::Enum(e), Value::Enum(index, values)) => {
-                let variants = self.variants(e, path, hint)?;
-                let largest = variants
-                    .iter()
-                    .map(|s| struct_layout(s, true).map(|l| l.layout.size))
-                    .collect::<Result<Vec<_>, _>>()?
-                    .into_iter()
-                    .max()
-                    .unwrap_or(0);
+                let (variants, largest) = self.variants(e, path, hint)?;
                 let variant: &Variant = &e.variants[*index];
                 let laid = &variants[*index];
                 let vhint = format!("{hint}{}", camel_case(&variant.name));
