@@ -302,11 +302,22 @@ fn memory_access(opc: u8, moved: bool) -> Option<(usize, bool, bool)> {
     })
 }
 
+/// The execution costs the syscalls' rules use: the default compute
+/// budget's, as Mollusk and LiteSVM run.
+pub fn default_costs() -> SVMTransactionExecutionCost {
+    mollusk_svm::Mollusk::default().compute_budget.to_cost()
+}
+
 /// `traced`, a run of the program loaded as `template` (its text and
-/// syscalls; `moved`: its version's load and store classes), charged.
-/// `discriminator`: how many bytes of instruction data name it.
-pub fn cost(template: &VmRun, moved: bool, traced: &Traced, discriminator: usize) -> Costed {
-    let costs = mollusk_svm::Mollusk::default().compute_budget.to_cost();
+/// syscalls; `moved`: its version's load and store classes), charged at
+/// `costs` ([`default_costs`]). `discriminator`: how many bytes of
+/// instruction data name it.
+pub fn cost(
+    (template, moved): (&VmRun, bool),
+    traced: &Traced,
+    discriminator: usize,
+    costs: &SVMTransactionExecutionCost,
+) -> Costed {
     let text = &template.text;
     let mut shadow = Shadow::default();
     let mut charges = Vec::new();
@@ -369,7 +380,7 @@ pub fn cost(template: &VmRun, moved: bool, traced: &Traced, discriminator: usize
             continue;
         };
         let after = regs.get(step + 1);
-        match charge(name, row, after, &shadow, &costs) {
+        match charge(name, row, after, &shadow, costs) {
             Ok(cus) => charges.push(cus),
             Err((known, why)) => {
                 charges.push(known);
@@ -533,8 +544,8 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
         )
     })?;
     let (mut template, moved) = (template, moved);
+    let costs = default_costs();
     if let Some(bytes) = options.heap {
-        let costs = mollusk_svm::Mollusk::default().compute_budget.to_cost();
         template.heap_bytes = bytes;
         template.heap_cus = solana_program_runtime::vm::calculate_heap_cost(bytes, costs.heap_cost);
     }
@@ -556,7 +567,12 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
     let mut profiled = Vec::new();
     for file in &files {
         let invocation = file.load()?;
-        let costed = cost(&template, moved, &invocation, options.discriminator);
+        let costed = cost(
+            (&template, moved),
+            &invocation,
+            options.discriminator,
+            &costs,
+        );
         let profile = attribute(&costed.recorded, costed.cus, &named)
             .map_err(|e| format!("{}: profiling it: {e}", invocation.name))?;
         let instruction = match &costed.data {
