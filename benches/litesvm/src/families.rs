@@ -250,7 +250,9 @@ pub fn run(root: &Path, version: &str, rewrite: bool) -> Result<bool, String> {
     write("litesvm.md", report)?;
     write("litesvm.json", replay_json(version, &passes))?;
     let traced = trace(&cases.cases, root, &out.join("litesvm-traces"))?;
-    println!("Traced in LiteSVM (register tracing, every feature): {traced} cases, into target/benches/litesvm-traces/");
+    println!(
+        "Traced in LiteSVM (register tracing, every feature): {traced} cases, into target/benches/litesvm-traces/"
+    );
     // The summary names the replay, replacing the line of an earlier one.
     let line = format!(
         "Replayed in LiteSVM {version} (all features, as Mollusk runs): {}/{} equal; see litesvm.md.",
