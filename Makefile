@@ -233,7 +233,7 @@ test: all ## Build, then run every test (the profile, sweep and LiteSVM too)
 	@#   every make idl run.
 	@$(call beside,make published and make browser,$(PUBLISHED_BROWSER_LOG),$(call timed,published) $(MAKE) --no-print-directory published && $(call timed,browser) $(MAKE) --no-print-directory browser,cargo test: compile,$(HOST_CARGO) test $(TESTS) --no-run && $(call timed,anchor copies) $(MAKE) --no-print-directory anchor-copies)
 	$(call timed,bench) $(HOST_CARGO) run -q -p benches --bin bench > /dev/null
-	@$(call beside,the families' LiteSVM replay; make profile and the sweep,$(PROFILE_LOG),$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm,profile,$(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null),cargo test: run,$(HOST_CARGO) test $(TESTS))
+	@$(call beside,the families' LiteSVM replay; make profile and the sweep,$(PROFILE_LOG),$(call beside,litesvm: the families,$(LITESVM_LOG),$(call timed,litesvm: the families) $(MAKE) --no-print-directory litesvm && $(call timed,litesvm: the recorder's tests) $(HOST_CARGO) test -q --workspace --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm,profile,$(MAKE) --no-print-directory profile && $(call timed,sweep) $(MAKE) --no-print-directory sweep > /dev/null),cargo test: run,$(HOST_CARGO) test $(TESTS))
 	$(call timed,idl: tip_distribution) $(MAKE) --no-print-directory idl IDL=benches/published/tip_distribution/idl.json PROFILE=1 > /dev/null
 	$(call timed,profile tests) $(HOST_CARGO) test -q $(TESTED) --test integration -- --ignored profile::
 	$(call timed,profile SO= tests) $(HOST_CARGO) test -q -p profile-so --test integration -- --ignored
@@ -412,7 +412,7 @@ clippy-frameworks:
 HARNESS_CRATES := benches wire fixtures profile-so idl split-debug workspace-hack
 clippy-rest:
 	+$(HOST_CARGO) --config 'build.warnings="deny"' test --no-run $(TESTS)
-	+$(HOST_CARGO) --config 'build.warnings="deny"' build --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
+	+$(HOST_CARGO) --config 'build.warnings="deny"' test --no-run --workspace --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 	+cargo clippy --workspace $(addprefix --exclude ,$(HARNESS_CRATES)) --all-targets -- -D warnings
 
 # Install Debian's chromium where it is missing (the page's test opens

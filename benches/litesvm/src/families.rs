@@ -204,6 +204,35 @@ fn trace(cases: &[Case], root: &Path, dir: &Path) -> Result<usize, String> {
     Ok(cases.len())
 }
 
+/// Every case replayed once more with every feature and the recorder
+/// installed (`litesvm-recorder`, as a team's tests run with
+/// `LITESVM_FIXTURES` set), for its known answer
+/// (`benches/profile_so/tests/recorded.rs`): each program's fixtures in a
+/// folder of its own under `dir`, named as [`trace`] names them (the
+/// recorder adds the program id's folder). `dir` is emptied first.
+/// Returns how many cases ran.
+fn record(cases: &[Case], root: &Path, dir: &Path) -> Result<usize, String> {
+    let _ = fs::remove_dir_all(dir);
+    let mut by_program: BTreeMap<&str, Vec<Case>> = BTreeMap::new();
+    for case in cases {
+        by_program.entry(&case.so).or_default().push(case.clone());
+    }
+    for (so, cases) in by_program {
+        let fixtures = dir.join(so.trim_end_matches(".so").replace('/', "_"));
+        let (mut svm, payer) = svm_with(Features::All, &cases, root, false)?;
+        svm.set_invocation_inspect_callback(litesvm_recorder::Recorder::new(&fixtures));
+        for case in &cases {
+            let budget = match case.heap_frame {
+                DEFAULT_HEAP => Budget::default(),
+                frame => framed(frame),
+            };
+            replay(&mut svm, &payer, case, budget)
+                .map_err(|e| format!("{} recorded: {e}", case.row))?;
+        }
+    }
+    Ok(cases.len())
+}
+
 /// Replays the families' cases; `rewrite` rewrites benches/mainnet.json.
 /// `Ok(false)` when a case differs with every feature enabled, or the
 /// mainnet pass differs from the committed file.
@@ -252,6 +281,10 @@ pub fn run(root: &Path, version: &str, rewrite: bool) -> Result<bool, String> {
     let traced = trace(&cases.cases, root, &out.join("litesvm-traces"))?;
     println!(
         "Traced in LiteSVM (register tracing, every feature): {traced} cases, into target/benches/litesvm-traces/"
+    );
+    let recorded = record(&cases.cases, root, &out.join("litesvm-fixtures"))?;
+    println!(
+        "Recorded in LiteSVM (litesvm-recorder, every feature): {recorded} cases, into target/benches/litesvm-fixtures/"
     );
     // The summary names the replay, replacing the line of an earlier one.
     let line = format!(

@@ -22,6 +22,8 @@ mod idl_run;
 // The same file the fixtures crate compiles (it names the runs for both).
 #[path = "../../fixtures/src/idl_runs.rs"]
 mod idl_runs;
+#[cfg(test)]
+mod recorder_tests;
 mod replay;
 // The same file the benches crate compiles: the section names a tracing
 // loader needs, on the ELFs the traced replay loads.

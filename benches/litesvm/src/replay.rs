@@ -70,6 +70,42 @@ struct Emission {
     data: String,
 }
 
+impl Case {
+    /// The case's instruction, and its accounts as they were before the
+    /// call (but the program itself, which an `emit_cpi` call passes: it
+    /// is the one loaded).
+    pub fn instruction(&self) -> Result<(Instruction, Vec<(Pubkey, Account)>), String> {
+        let program_id = key(&self.program_id)?;
+        let mut metas = Vec::new();
+        let mut accounts = Vec::new();
+        for account in &self.accounts {
+            let pubkey = key(&account.pubkey)?;
+            metas.push(AccountMeta {
+                pubkey,
+                is_signer: account.is_signer,
+                is_writable: account.is_writable,
+            });
+            if pubkey != program_id {
+                accounts.push((
+                    pubkey,
+                    Account {
+                        lamports: account.lamports,
+                        data: bytes(&account.data)?,
+                        owner: key(&account.owner)?,
+                        executable: false,
+                        rent_epoch: 0,
+                    },
+                ));
+            }
+        }
+        let data = bytes(&self.instruction_data)?;
+        Ok((
+            Instruction::new_with_bytes(program_id, &data, metas),
+            accounts,
+        ))
+    }
+}
+
 pub fn key(text: &str) -> Result<Pubkey, String> {
     text.parse().map_err(|e| format!("key {text}: {e:?}"))
 }
@@ -104,31 +140,10 @@ pub fn replay(
     case: &Case,
     budget: Budget,
 ) -> Result<Replay, String> {
-    let program_id = key(&case.program_id)?;
-    let mut metas = Vec::new();
-    for account in &case.accounts {
-        let pubkey = key(&account.pubkey)?;
-        metas.push(AccountMeta {
-            pubkey,
-            is_signer: account.is_signer,
-            is_writable: account.is_writable,
-        });
-        // The program itself (an `emit_cpi` call passes it) is the one
-        // already loaded.
-        if pubkey == program_id {
-            continue;
-        }
-        svm.set_account(
-            pubkey,
-            Account {
-                lamports: account.lamports,
-                data: bytes(&account.data)?,
-                owner: key(&account.owner)?,
-                executable: false,
-                rent_epoch: 0,
-            },
-        )
-        .map_err(|e| format!("{}: setting {pubkey}: {e:?}", case.row))?;
+    let (instruction, accounts) = case.instruction()?;
+    for (pubkey, account) in accounts {
+        svm.set_account(pubkey, account)
+            .map_err(|e| format!("{}: setting {pubkey}: {e:?}", case.row))?;
     }
     let mut instructions = Vec::new();
     if let Some(bytes) = budget.heap_frame {
@@ -139,11 +154,7 @@ pub fn replay(
             MAX_COMPUTE_UNIT_LIMIT,
         ));
     }
-    instructions.push(Instruction::new_with_bytes(
-        program_id,
-        &bytes(&case.instruction_data)?,
-        metas,
-    ));
+    instructions.push(instruction);
     let tx = Transaction::new_signed_with_payer(
         &instructions,
         Some(&payer.pubkey()),
