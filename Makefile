@@ -389,7 +389,8 @@ anchor-copies: $(TOOLCHAIN_READY) ## Anchor 1.x token/account on two releases (B
 # the host
 lint: setup ## cargo fmt --check and clippy -D warnings, every workspace
 	cargo fmt --all --check
-	cargo fmt --manifest-path benches/litesvm/Cargo.toml --check
+	cargo fmt --manifest-path benches/litesvm/Cargo.toml --all --check
+	cargo fmt --manifest-path benches/profile_so/example/counter/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/tip_distribution/Cargo.toml --check
 	cargo fmt --manifest-path benches/published/spl_token_2022/Cargo.toml --check
 	$(foreach framework,$(FRAMEWORKS),cargo fmt --manifest-path programs/$(framework)/Cargo.toml --all --check$(newline))
@@ -406,13 +407,15 @@ lint: setup ## cargo fmt --check and clippy -D warnings, every workspace
 clippy-frameworks:
 	@env -u MAKEFLAGS -u MFLAGS CARGO_BUILD_WARNINGS=deny $(MAKE) --no-print-directory $(addprefix build-,$(subst _,-,$(FRAMEWORKS)))
 
-# The harness and its tests, and benches/litesvm, as make test builds them
+# The harness and its tests, benches/litesvm and the example team's tests
+# (benches/profile_so/example/counter), as make test builds them
 # (HOST_CARGO: fresh after make test, their warnings replayed and denied);
 # the workspace's other crates (the programs, on the host) checked.
 HARNESS_CRATES := benches wire fixtures profile-so idl split-debug workspace-hack
 clippy-rest:
 	+$(HOST_CARGO) --config 'build.warnings="deny"' test --no-run $(TESTS)
 	+$(HOST_CARGO) --config 'build.warnings="deny"' test --no-run --workspace --manifest-path benches/litesvm/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
+	+$(HOST_CARGO) --config 'build.warnings="deny"' test --no-run --manifest-path benches/profile_so/example/counter/Cargo.toml --target-dir $(TARGET_DIR)/litesvm
 	+cargo clippy --workspace $(addprefix --exclude ,$(HARNESS_CRATES)) --all-targets -- -D warnings
 
 # Install Debian's chromium where it is missing (the page's test opens

@@ -80,13 +80,32 @@ fn place() -> (Workspace, bool) {
 }
 
 fn main() -> ExitCode {
+    // Mollusk's logger writes every call's log lines at debug level where
+    // RUST_LOG does not say otherwise (the Makefile sets it to `error`).
+    if std::env::var_os("RUST_LOG").is_none() {
+        // SAFETY: nothing else runs yet: no other thread reads the
+        // environment.
+        unsafe { std::env::set_var("RUST_LOG", "error") };
+    }
     match profile() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(error) => {
-            eprintln!("make profile SO=: {error}");
+            eprintln!("{}: {error}", invoked(false));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The command as the user ran it, for its messages: `make profile SO=`
+/// (and ` BASE=`) from the Makefile, else the installed `profile-so` (and
+/// ` --base`).
+fn invoked(base: bool) -> &'static str {
+    match (std::env::var_os("MAKELEVEL").is_some(), base) {
+        (true, false) => "make profile SO=",
+        (true, true) => "make profile SO= BASE=",
+        (false, false) => "profile-so",
+        (false, true) => "profile-so --base",
     }
 }
 
@@ -208,14 +227,16 @@ fn profile() -> Result<bool, String> {
         )
         .collect();
     println!(
-        "make profile SO=: {} fixtures profiled, named by {}; wrote {}{page}",
+        "{}: {} fixtures profiled, named by {}; wrote {}{page}",
+        invoked(false),
         run.profiled.len(),
         run.naming.kind(),
         workspace.relative(&dir.join("summary.md")).display(),
     );
     if !failed.is_empty() {
         eprintln!(
-            "make profile SO=: {} fixtures did not replay as recorded or did not run (the others are written):\n  {}",
+            "{}: {} fixtures did not replay as recorded or did not run (the others are written):\n  {}",
+            invoked(false),
             failed.len(),
             failed.join("\n  ")
         );
@@ -243,7 +264,8 @@ fn compare(
         println!("{}", so::compare::builds::headline(&instruction));
     }
     println!(
-        "make profile SO= BASE=: {} fixtures compared ({}), {} behaviour changes; wrote {}{page}",
+        "{}: {} fixtures compared ({}), {} behaviour changes; wrote {}{page}",
+        invoked(true),
         diff.compared.len(),
         diff.matching.describe(),
         diff.behaviour.len(),
@@ -257,7 +279,8 @@ fn compare(
             .map(|r| format!("{}: {}", r.fixture, r.reason))
             .collect();
         eprintln!(
-            "make profile SO= BASE=: {} fixtures not compared (the others are):\n  {}",
+            "{}: {} fixtures not compared (the others are):\n  {}",
+            invoked(true),
             lines.len(),
             lines.join("\n  ")
         );
@@ -269,7 +292,8 @@ fn compare(
             .map(|b| format!("{} (`{}`): {}", b.fixture, b.instruction, b.differs))
             .collect();
         eprintln!(
-            "make profile SO= BASE=: {} fixtures behave differently in the two builds (a behaviour change, not a cost: kept out of the tables){}:\n  {}",
+            "{}: {} fixtures behave differently in the two builds (a behaviour change, not a cost: kept out of the tables){}:\n  {}",
+            invoked(true),
             lines.len(),
             if allow_behaviour_change {
                 ", allowed by ALLOW_BEHAVIOUR_CHANGE=1"
@@ -284,7 +308,8 @@ fn compare(
         let over = so::compare::gate::over(limit, &diff.compared);
         if !over.is_empty() {
             eprintln!(
-                "make profile SO= BASE=: {} calls cost more than MAX_INCREASE={} allows:\n  {}",
+                "{}: {} calls cost more than MAX_INCREASE={} allows:\n  {}",
+                invoked(true),
                 over.len(),
                 limit.describe(),
                 over.join("\n  ")
