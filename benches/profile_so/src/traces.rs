@@ -252,8 +252,9 @@ pub struct Costed {
     pub unknown: Vec<String>,
     /// What it returned (r0 at its last `exit`), or why that is not known.
     pub result: ProgramResult,
-    /// The instruction data's first bytes, where the program read them.
-    pub data: Option<Vec<u8>>,
+    /// The instruction data's first bytes (up to the `data_len` asked),
+    /// as far as the program read them; empty where it read none.
+    pub data: Vec<u8>,
 }
 
 /// Memory as the trace shows it: every byte a store wrote or a load read.
@@ -275,9 +276,10 @@ impl Shadow {
         })
     }
 
-    fn bytes(&self, at: u64, len: usize) -> Option<Vec<u8>> {
+    /// Up to `len` bytes from `at`, as far as they are known.
+    fn prefix(&self, at: u64, len: usize) -> Vec<u8> {
         (0..len as u64)
-            .map(|i| self.0.get(&at.wrapping_add(i)).copied())
+            .map_while(|i| self.0.get(&at.wrapping_add(i)).copied())
             .collect()
     }
 }
@@ -310,12 +312,12 @@ pub fn default_costs() -> SVMTransactionExecutionCost {
 
 /// `traced`, a run of the program loaded as `template` (its text and
 /// syscalls; `moved`: its version's load and store classes), charged at
-/// `costs` ([`default_costs`]). `discriminator`: how many bytes of
-/// instruction data name it.
+/// `costs` ([`default_costs`]). `data_len`: how many bytes of
+/// instruction data to read back (those that name it).
 pub fn cost(
     (template, moved): (&VmRun, bool),
     traced: &Traced,
-    discriminator: usize,
+    data_len: usize,
     costs: &SVMTransactionExecutionCost,
 ) -> Costed {
     let text = &template.text;
@@ -345,7 +347,7 @@ pub fn cost(
                 .get(&(insn.imm as u32))
                 .is_some_and(|name| MEMORY_RULES.contains(&name.as_str()))
     });
-    let data_bytes = data_at.map(|at| at..at.saturating_add(discriminator as u64));
+    let data_bytes = data_at.map(|at| at..at.saturating_add(data_len as u64));
     for (step, row) in regs.iter().enumerate() {
         let pc = row[11] as usize;
         let Some(insn) = insn_at(row) else {
@@ -408,7 +410,9 @@ pub fn cost(
         }
         None => ProgramResult::Success,
     };
-    let data = data_at.and_then(|at| shadow.bytes(at, discriminator));
+    let data = data_at
+        .map(|at| shadow.prefix(at, data_len))
+        .unwrap_or_default();
     // A heap frame is charged by the loader before the VM runs, by the
     // size the transaction requested (`HEAP=`, else the default): the
     // trace shows only how far the program reached into it.
@@ -550,6 +554,18 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
         template.heap_cus = solana_program_runtime::vm::calculate_heap_cost(bytes, costs.heap_cost);
     }
     let (files, refused) = load_dir(dir, &so, &template)?;
+    let names = match &options.idl {
+        Some(path) => Some(idl_for_traces(path, &files)?),
+        None => None,
+    };
+    // The bytes read back: enough for the discriminator and for the
+    // IDL's longest.
+    let data_len = names
+        .iter()
+        .flat_map(|n| n.instructions.iter().map(|(d, _)| d.len()))
+        .chain([options.discriminator])
+        .max()
+        .unwrap_or(options.discriminator);
     // Named as a fixture's first call names it: from a run with its trace
     // (its entry, and what it entered by `callx`).
     let first = VmRun {
@@ -565,23 +581,22 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
         })
     };
     let mut profiled = Vec::new();
+    let mut any_named = false;
     for file in &files {
         let invocation = file.load()?;
-        let costed = cost(
-            (&template, moved),
-            &invocation,
-            options.discriminator,
-            &costs,
-        );
+        let costed = cost((&template, moved), &invocation, data_len, &costs);
         let profile = attribute(&costed.recorded, costed.cus, &named)
             .map_err(|e| format!("{}: profiling it: {e}", invocation.name))?;
-        let instruction = match &costed.data {
-            Some(bytes) if !bytes.is_empty() => {
+        let named = names.as_ref().and_then(|n| n.instruction(&costed.data));
+        let instruction = match (named, costed.data.get(..options.discriminator)) {
+            (Some(name), _) => name.to_string(),
+            (None, Some(bytes)) if !bytes.is_empty() => {
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                 format!("0x{hex}")
             }
             _ => "(instruction data not read)".to_string(),
         };
+        any_named |= named.is_some();
         let result = InstructionResult {
             compute_units_consumed: costed.cus,
             program_result: costed.result.clone(),
@@ -606,13 +621,41 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
             profile,
         });
     }
+    if let (Some(names), false) = (&names, any_named || profiled.is_empty()) {
+        return Err(format!(
+            "IDL={}: no traced invocation read instruction data starting with one of its {} instructions' discriminators: an IDL for another program? give the IDL of the program the traces ran",
+            options.idl.as_ref().expect("names come from it").display(),
+            names.instructions.len()
+        ));
+    }
+    let moves = names.as_ref().map(|names| {
+        let path = options.idl_runs.join(&names.program).join("results.json");
+        let moves = crate::moves::read(&path);
+        (path, moves)
+    });
     Ok(Run {
         so,
         naming,
         profiled,
         refused,
-        idl: None,
-        moves: None,
+        idl: names,
+        moves,
         traces: true,
     })
+}
+
+/// The IDL at `path`, checked to be the traced program's: its address,
+/// where it has one, is every trace's program id.
+fn idl_for_traces(path: &Path, files: &[TraceFile]) -> Result<crate::idl::Names, String> {
+    let names = crate::idl::read(path)?;
+    if let Some(address) = &names.address
+        && let Some(other) = files.iter().find(|f| f.program_id.to_string() != *address)
+    {
+        return Err(format!(
+            "IDL={}: its address is {address}, the traces ran program {}: an IDL for another program? give the IDL of the program the traces ran",
+            path.display(),
+            other.program_id
+        ));
+    }
+    Ok(names)
 }

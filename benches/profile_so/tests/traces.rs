@@ -106,6 +106,72 @@ fn traces_profile_as_the_fixtures_replay() {
     assert_eq!(results["records"].as_array().unwrap().len(), 3);
 }
 
+/// `IDL=` with `TRACES=`: each traced invocation of Anchor 1.x's
+/// `Account<T>` token program named by the IDL's instruction whose
+/// discriminator the bytes it read start with, as its fixtures are; an
+/// IDL of another address, or naming no invocation, refused by name.
+#[test]
+fn traces_are_named_by_the_idl() {
+    let workspace = Workspace::current();
+    let dir = tempfile::tempdir().unwrap();
+    let (so_path, rows) = program_fixtures(
+        &workspace,
+        benches::frameworks::anchor1::ORACLE.framework(),
+        "token/account",
+        dir.path(),
+    );
+    let traces = tempfile::tempdir().unwrap();
+    trace_fixtures(&so_path, dir.path(), traces.path());
+    let idls = tempfile::tempdir().unwrap();
+    let with_idl = |text: String| {
+        let path = idls.path().join("token_account.json");
+        fs::write(&path, text).unwrap();
+        let mut options = traces_options(&so_path, traces.path(), 32 * 1024);
+        options.idl = Some(path.clone());
+        (path, so::run(&options))
+    };
+    let (_, run) = with_idl(super::idl::token_idl(None));
+    let run = run.unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.traces && run.idl.is_some());
+    let mut named: Vec<&str> = run
+        .profiled
+        .iter()
+        .map(|p| p.instruction.as_str())
+        .collect();
+    named.sort();
+    named.dedup();
+    assert_eq!(
+        named,
+        ["full", "readOwner", "updateAmount"],
+        "{} rows",
+        rows.len()
+    );
+
+    let other = Pubkey::new_from_array([9; 32]).to_string();
+    let (path, run) = with_idl(super::idl::token_idl(Some(&other)));
+    let error = run.err().unwrap();
+    assert!(
+        error.starts_with(&format!(
+            "IDL={}: its address is {other}, the traces ran program ",
+            path.display()
+        )) && error.ends_with("give the IDL of the program the traces ran"),
+        "{error}"
+    );
+    let (path, run) = with_idl(
+        super::idl::token_idl(None)
+            .replace("readOwner", "x")
+            .replace("updateAmount", "y")
+            .replace("full", "z"),
+    );
+    assert_eq!(
+        run.err().unwrap(),
+        format!(
+            "IDL={}: no traced invocation read instruction data starting with one of its 3 instructions' discriminators: an IDL for another program? give the IDL of the program the traces ran",
+            path.display()
+        )
+    );
+}
+
 /// A profile's stacks and their CUs.
 type Stacks = std::collections::BTreeMap<Vec<String>, u64>;
 
