@@ -91,6 +91,7 @@ fn traces_profile_as_the_fixtures_replay() {
     let summary = fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
         summary.contains("3 traced invocations (`TRACES=`")
+            && summary.contains("\n- exact: 3 of 3 invocations (")
             && summary.contains("| trace | instruction | CUs | exact | flamegraph |"),
         "{summary}"
     );

@@ -160,11 +160,17 @@ fn program_profiles(profile_dir: &Path) -> Vec<(String, String)> {
 }
 
 /// A run folder's `summary.md` as HTML, its title and its table of
-/// fixtures left out.
+/// fixtures (or traces) left out.
 fn summary_html(dir: &Path) -> Option<String> {
     let summary = fs::read_to_string(dir.join("summary.md")).ok()?;
     let body = summary.split_once('\n').map_or("", |(_, rest)| rest);
-    let body = body.split("\n## By fixture").next().unwrap_or(body);
+    // The table of fixtures (or of traces: `TRACES=`), whose links are
+    // the folder's.
+    let body = body
+        .split("\n## By fixture")
+        .next()
+        .and_then(|b| b.split("\n## By trace").next())
+        .unwrap_or(body);
     Some(markdown_to_html(&body.replace("## ", "#### ")))
 }
 
