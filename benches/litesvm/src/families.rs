@@ -5,7 +5,9 @@
 
 use std::{collections::BTreeMap, fs, path::Path};
 
+use litesvm::LiteSVM;
 use serde::{Deserialize, Serialize};
+use solana_keypair::Keypair;
 
 use crate::replay::{Budget, Case, Cases, Features, replay, replay_json, svm_with};
 
@@ -166,71 +168,66 @@ fn check_mainnet(root: &Path, pass: &Pass, version: &str, rewrite: bool) -> Resu
     Ok(false)
 }
 
-/// Every case replayed once more with every feature, LiteSVM's register
-/// tracing on (its `register-tracing` feature, as a team's tests run with
-/// `SBF_TRACE_DIR` set), for `make profile SO= TRACES=`'s known answer
-/// (`benches/profile_so/tests/traces.rs`): each program's invocations
-/// into a folder of its own under `dir` (its `.so`'s path from the
-/// repository, `/` as `_`, no `.so`),
-/// since a trace file is named by its registers' digest and two programs
-/// that run alike would write the same name. `dir` is emptied first.
-/// Returns how many cases ran.
-fn trace(cases: &[Case], root: &Path, dir: &Path) -> Result<usize, String> {
+/// Every case replayed once more with every feature, each program's in a
+/// LiteSVM `set_up` makes with a folder of its own under `dir` (its
+/// `.so`'s path from the repository, `/` as `_`, no `.so`); `what` names
+/// the pass in errors. `dir` is emptied first. Returns how many cases ran.
+fn per_program(
+    cases: &[Case],
+    dir: &Path,
+    what: &str,
+    set_up: impl Fn(&[Case], &Path) -> Result<(LiteSVM, Keypair), String>,
+) -> Result<usize, String> {
     let _ = fs::remove_dir_all(dir);
     let mut by_program: BTreeMap<&str, Vec<Case>> = BTreeMap::new();
     for case in cases {
         by_program.entry(&case.so).or_default().push(case.clone());
     }
     for (so, cases) in by_program {
-        let traces = dir.join(so.trim_end_matches(".so").replace('/', "_"));
-        fs::create_dir_all(&traces).map_err(|e| format!("{}: {e}", traces.display()))?;
-        // SAFETY: this binary runs one thread; LiteSVM reads the variable
-        // while it is built (tracing on, and its callback's folder), and
-        // it is removed before anything else reads the environment.
-        unsafe { std::env::set_var("SBF_TRACE_DIR", &traces) };
-        let built = svm_with(Features::All, &cases, root, true);
-        // SAFETY: as above.
-        unsafe { std::env::remove_var("SBF_TRACE_DIR") };
-        let (mut svm, payer) = built?;
+        let folder = dir.join(so.trim_end_matches(".so").replace('/', "_"));
+        let (mut svm, payer) = set_up(&cases, &folder)?;
         for case in &cases {
             let budget = match case.heap_frame {
                 DEFAULT_HEAP => Budget::default(),
                 frame => framed(frame),
             };
             replay(&mut svm, &payer, case, budget)
-                .map_err(|e| format!("{} traced: {e}", case.row))?;
+                .map_err(|e| format!("{} {what}: {e}", case.row))?;
         }
     }
     Ok(cases.len())
 }
 
-/// Every case replayed once more with every feature and the recorder
-/// installed (`litesvm-recorder`, as a team's tests run with
-/// `LITESVM_FIXTURES` set), for its known answer
-/// (`benches/profile_so/tests/recorded.rs`): each program's fixtures in a
-/// folder of its own under `dir`, named as [`trace`] names them (the
-/// recorder adds the program id's folder). `dir` is emptied first.
-/// Returns how many cases ran.
+/// [`per_program`] with LiteSVM's register tracing on (its
+/// `register-tracing` feature, as a team's tests run with `SBF_TRACE_DIR`
+/// set), for `make profile SO= TRACES=`'s known answer
+/// (`benches/profile_so/tests/traces.rs`): a folder a program, since a
+/// trace file is named by its registers' digest and two programs that
+/// run alike would write the same name.
+fn trace(cases: &[Case], root: &Path, dir: &Path) -> Result<usize, String> {
+    per_program(cases, dir, "traced", |cases, traces| {
+        fs::create_dir_all(traces).map_err(|e| format!("{}: {e}", traces.display()))?;
+        // SAFETY: this binary runs one thread; LiteSVM reads the variable
+        // while it is built (tracing on, and its callback's folder), and
+        // it is removed before anything else reads the environment.
+        unsafe { std::env::set_var("SBF_TRACE_DIR", traces) };
+        let built = svm_with(Features::All, cases, root, true);
+        // SAFETY: as above.
+        unsafe { std::env::remove_var("SBF_TRACE_DIR") };
+        built
+    })
+}
+
+/// [`per_program`] with the recorder installed (`litesvm-recorder`, as a
+/// team's tests run with `LITESVM_FIXTURES` set), for its known answer
+/// (`benches/profile_so/tests/recorded.rs`); the recorder adds the
+/// program id's folder.
 fn record(cases: &[Case], root: &Path, dir: &Path) -> Result<usize, String> {
-    let _ = fs::remove_dir_all(dir);
-    let mut by_program: BTreeMap<&str, Vec<Case>> = BTreeMap::new();
-    for case in cases {
-        by_program.entry(&case.so).or_default().push(case.clone());
-    }
-    for (so, cases) in by_program {
-        let fixtures = dir.join(so.trim_end_matches(".so").replace('/', "_"));
-        let (mut svm, payer) = svm_with(Features::All, &cases, root, false)?;
-        svm.set_invocation_inspect_callback(litesvm_recorder::Recorder::new(&fixtures));
-        for case in &cases {
-            let budget = match case.heap_frame {
-                DEFAULT_HEAP => Budget::default(),
-                frame => framed(frame),
-            };
-            replay(&mut svm, &payer, case, budget)
-                .map_err(|e| format!("{} recorded: {e}", case.row))?;
-        }
-    }
-    Ok(cases.len())
+    per_program(cases, dir, "recorded", |cases, fixtures| {
+        let (mut svm, payer) = svm_with(Features::All, cases, root, false)?;
+        svm.set_invocation_inspect_callback(litesvm_recorder::Recorder::new(fixtures));
+        Ok((svm, payer))
+    })
 }
 
 /// Replays the families' cases; `rewrite` rewrites benches/mainnet.json.

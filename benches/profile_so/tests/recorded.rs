@@ -23,75 +23,51 @@ fn every_rows_recorded_fixture_replays_as_its_row() {
     );
     let scratch = tempfile::tempdir().unwrap();
     let (mut rows, mut recorded, mut cpis) = (0, 0, 0);
-    for group in benches::bench::plan::of(&workspace).unwrap_or_else(|e| panic!("{e}")) {
-        let loaded = group.load(&workspace).unwrap_or_else(|e| panic!("{e}"));
-        for program in &loaded.programs {
-            let cases: Vec<_> = group
-                .cases
-                .iter()
-                .filter(|c| c.instruction.program_id == program.id)
-                .cloned()
-                .collect();
-            if cases.is_empty() {
-                continue;
-            }
-            let label = program.so_path.display().to_string();
-            let fixtures = scratch.path().join(label.replace('/', "_"));
-            fs::create_dir_all(&fixtures).unwrap();
-            fixtures::write_cases(&fixtures, &loaded.mollusk, &cases)
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            let row_profiles = so::run(&options(&program.so_path, &fixtures, 1))
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            // make litesvm's folder for this program, and the recorder's
-            // folder for its id in it.
-            let relative = program.so_path.strip_prefix(&workspace.root).unwrap();
-            let lite = recorded_dir
-                .join(
-                    relative
-                        .to_string_lossy()
-                        .trim_end_matches(".so")
-                        .replace('/', "_"),
-                )
-                .join(program.id.to_string());
-            assert!(
-                !lite.join("../not-recorded.txt").exists(),
-                "{label}: {}",
-                fs::read_to_string(lite.join("../not-recorded.txt")).unwrap_or_default()
-            );
-            let run = so::run(&options(&program.so_path, &lite, 1))
-                .unwrap_or_else(|e| panic!("{label} (recorded): {e}"));
-            assert!(run.refused.is_empty(), "{label}: {:?}", run.refused);
+    for program in rows_programs(&workspace, scratch.path()) {
+        let label = &program.label;
+        // make litesvm's folder for this program, and the recorder's
+        // folder for its id in it.
+        let lite = recorded_dir.join(&program.litesvm_folder);
+        let not_recorded = lite.join("not-recorded.txt");
+        assert!(
+            !not_recorded.exists(),
+            "{label}: {}",
+            fs::read_to_string(&not_recorded).unwrap_or_default()
+        );
+        let run = so::run(&options(&program.so, &lite.join(program.id.to_string()), 1))
+            .unwrap_or_else(|e| panic!("{label} (recorded): {e}"));
+        assert!(run.refused.is_empty(), "{label}: {:?}", run.refused);
+        assert_eq!(
+            run.profiled.len(),
+            program.rows,
+            "{label}: a fixture per row"
+        );
+        for p in &run.profiled {
             assert_eq!(
-                run.profiled.len(),
-                cases.len(),
-                "{label}: a fixture per row"
+                p.replayed,
+                Ok(()),
+                "{label} {}: does not replay as LiteSVM ran it",
+                p.fixture
             );
-            for p in &run.profiled {
-                assert_eq!(
-                    p.replayed,
-                    Ok(()),
-                    "{label} {}: does not replay as LiteSVM ran it",
-                    p.fixture
-                );
-                assert!(
-                    row_profiles
-                        .profiled
-                        .iter()
-                        .any(|row| row.cus == p.cus && row.profile == p.profile),
-                    "{label} {}: {} CUs, no row's profile",
-                    p.fixture,
-                    p.cus
-                );
-                cpis += usize::from(
-                    p.profile
-                        .stacks
-                        .keys()
-                        .any(|stack| stack.iter().any(|f| f.starts_with("syscall:sol_invoke"))),
-                );
-            }
-            rows += cases.len();
-            recorded += run.profiled.len();
+            assert!(
+                program
+                    .replayed
+                    .profiled
+                    .iter()
+                    .any(|row| row.cus == p.cus && row.profile == p.profile),
+                "{label} {}: {} CUs, no row's profile",
+                p.fixture,
+                p.cus
+            );
+            cpis += usize::from(
+                p.profile
+                    .stacks
+                    .keys()
+                    .any(|stack| stack.iter().any(|f| f.starts_with("syscall:sol_invoke"))),
+            );
         }
+        rows += program.rows;
+        recorded += run.profiled.len();
     }
     eprintln!(
         "{recorded} recorded fixtures of {rows} rows, each its row's profile; {cpis} with a CPI"

@@ -218,62 +218,36 @@ fn every_rows_traces_profile_as_its_fixture() {
     let scratch = tempfile::tempdir().unwrap();
     let mut tally: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     let mut reasons = std::collections::BTreeMap::new();
-    for group in benches::bench::plan::of(&workspace).unwrap_or_else(|e| panic!("{e}")) {
-        let loaded = group.load(&workspace).unwrap_or_else(|e| panic!("{e}"));
-        for program in &loaded.programs {
-            let cases: Vec<_> = group
-                .cases
-                .iter()
-                .filter(|c| c.instruction.program_id == program.id)
-                .cloned()
-                .collect();
-            if cases.is_empty() {
-                continue;
-            }
-            let label = program.so_path.display().to_string();
-            let dir = scratch.path().join(label.replace('/', "_"));
-            let (fixtures, traces) = (dir.join("fixtures"), dir.join("traces"));
-            fs::create_dir_all(&fixtures).unwrap();
-            fixtures::write_cases(&fixtures, &loaded.mollusk, &cases)
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            trace_fixtures(&program.so_path, &fixtures, &traces);
-            let replayed = so::run(&options(&program.so_path, &fixtures, 1))
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
-            let heap = loaded.mollusk.compute_budget.heap_size;
-            // make litesvm's folder for this program's invocations.
-            let relative = program.so_path.strip_prefix(&workspace.root).unwrap();
-            let lite = lite.join(
-                relative
-                    .to_string_lossy()
-                    .trim_end_matches(".so")
-                    .replace('/', "_"),
-            );
-            for (svm, dir) in [("Mollusk", &traces), ("LiteSVM", &lite)] {
-                let traced = so::run(&traces_options(&program.so_path, dir, heap))
-                    .unwrap_or_else(|e| panic!("{label} ({svm}): {e}"));
-                let (exact, inexact) = tally.entry(svm).or_default();
-                for p in &traced.profiled {
-                    match &p.replayed {
-                        Ok(()) => {
-                            *exact += 1;
-                            // A CPI's callee (a program calling itself, as
-                            // `emit_cpi!` does) is an invocation of its own,
-                            // nested in its caller's fixture under the CPI.
-                            assert!(
-                                replayed.profiled.iter().any(|f| {
-                                    (f.cus == p.cus && f.profile == p.profile)
-                                        || callee_profiles(&f.profile).contains(&p.profile.stacks)
-                                }),
-                                "{label} ({svm}) {}: {} CUs, exact, is no fixture's profile",
-                                p.fixture,
-                                p.cus
-                            );
-                        }
-                        Err(why) => {
-                            *inexact += 1;
-                            let syscall = why.split('`').nth(1).unwrap_or(why).to_string();
-                            *reasons.entry((svm, syscall)).or_insert(0) += 1;
-                        }
+    for program in rows_programs(&workspace, scratch.path()) {
+        let (label, replayed) = (&program.label, &program.replayed);
+        let traces = program.fixtures.with_file_name("traces");
+        trace_fixtures(&program.so, &program.fixtures, &traces);
+        let lite = lite.join(&program.litesvm_folder);
+        for (svm, dir) in [("Mollusk", &traces), ("LiteSVM", &lite)] {
+            let traced = so::run(&traces_options(&program.so, dir, program.heap))
+                .unwrap_or_else(|e| panic!("{label} ({svm}): {e}"));
+            let (exact, inexact) = tally.entry(svm).or_default();
+            for p in &traced.profiled {
+                match &p.replayed {
+                    Ok(()) => {
+                        *exact += 1;
+                        // A CPI's callee (a program calling itself, as
+                        // `emit_cpi!` does) is an invocation of its own,
+                        // nested in its caller's fixture under the CPI.
+                        assert!(
+                            replayed.profiled.iter().any(|f| {
+                                (f.cus == p.cus && f.profile == p.profile)
+                                    || callee_profiles(&f.profile).contains(&p.profile.stacks)
+                            }),
+                            "{label} ({svm}) {}: {} CUs, exact, is no fixture's profile",
+                            p.fixture,
+                            p.cus
+                        );
+                    }
+                    Err(why) => {
+                        *inexact += 1;
+                        let syscall = why.split('`').nth(1).unwrap_or(why).to_string();
+                        *reasons.entry((svm, syscall)).or_insert(0) += 1;
                     }
                 }
             }
