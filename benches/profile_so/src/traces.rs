@@ -104,10 +104,23 @@ pub fn load_dir(
             "TRACES={shown}: no register trace (`<digest>.regs`) in it; run your tests with SBF_TRACE_DIR={shown} (litesvm's `register-tracing` feature, or mollusk-svm's)"
         ));
     }
-    let ours = [
-        so.sha256.clone(),
-        crate::elf::sha256(&benches::trace::with_section_names(&so.elf)),
-    ];
+    // The `.so`, its copy with section names (which the tracing loaders
+    // need), and the `.so.debug` beside it (the file as linked, with its
+    // section names): the text each ran is checked against the `.so`'s
+    // at every traced pc.
+    let linked = fs::read(split_debug::debug_path(&so.path))
+        .ok()
+        .map(|bytes| crate::elf::sha256(&bytes));
+    let ours: Vec<String> = [
+        Some(so.sha256.clone()),
+        Some(crate::elf::sha256(&benches::trace::with_section_names(
+            &so.elf,
+        ))),
+        linked,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let mut kept = Vec::new();
     let mut refused = Vec::new();
     let mut others: BTreeMap<String, usize> = BTreeMap::new();
@@ -255,6 +268,8 @@ pub struct Costed {
     /// The instruction data's first bytes (up to the `data_len` asked),
     /// as far as the program read them; empty where it read none.
     pub data: Vec<u8>,
+    /// The instruction data's length, where the program read it.
+    pub data_length: Option<u64>,
 }
 
 /// Memory as the trace shows it: every byte a store wrote or a load read.
@@ -347,7 +362,8 @@ pub fn cost(
                 .get(&(insn.imm as u32))
                 .is_some_and(|name| MEMORY_RULES.contains(&name.as_str()))
     });
-    let data_bytes = data_at.map(|at| at..at.saturating_add(data_len as u64));
+    // The data's length (the u64 before it) and its first bytes.
+    let data_bytes = data_at.map(|at| at - 8..at.saturating_add(data_len as u64));
     for (step, row) in regs.iter().enumerate() {
         let pc = row[11] as usize;
         let Some(insn) = insn_at(row) else {
@@ -410,8 +426,20 @@ pub fn cost(
         }
         None => ProgramResult::Success,
     };
+    // Only the bytes within the data's length, where the program read
+    // it: past it lie the program id's.
+    let data_length = data_at.and_then(|at| {
+        let bytes: [u8; 8] = shadow.prefix(at - 8, 8).try_into().ok()?;
+        Some(u64::from_le_bytes(bytes))
+    });
     let data = data_at
-        .map(|at| shadow.prefix(at, data_len))
+        .map(|at| {
+            let mut bytes = shadow.prefix(at, data_len);
+            if let Some(len) = data_length {
+                bytes.truncate(usize::try_from(len).unwrap_or(usize::MAX));
+            }
+            bytes
+        })
         .unwrap_or_default();
     // A heap frame is charged by the loader before the VM runs, by the
     // size the transaction requested (`HEAP=`, else the default): the
@@ -448,6 +476,7 @@ pub fn cost(
         unknown,
         result,
         data,
+        data_length,
     }
 }
 
@@ -594,6 +623,8 @@ pub fn run(options: &Options, dir: &Path) -> Result<Run, String> {
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                 format!("0x{hex}")
             }
+            // As a fixture's call with no data is named.
+            _ if costed.data_length == Some(0) => "(no data)".to_string(),
             _ => "(instruction data not read)".to_string(),
         };
         any_named |= named.is_some();

@@ -81,6 +81,20 @@ counter_id=Counter111111111111111111111111111111111111
 recorded=$(ls "$work/recorded/$counter_id" | wc -l)
 [[ $recorded == 9 ]] || fail "the recorder wrote $recorded fixtures for the example's 9 calls (5 tests, one transaction of three)"
 head=target/deploy/team/head/counter base=target/deploy/team/base/counter
+# The same tests with no recorder, register traces on (SBF_TRACE_DIR):
+# they load the head as linked (its .so.debug, with the section names a
+# tracing loader needs, as cargo build-sbf's .so has them), and
+# profile-so --traces gives every call exact, with the recorded CUs.
+SBF_TRACE_DIR=$work/traces COUNTER_SO=$PWD/$head.so.debug \
+	cargo test --quiet --manifest-path target/team/head/counter/Cargo.toml --target-dir target/litesvm >"$work/tests.log" 2>&1 \
+	|| { cat "$work/tests.log"; fail "the example's LiteSVM tests failed traced"; }
+rm -rf "$team" && mkdir -p "$team"
+(cd "$team" && env -u MAKELEVEL -u RUST_LOG "$profile_so" --so "$OLDPWD/$head.so" --traces "$work/traces") >"$work/out" 2>&1 \
+	|| { cat "$work/out"; fail "profile-so --traces failed on the example's traces"; }
+grep -q '^- exact: 9 of 9 invocations' "$team/target/benches/profile/counter/summary.md" || { cat "$work/out"; fail "the example's 9 traced calls are not all exact"; }
+traced=$(sed -n 's/^| `[0-9a-f]*\.regs` | `[^`]*` | \([0-9]*\) | yes |.*/\1/p' "$team/target/benches/profile/counter/summary.md" | sort -n | paste -sd' ')
+recorded=$(cat "$work/recorded/$counter_id"/*.json | grep -o '"compute_units_consumed":[0-9]*' | cut -d: -f2 | sort -n | paste -sd' ')
+[[ -n $traced && $traced == "$recorded" ]] || fail "the traced calls' CUs ($traced) are not the recorded ones ($recorded)"
 summary=$team/target/benches/profile/counter/diff/summary.md
 # The head refuses adding zero: one more check on every add (0x01), the
 # same on every other call; past 0 CUs it fails naming both adds.

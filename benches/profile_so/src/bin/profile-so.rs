@@ -194,10 +194,14 @@ fn profile() -> Result<bool, String> {
     so::report::write(&dir, &run)?;
     // The page shows every such run beside the benchmark.
     let page = written_page(&workspace, page)?;
+    let calls = match run.traces {
+        true => "traced invocations",
+        false => "fixtures",
+    };
     for instruction in so::report::instructions(&run) {
         let (serialization, total) = instruction.serialization();
         println!(
-            "{} `{}` ({} fixtures): serialization {}",
+            "{} `{}` ({} {calls}): serialization {}",
             run.so.name,
             instruction.name,
             instruction.fixtures.len(),
@@ -227,7 +231,7 @@ fn profile() -> Result<bool, String> {
         )
         .collect();
     println!(
-        "{}: {} fixtures profiled, named by {}; wrote {}{page}",
+        "{}: {} {calls} profiled, named by {}; wrote {}{page}",
         invoked(false),
         run.profiled.len(),
         run.naming.kind(),
