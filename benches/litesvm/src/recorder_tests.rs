@@ -12,6 +12,7 @@ use std::{fs, path::Path, path::PathBuf, process::Command};
 use litesvm::LiteSVM;
 use litesvm_recorder::Recorder;
 use serde_json::Value;
+use solana_compute_budget_interface::ComputeBudgetInstruction;
 use solana_instruction::Instruction;
 use solana_keypair::Keypair;
 use solana_pubkey::Pubkey;
@@ -209,6 +210,52 @@ fn a_transactions_instructions_each_get_a_fixture_as_they_ran() {
         left(again_second)["data"],
         Value::from(held.data.clone()),
         "the record as LiteSVM holds it"
+    );
+}
+
+/// What a fixture cannot hold exactly is named in `not-recorded.txt`,
+/// with no fixture: a transaction whose compute budget instruction
+/// follows the program's, and an error with no program error code (the
+/// budget run out: `ProgramFailedToComplete`). The tests see what they
+/// see unrecorded.
+#[test]
+fn what_a_fixture_cannot_hold_is_named_not_written() {
+    let cases = cases();
+    let dir = root().join("target/benches/litesvm-recorder/named");
+    let _ = fs::remove_dir_all(&dir);
+    let (mut plain, plain_payer, instructions) = svm(&cases);
+    let (mut recorded, payer, _) = svm(&cases);
+    recorded.set_invocation_inspect_callback(Recorder::new(&dir));
+    let program_id = instructions[0].program_id;
+    let late = [
+        instructions[0].clone(),
+        ComputeBudgetInstruction::set_compute_unit_limit(300_000),
+    ];
+    let starved = [
+        ComputeBudgetInstruction::set_compute_unit_limit(200),
+        instructions[0].clone(),
+    ];
+    for transaction in [&late[..], &starved[..]] {
+        let got = send(&mut recorded, &payer, transaction);
+        let want = send(&mut plain, &plain_payer, transaction);
+        match (got, want) {
+            (Ok(got), Ok(want)) => assert_eq!(got.logs, want.logs),
+            (Err(got), Err(want)) => {
+                assert_eq!(got.err, want.err);
+                assert_eq!(got.meta.logs, want.meta.logs);
+            }
+            (got, want) => panic!("{got:?} recorded, {want:?} not"),
+        }
+    }
+    assert!(fixtures(&dir, &program_id).is_empty());
+    let named = fs::read_to_string(dir.join("not-recorded.txt")).unwrap();
+    let test = "recorder_tests--what_a_fixture_cannot_hold_is_named_not_written";
+    assert_eq!(
+        named,
+        format!(
+            "{test}-1-0 (program {program_id}): not recorded: a compute budget instruction follows a program's in its transaction: its first instructions, simulated alone, would run with another budget\n\
+             {test}-2-1 (program {program_id}): not recorded: its error, ProgramFailedToComplete, has no program error code, which a fixture's result is\n"
+        )
     );
 }
 

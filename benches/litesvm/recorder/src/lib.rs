@@ -206,8 +206,9 @@ impl Recorder {
                 .collect(),
         };
         let sysvars = fixture::sysvars(invoke_context.environment_config.sysvar_cache());
-        // A compute budget instruction after another program's changes the
-        // budget the first instructions ran with alone.
+        // A compute budget instruction after another program's: the
+        // transaction's first instructions, simulated alone, would run
+        // without it (another limit, another heap frame).
         let first_program = instructions
             .iter()
             .position(|ix| keys[ix.program_id_index as usize] != compute_budget::id());
@@ -220,7 +221,7 @@ impl Recorder {
         let mut recorded = Vec::new();
         for &index in programs {
             let program_id = keys[instructions[index].program_id_index as usize];
-            let fixture = if budget_late && index > 0 {
+            let fixture = if budget_late {
                 Err("a compute budget instruction follows a program's in its transaction: its first instructions, simulated alone, would run with another budget".into())
             } else {
                 let (consumed_before, changed_before) = match index {
