@@ -14,7 +14,8 @@
 //! ```
 //!
 //! Fixtures go to `<folder>/<program id>/<test>-<transaction>-<instruction>.json`
-//! (the test named by its thread, as `cargo test` names it). The recorder
+//! (the test named by its thread, as `cargo test` names it, or by the
+//! `--exact` argument of a runner with a process a test). The recorder
 //! changes nothing a test sees: it asks LiteSVM to simulate the
 //! transaction (and, for a later instruction, its first instructions,
 //! [`split`]), which commits nothing, and checks that the run LiteSVM
@@ -535,13 +536,23 @@ fn programdata(program: &AccountSharedData) -> Option<Address> {
         .map(|bytes| Address::new_from_array(bytes.try_into().expect("32 bytes")))
 }
 
-/// The test this thread runs (`cargo test` names each test's thread), as
-/// a file name.
+/// The test this thread runs, as a file name: `cargo test` names each
+/// test's thread by it; a runner with a process a test (cargo-nextest)
+/// runs it on the main thread and names it after `--exact`; else the
+/// thread's name and the process id, so that two processes' files do not
+/// share a name.
 fn test_name() -> String {
-    let name = std::thread::current()
-        .name()
-        .unwrap_or("thread")
-        .to_string();
+    let thread = std::thread::current();
+    let name = match thread.name() {
+        Some(name) if name != "main" => name.to_string(),
+        name => {
+            let mut args = std::env::args().skip_while(|a| a != "--exact");
+            match args.nth(1) {
+                Some(test) => test,
+                None => format!("{}-{}", name.unwrap_or("thread"), std::process::id()),
+            }
+        }
+    };
     name.chars()
         .map(|c| match c {
             'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '.' => c,
