@@ -113,23 +113,14 @@ fn traces_profile_as_the_fixtures_replay() {
 /// IDL of another address, or naming no invocation, refused by name.
 #[test]
 fn traces_are_named_by_the_idl() {
-    let workspace = Workspace::current();
     let dir = tempfile::tempdir().unwrap();
-    let (so_path, rows) = program_fixtures(
-        &workspace,
-        benches::frameworks::anchor1::ORACLE.framework(),
-        "token/account",
-        dir.path(),
-    );
+    let (so_path, rows) = super::idl::account_program_fixtures(dir.path());
     let traces = tempfile::tempdir().unwrap();
     trace_fixtures(&so_path, dir.path(), traces.path());
     let idls = tempfile::tempdir().unwrap();
-    let with_idl = |text: String| {
-        let path = idls.path().join("token_account.json");
-        fs::write(&path, text).unwrap();
-        let mut options = traces_options(&so_path, traces.path(), 32 * 1024);
-        options.idl = Some(path.clone());
-        (path, so::run(&options))
+    let with_idl = |text| {
+        let options = traces_options(&so_path, traces.path(), 32 * 1024);
+        super::idl::run_with_idl(idls.path(), options, text)
     };
     let (_, run) = with_idl(super::idl::token_idl(None));
     let run = run.unwrap_or_else(|e| panic!("{e}"));
