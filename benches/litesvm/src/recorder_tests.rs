@@ -68,6 +68,18 @@ fn svm(cases: &[Case]) -> (LiteSVM, Keypair, Vec<Instruction>) {
     (svm, payer, instructions)
 }
 
+/// The rows' LiteSVM twice, as [`svm`] makes it: as it is, and with a
+/// recorder writing into `dir`; and the rows' instructions.
+fn plain_and_recorded(
+    cases: &[Case],
+    dir: impl AsRef<Path>,
+) -> ((LiteSVM, Keypair), (LiteSVM, Keypair), Vec<Instruction>) {
+    let (plain, plain_payer, instructions) = svm(cases);
+    let (mut recorded, payer, _) = svm(cases);
+    recorded.set_invocation_inspect_callback(Recorder::new(dir.as_ref()));
+    ((plain, plain_payer), (recorded, payer), instructions)
+}
+
 /// `instructions` as one transaction (LiteSVM's own result type, whose
 /// error is large).
 #[allow(clippy::result_large_err)]
@@ -128,9 +140,8 @@ fn a_transactions_instructions_each_get_a_fixture_as_they_ran() {
     let cases = cases();
     let dir = root().join("target/benches/litesvm-recorder/several");
     let _ = fs::remove_dir_all(&dir);
-    let (mut plain, plain_payer, instructions) = svm(&cases);
-    let (mut recorded, payer, _) = svm(&cases);
-    recorded.set_invocation_inspect_callback(Recorder::new(&dir));
+    let ((mut plain, plain_payer), (mut recorded, payer), instructions) =
+        plain_and_recorded(&cases, &dir);
     let program_id = instructions[0].program_id;
     let record = instructions[0].accounts[0].pubkey;
 
@@ -223,9 +234,8 @@ fn what_a_fixture_cannot_hold_is_named_not_written() {
     let cases = cases();
     let dir = root().join("target/benches/litesvm-recorder/named");
     let _ = fs::remove_dir_all(&dir);
-    let (mut plain, plain_payer, instructions) = svm(&cases);
-    let (mut recorded, payer, _) = svm(&cases);
-    recorded.set_invocation_inspect_callback(Recorder::new(&dir));
+    let ((mut plain, plain_payer), (mut recorded, payer), instructions) =
+        plain_and_recorded(&cases, &dir);
     let program_id = instructions[0].program_id;
     let late = [
         instructions[0].clone(),
@@ -267,9 +277,8 @@ fn what_a_fixture_cannot_hold_is_named_not_written() {
 fn recording_into_a_folder_that_cannot_be_written() {
     let cases = cases();
     let file = std::env::var("RECORDER_TEST_FILE").expect("set by the parent test");
-    let (mut plain, plain_payer, instructions) = svm(&cases);
-    let (mut recorded, payer, _) = svm(&cases);
-    recorded.set_invocation_inspect_callback(Recorder::new(Path::new(&file).join("fixtures")));
+    let ((mut plain, plain_payer), (mut recorded, payer), instructions) =
+        plain_and_recorded(&cases, Path::new(&file).join("fixtures"));
     for _ in 0..3 {
         let got = send(&mut recorded, &payer, &instructions[..2]).unwrap();
         let want = send(&mut plain, &plain_payer, &instructions[..2]).unwrap();

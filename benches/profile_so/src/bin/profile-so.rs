@@ -115,28 +115,15 @@ fn profile() -> Result<bool, String> {
     let args = Args::parse();
     let (workspace, page) = place();
     // An empty value (the Makefile passes every variable) is none.
-    let var = |name: &str| {
-        let value = match name {
-            "SO" => &args.so,
-            "FIXTURES" => &args.fixtures,
-            "TRACES" => &args.traces,
-            "HEAP" => &args.heap,
-            "BASE" => &args.base,
-            "IDL" => &args.idl,
-            "DISCRIMINATOR" => &args.discriminator,
-            "MAX_INCREASE" => &args.max_increase,
-            _ => &args.allow_behaviour_change,
-        };
-        value.clone().unwrap_or_default()
-    };
-    let (so_path, fixtures, traces) = (var("SO"), var("FIXTURES"), var("TRACES"));
+    let given = |value: &Option<String>| value.clone().unwrap_or_default();
+    let (so_path, fixtures, traces) = (given(&args.so), given(&args.fixtures), given(&args.traces));
     if so_path.is_empty() || fixtures.is_empty() == traces.is_empty() {
         return Err(
             "give SO=<your program's .so> and one of FIXTURES=<a folder of its Mollusk fixtures> or TRACES=<the SBF_TRACE_DIR its tests wrote register traces into>"
                 .into(),
         );
     }
-    let discriminator = match var("DISCRIMINATOR").as_str() {
+    let discriminator = match given(&args.discriminator).as_str() {
         "" => 1,
         bytes => bytes
             .parse::<usize>()
@@ -148,7 +135,7 @@ fn profile() -> Result<bool, String> {
         so: PathBuf::from(so_path),
         fixtures: PathBuf::from(fixtures),
         discriminator,
-        idl: Some(var("IDL"))
+        idl: Some(given(&args.idl))
             .filter(|path| !path.is_empty())
             .map(PathBuf::from),
         idl_runs: workspace.benches_dir().join("idl"),
@@ -157,7 +144,7 @@ fn profile() -> Result<bool, String> {
             .map(PathBuf::from),
         heap: None,
     };
-    let heap = match var("HEAP").as_str() {
+    let heap = match given(&args.heap).as_str() {
         "" => None,
         bytes => Some(
             bytes
@@ -174,16 +161,16 @@ fn profile() -> Result<bool, String> {
         );
     }
     let options = so::Options { heap, ..options };
-    let base = var("BASE");
+    let base = given(&args.base);
     if !base.is_empty() && options.traces.is_some() {
         return Err("BASE= compares two builds on the same calls: one folder of traces holds one build's invocations, with nothing that pairs them with another's; give FIXTURES= for a comparison".into());
     }
-    let limit = match var("MAX_INCREASE").as_str() {
+    let limit = match given(&args.max_increase).as_str() {
         "" => None,
         value => Some(so::compare::gate::Limit::parse(value)?),
     };
     if !base.is_empty() {
-        let allow = !matches!(var("ALLOW_BEHAVIOUR_CHANGE").as_str(), "" | "0");
+        let allow = !matches!(given(&args.allow_behaviour_change).as_str(), "" | "0");
         return compare((&workspace, page), &options, Path::new(&base), limit, allow);
     }
     if limit.is_some() {
